@@ -1,0 +1,307 @@
+"""The rules engine every game shares: turns, corrections, claims and the end.
+
+An :class:`Engine` reads one game's recorded events in line order. For each it
+*decides* what the rules make of it and emits derived events (findings, the
+end of a turn, a commission...), and it *folds* every event, recorded or
+derived, into its state. Stored history is replayed through the same fold
+(``apply``) without deciding anything again, so a stored game and a log file
+read in memory reach the same state by the same code.
+
+A violation never stops the engine: the table did it, so the event is applied
+as recorded and a :class:`~domain.events.FindingRaised` is attached to its line.
+
+Each game subclasses :class:`Engine` and :class:`GameState`, fills in
+``decide_event`` and the hooks, and names its rule IDs in the class attributes.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from typing import Any, Callable, ClassVar, Iterable
+
+from domain.events import (
+    Correction,
+    Derived,
+    FindingRaised,
+    GameWon,
+    Invertible,
+    LineVoided,
+    Note,
+    Recorded,
+    ScoreChecked,
+    ScoreClaimed,
+    TurnBegan,
+    TurnEnded,
+    TurnFinished,
+    TurnStarted,
+)
+
+VIOLATION = "violation"
+WARNING = "warning"
+UNVERIFIABLE = "unverifiable"
+
+CORRECTION_RULE = "LOG-CORRECTION"
+"""LOG_FORMAT.md: a correction voids an earlier event line, and never one twice."""
+
+
+class GameState:
+    """What a game looks like after some line: the fold of its events.
+
+    The generic part knows the line, the turn, whose turn it is and whether it
+    is over, the voided lines, and the end. Subclasses add the game's own state
+    and register a handler per derived event class in ``HANDLERS``.
+    """
+
+    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+
+    def __init__(self, header: Any, header_line: int):
+        self.header = header
+        self.header_line = header_line
+        self.players: list[str] = list(header.players)
+        self.line = header_line
+        self.turn = 0
+        self.active: str | None = None
+        self.turn_over: TurnFinished | None = None
+        self.ended: GameWon | None = None
+        self.voided: set[int] = set()
+        self.corrections: set[int] = set()
+        self.findings: dict[str, int] = {}
+        # Every event line, in order, for checking what a correction names
+        # (an unsigned int array costs 4 bytes a line on logs of millions of lines).
+        self.event_lines = array("I")
+        # The invertible effects of each line, so a correction can undo them.
+        self.effects: dict[int, list[Invertible]] = {}
+        self.structural: dict[int, str] = {}
+
+    # -- folding -------------------------------------------------------------------
+
+    def apply(self, event: Derived) -> None:
+        """Fold one stored event into the state."""
+        handler = self.HANDLERS.get(type(event))
+        if handler is None:
+            raise TypeError(f"{type(self).__name__} has no handler for {type(event).__name__}")
+        if isinstance(event, Invertible):
+            self.effects.setdefault(event.line, []).append(event)
+        handler(self, event)
+
+    def _line_recorded(self, event: Any) -> None:
+        self.line = event.line
+        if event.line != self.header_line:
+            self.event_lines.append(event.line)
+            if isinstance(event.event, Correction):
+                self.corrections.add(event.line)
+        self.on_recorded(event.line, event.event)
+
+    def on_recorded(self, line: int, event: Recorded) -> None:
+        """Fold the facts a recorded line states directly (a game may override)."""
+
+    def _turn_began(self, event: TurnBegan) -> None:
+        self.turn = event.turn
+        self.active = event.player
+        self.turn_over = None
+        self.structural[event.line] = f"the start of turn {event.turn}"
+
+    def _turn_finished(self, event: TurnFinished) -> None:
+        self.turn_over = event
+        self.structural[event.line] = f"the end of turn {event.turn}"
+
+    def _line_voided(self, event: LineVoided) -> None:
+        self.voided.add(event.voided)
+
+    def _game_won(self, event: GameWon) -> None:
+        self.ended = event
+        self.structural[event.line] = "the end of the game"
+
+    def _finding(self, event: FindingRaised) -> None:
+        self.findings[event.severity] = self.findings.get(event.severity, 0) + 1
+
+    def _ignore(self, event: Derived) -> None:
+        pass
+
+    BASE_HANDLERS: ClassVar[dict[type, Callable[[Any, Any], None]]] = {
+        TurnBegan: _turn_began,
+        TurnFinished: _turn_finished,
+        LineVoided: _line_voided,
+        GameWon: _game_won,
+        FindingRaised: _finding,
+        ScoreChecked: _ignore,
+    }
+
+    # -- questions -----------------------------------------------------------------
+
+    def is_event_line(self, line: int) -> bool:
+        """True when ``line`` holds an event (not the header, a blank or a comment)."""
+        i = bisect_left(self.event_lines, line)
+        return i < len(self.event_lines) and self.event_lines[i] == line
+
+    def next_player(self, player: str) -> str:
+        """The player on ``player``'s left: the next in seating order."""
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def score(self, player: str) -> int:
+        """The player's score as the game counts it (VP, or net worth)."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as CLI.md's ``replay --format json`` shows it."""
+        raise NotImplementedError
+
+
+class Engine:
+    """Applies one game's rules to its recorded events, line by line.
+
+    ``record(line, event)`` returns the events to store for that line: the
+    recorded event itself first, then everything the rules decided. Nothing
+    here raises for a broken rule; malformed input never reaches the engine
+    (the reader rejects it).
+    """
+
+    STATE: ClassVar[type[GameState]] = GameState
+    LINE_RECORDED: ClassVar[type] = Derived
+    TURN_RULE: ClassVar[str] = ""
+    END_RULE: ClassVar[str] = ""
+    CLAIM_RULE: ClassVar[str] = "CLAIM"
+    CLAIM_FIELD: ClassVar[str] = "vp"
+
+    def __init__(self, header: Any, header_line: int = 1):
+        self.state = self.STATE(header, header_line)
+        self._out: list[Derived] = []
+        self.apply(self.LINE_RECORDED(line=header_line, event=header))
+
+    @classmethod
+    def from_history(cls, events: Iterable[Derived]) -> "Engine":
+        """Rebuild an engine from stored events: the first must record the header."""
+        it = iter(events)
+        first = next(it)
+        engine = cls(first.event, first.line)
+        for event in it:
+            engine.apply(event)
+        return engine
+
+    def header_events(self) -> list[Derived]:
+        """The events that store the header itself (the first of every history)."""
+        return [self.LINE_RECORDED(line=self.state.header_line, event=self.state.header)]
+
+    def apply(self, event: Derived) -> None:
+        """Fold a stored event without deciding anything (replay)."""
+        self.state.apply(event)
+
+    def emit(self, event: Derived) -> None:
+        """Store-and-fold an event decided for the current line."""
+        self.state.apply(event)
+        self._out.append(event)
+
+    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
+        """Attach a finding under ``rule`` to ``line``."""
+        self.emit(FindingRaised(line=line, rule=rule, severity=severity, message=message, player=player))
+
+    def record(self, line: int, event: Recorded) -> list[Derived]:
+        """Decide and fold one recorded event; return every event to store for it."""
+        self._out = []
+        self.emit(self.LINE_RECORDED(line=line, event=event))
+        state = self.state
+        if state.ended is not None and not isinstance(event, Note):
+            self.find(line, self.END_RULE, f"the game ended at line {state.ended.line}; nothing may follow it",
+                      getattr(event, "player", None))
+        if isinstance(event, TurnStarted):
+            self.turn_started(line, event)
+        elif isinstance(event, TurnEnded):
+            self.turn_ended(line, event)
+        elif isinstance(event, Correction):
+            self.correction(line, event)
+        elif isinstance(event, ScoreClaimed):
+            self.score_claimed(line, event)
+        elif not isinstance(event, Note):
+            self.decide_event(line, event)
+        return self._out
+
+    # -- hooks for games -------------------------------------------------------------
+
+    def decide_event(self, line: int, event: Recorded) -> None:
+        """Decide a game-specific event (every game overrides this)."""
+        raise NotImplementedError
+
+    def expected_player(self) -> str:
+        """Whose turn should start next (seating order by default)."""
+        s = self.state
+        return s.players[0] if s.active is None else s.next_player(s.active)
+
+    def on_turn_finished(self, line: int, player: str) -> None:
+        """End-of-turn rules (a game may override)."""
+
+    # -- turns ---------------------------------------------------------------------
+
+    def finish_turn(self, line: int, rule: str, cause: str) -> None:
+        """End the active turn at ``line`` because of ``cause`` (under ``rule``)."""
+        s = self.state
+        if s.active is None or s.turn_over is not None:
+            return
+        self.emit(TurnFinished(line=line, player=s.active, turn=s.turn, rule=rule, cause=cause))
+        self.on_turn_finished(line, s.active)
+
+    def turn_started(self, line: int, event: TurnStarted) -> None:
+        s = self.state
+        if s.active is not None and s.turn_over is None:
+            self.find(line, self.TURN_RULE, f"{event.player}'s turn starts but {s.active}'s turn {s.turn} was never ended", event.player)
+            self.finish_turn(line, self.TURN_RULE, "the next turn started")
+        expected = self.expected_player()
+        if event.player != expected:
+            self.find(line, self.TURN_RULE, f"it is {expected}'s turn next, not {event.player}'s", event.player)
+        self.emit(TurnBegan(line=line, player=event.player, turn=s.turn + 1))
+
+    def turn_ended(self, line: int, event: TurnEnded) -> None:
+        s = self.state
+        if s.active != event.player:
+            whose = f"{s.active}'s turn" if s.active else "no turn has started"
+            self.find(line, self.TURN_RULE, f"{event.player} ends a turn, but it is {whose}", event.player)
+            return
+        self.finish_turn(line, self.TURN_RULE, "the player finished the turn")
+
+    def check_actor(self, line: int, player: str) -> None:
+        """A turn action must be the active player's, inside a turn that is not over."""
+        s = self.state
+        if s.active is None:
+            self.find(line, self.TURN_RULE, f"{player} acts before any turn has started", player)
+        elif player != s.active:
+            self.find(line, self.TURN_RULE, f"{player} acts during {s.active}'s turn", player)
+        elif s.turn_over is not None:
+            over = s.turn_over
+            self.find(line, over.rule, f"{player}'s turn ended at line {over.line} ({over.cause}); nothing more may happen in it", player)
+
+    # -- corrections and claims ----------------------------------------------------
+
+    def correction(self, line: int, event: Correction) -> None:
+        s = self.state
+        target = event.voids
+        problem = None
+        if target >= line:
+            problem = f"a correction can only void an earlier line, not line {target}"
+        elif target == s.header_line:
+            problem = "the header cannot be voided"
+        elif not s.is_event_line(target):
+            problem = f"line {target} holds no event"
+        elif target in s.corrections:
+            problem = f"line {target} is itself a correction; corrections cannot be voided"
+        elif target in s.voided:
+            problem = f"line {target} is already void"
+        if problem:
+            self.find(line, CORRECTION_RULE, problem)
+            return
+        self.emit(LineVoided(line=line, voided=target, reason=event.reason))
+        for effect in reversed(s.effects.get(target, [])):
+            self.emit(effect.inverse(line))
+        if target in s.structural:
+            self.find(line, CORRECTION_RULE, f"line {target} caused {s.structural[target]}, which a correction does not undo", severity=WARNING)
+
+    def score_claimed(self, line: int, event: ScoreClaimed) -> None:
+        claimed = getattr(event, self.CLAIM_FIELD)
+        if claimed is None:
+            other = "net_worth" if self.CLAIM_FIELD == "vp" else "vp"
+            self.find(line, self.CLAIM_RULE, f"this game's score is `{self.CLAIM_FIELD}`, not `{other}`; the claim cannot be checked",
+                      event.player, UNVERIFIABLE)
+            return
+        computed = self.state.score(event.player)
+        self.emit(ScoreChecked(line=line, player=event.player, claimed=claimed, computed=computed))
+        if claimed != computed:
+            self.find(line, self.CLAIM_RULE, f"{event.player}'s {self.CLAIM_FIELD} is claimed as {claimed}, but the log gives {computed}", event.player)

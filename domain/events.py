@@ -1,0 +1,174 @@
+"""Event policies, and the events every game has.
+
+Two kinds of event live in a game's history:
+
+* **Recorded** events are what people wrote in the log, one per line
+  (``turn_started``, ``goods_bought``...). They are decoded from JSON Lines with
+  ``forbid_unknown_fields``, because a misspelled field in a hand-written log is
+  a mistake to report, not data to ignore.
+* **Derived** events are what the domain decided from them: a commission, the
+  end of a turn, a finding. They are stored after the line that caused them and
+  carry its number in ``line``. Every field added to a derived event after the
+  first release must have a default, so that stored events stay readable.
+
+Both are frozen msgspec Structs: immutable, cheap, encoded by msgspec.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+import msgspec
+
+PositiveInt = Annotated[int, msgspec.Meta(gt=0)]
+"""A quantity, amount or cost: a whole number above zero."""
+
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
+Name = Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class Recorded(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """Base of every object of a recorded log, tagged by its ``type``.
+
+    ``at`` (when it was recorded) and ``source`` (where a converter took it
+    from) may stand on any object; they are kept and shown, never used to order
+    events: the line order is the order of play.
+
+    ``PLAYER_FIELDS`` names the fields that must hold a player of the header,
+    with the other words each may hold instead (``bank``); the reader checks
+    them, so rules can trust every name they see.
+    """
+
+    PLAYER_FIELDS: ClassVar[dict[str, frozenset[str]]] = {}
+
+    at: str | None = None
+    source: str | None = None
+
+
+class Derived(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Base of every event the domain decides; ``line`` is the log line that caused it."""
+
+    line: int
+
+
+class Invertible(Derived, frozen=True, kw_only=True):
+    """A derived event that changes game state and can be undone.
+
+    A ``correction`` that voids a line stores the inverse of each of that
+    line's invertible events, so the voided line has no effect on any state
+    while every stored event stays as it was.
+    """
+
+    def inverse(self, line: int) -> "Invertible":
+        """The event that undoes this one, caused by ``line`` (the correction)."""
+        raise NotImplementedError(type(self).__name__)
+
+
+# --- Recorded events every game has -------------------------------------------------
+
+
+class TurnStarted(Recorded, tag="turn_started"):
+    """That player's turn begins."""
+
+    PLAYER_FIELDS = {"player": frozenset()}
+    player: Name
+
+
+class TurnEnded(Recorded, tag="turn_ended"):
+    """That player's turn ends; end-of-turn rules are checked here."""
+
+    PLAYER_FIELDS = {"player": frozenset()}
+    player: Name
+
+
+class Correction(Recorded, tag="correction"):
+    """The event at line ``voids`` is void: kept in the log, without effect on state."""
+
+    voids: PositiveInt
+    reason: str
+
+
+class Note(Recorded, tag="note"):
+    """A remark kept in the log and shown in reports."""
+
+    PLAYER_FIELDS = {"player": frozenset()}
+    text: str
+    player: str | None = None
+
+
+class ScoreClaimed(Recorded, tag="score_claimed"):
+    """What the table believed a player's score was at this point."""
+
+    PLAYER_FIELDS = {"player": frozenset()}
+    player: Name
+    vp: int | None = None
+    net_worth: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.vp is None) == (self.net_worth is None):
+            raise ValueError("score_claimed needs exactly one of `vp` and `net_worth`")
+
+
+COMMON_EVENTS = (TurnStarted, TurnEnded, Correction, Note, ScoreClaimed)
+
+
+# --- Derived events every game has --------------------------------------------------
+
+
+class FindingRaised(Derived, frozen=True, kw_only=True):
+    """A rule finding on a line: stored so that an audit reads it back.
+
+    ``severity`` is ``violation`` (the log breaks the rule), ``unverifiable``
+    (the log lacks what the rule needs) or ``warning`` (legal but suspicious).
+    """
+
+    rule: str
+    severity: str
+    message: str
+    player: str | None = None
+
+
+class TurnBegan(Derived, frozen=True, kw_only=True):
+    """Turn number ``turn`` (counted from 1) is ``player``'s."""
+
+    player: str
+    turn: int
+
+
+class TurnFinished(Derived, frozen=True, kw_only=True):
+    """The turn is over; ``rule`` and ``cause`` say what ended it."""
+
+    player: str
+    turn: int
+    rule: str
+    cause: str
+
+
+class LineVoided(Derived, frozen=True, kw_only=True):
+    """The correction at ``line`` voids line ``voided``."""
+
+    voided: int
+    reason: str
+
+
+class GameWon(Derived, frozen=True, kw_only=True):
+    """The game is over; ``winner`` won (None when it could not be decided) for ``reason``."""
+
+    winner: str | None
+    rule: str
+    reason: str
+
+
+class ScoreChecked(Derived, frozen=True, kw_only=True):
+    """A ``score_claimed`` line compared with the computed score at that line."""
+
+    player: str
+    claimed: int
+    computed: int

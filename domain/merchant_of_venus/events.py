@@ -1,0 +1,324 @@
+"""Merchant of Venus events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+
+Recorded events mirror the log format's table for ``merchant-of-venus``.
+Derived events are the consequences the rules fix (RULES.md): every change of
+credits is a :class:`CreditsChanged` naming its rule, so that net worth is the
+sum of what the domain decided; cargo, IOUs, deeds and equipment change
+through invertible events, so that a correction can undo them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from domain.events import (
+    COMMON_EVENTS,
+    Derived,
+    FindingRaised,
+    GameWon,
+    Invertible,
+    LineVoided,
+    Name,
+    NonNegativeInt,
+    PositiveInt,
+    Recorded,
+    ScoreChecked,
+    TurnBegan,
+    TurnFinished,
+)
+
+_PLAYER = {"player": frozenset()}
+Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]
+Dots = Literal[1, 2]
+
+
+class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Game settings. Numbers apply to every player; an object gives them per player."""
+
+    starting_credits: NonNegativeInt | dict[str, NonNegativeInt] = 0
+    holds: PositiveInt | dict[str, PositiveInt] = 2
+    goal: PositiveInt = 2000
+
+
+class Header(Recorded, tag="game"):
+    """The first line of a Merchant of Venus log."""
+
+    game: Literal["merchant-of-venus"]
+    id: Name
+    players: list[Name]
+    setup: Setup = Setup()
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            raise ValueError("a game needs at least one player - at `$.players`")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("player names must be unique - at `$.players`")
+        for name in ("starting_credits", "holds"):
+            value = getattr(self.setup, name)
+            if isinstance(value, dict) and set(value) != set(self.players):
+                raise ValueError(f"`{name}` by player must name exactly the players - at `$.setup.{name}`")
+
+    def per_player(self, name: str, player: str) -> int:
+        """A setup value for one player, whether given once or by player."""
+        value = getattr(self.setup, name)
+        return value[player] if isinstance(value, dict) else value
+
+
+class Landed(Recorded, tag="landed"):
+    PLAYER_FIELDS = {"player": frozenset(), "owner": frozenset()}
+    player: Name
+    venue: Venue
+    culture: Name | None = None
+    owner: Name | None = None
+
+    def __post_init__(self) -> None:
+        trades = self.venue not in ("other", "asteroid")
+        if trades and self.culture is None:
+            raise ValueError(f"a {self.venue} needs the `culture` it trades with - at `$.culture`")
+        if not trades and self.culture is not None:
+            raise ValueError(f"a landing at `{self.venue}` has no `culture` - at `$.culture`")
+        if (self.venue == "merchant_spaceport") != (self.owner is not None):
+            raise ValueError("`owner` is given for a merchant spaceport, and only there - at `$.owner`")
+
+
+class MovementSkipped(Recorded, tag="movement_skipped"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+
+
+class FirstContact(Recorded, tag="first_contact"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    culture: Name
+    iou: PositiveInt
+
+
+class GoodsBought(Recorded, tag="goods_bought"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    good: Name
+    culture: Name
+    unit_price: PositiveInt
+    quantity: PositiveInt = 1
+    iou: bool = False
+    dots: Dots = 1
+    factory: bool = False
+
+
+class EquipmentBought(Recorded, tag="equipment_bought"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    item: Name
+    price: PositiveInt
+    dots: Dots = 1
+
+
+class GoodsSold(Recorded, tag="goods_sold"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    good: Name
+    culture: Name
+    resale_value: PositiveInt
+    quantity: PositiveInt = 1
+
+
+class PassengerBoarded(Recorded, tag="passenger_boarded"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    passenger: Name
+    destination: Name
+
+
+class PassengerDelivered(Recorded, tag="passenger_delivered"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    passenger: Name
+    fare: PositiveInt
+
+
+class HazardPaid(Recorded, tag="hazard_paid"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    cost: PositiveInt
+
+
+class HazardDeclined(Recorded, tag="hazard_declined"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    cost: PositiveInt
+
+
+class HazardPassed(Recorded, tag="hazard_passed"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    color: Name
+
+
+class RelicTaken(Recorded, tag="relic_taken"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    relic: Name
+
+
+class DeedAcquired(Recorded, tag="deed_acquired"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    kind: Literal["merchant_spaceport", "factory"]
+    culture: Name
+    value: PositiveInt
+    price_paid: NonNegativeInt
+
+
+class BonusCupDraw(Recorded, tag="bonus_cup_draw"):
+    token: Name
+    placed_at: Name
+
+
+class CreditsPaid(Recorded, tag="credits_paid"):
+    PLAYER_FIELDS = {"player": frozenset(), "to": frozenset({"bank"})}
+    player: Name
+    amount: PositiveInt
+    to: Name
+    reason: str
+
+
+class CreditsReceived(Recorded, tag="credits_received"):
+    PLAYER_FIELDS = {"player": frozenset(), "from_": frozenset({"bank"})}
+    player: Name
+    amount: PositiveInt
+    from_: Name = msgspec.field(name="from")
+    reason: str
+
+
+GAME_EVENTS = (
+    Landed, MovementSkipped, FirstContact, GoodsBought, EquipmentBought, GoodsSold,
+    PassengerBoarded, PassengerDelivered, HazardPaid, HazardDeclined, HazardPassed,
+    RelicTaken, DeedAcquired, BonusCupDraw, CreditsPaid, CreditsReceived,
+)
+EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
+Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
+
+
+# --- What is stored ------------------------------------------------------------------
+
+
+class LineRecorded(Derived, frozen=True, kw_only=True):
+    """A log line as recorded (the header, or one event)."""
+
+    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
+
+
+class Token(msgspec.Struct, frozen=True):
+    """Something in a cargo hold: a good, a passenger or equipment, and its dots."""
+
+    kind: Literal["good", "passenger", "equipment"]
+    name: str
+    dots: int
+    destination: str | None = None
+
+
+class Deed(msgspec.Struct, frozen=True):
+    """A merchant spaceport or factory deed, counted at its full value (MOV-NET-WORTH)."""
+
+    kind: str
+    culture: str
+    value: int
+
+
+class CreditsChanged(Invertible, frozen=True, kw_only=True):
+    """A player's credits change by ``delta`` under ``rule``: the only way credits change."""
+
+    player: str
+    delta: int
+    rule: str
+    reason: str
+
+    def inverse(self, line: int) -> "CreditsChanged":
+        return CreditsChanged(line=line, player=self.player, delta=-self.delta, rule=self.rule,
+                              reason=f"void line {self.line}: {self.reason}")
+
+
+class CargoChanged(Invertible, frozen=True, kw_only=True):
+    """``token`` goes into (``count`` > 0) or out of (< 0) a player's holds."""
+
+    player: str
+    token: Token
+    count: int
+
+    def inverse(self, line: int) -> "CargoChanged":
+        return CargoChanged(line=line, player=self.player, token=self.token, count=-self.count)
+
+
+class IouChanged(Invertible, frozen=True, kw_only=True):
+    """A culture's IOU is gained (first contact) or given up (spent on a purchase)."""
+
+    player: str
+    culture: str
+    value: int
+    gained: bool
+
+    def inverse(self, line: int) -> "IouChanged":
+        return IouChanged(line=line, player=self.player, culture=self.culture, value=self.value, gained=not self.gained)
+
+
+class IouSpent(Derived, frozen=True, kw_only=True):
+    """MOV-IOU: how a purchase was paid: ``applied`` from the IOU, ``credits`` in credits."""
+
+    player: str
+    culture: str
+    value: int
+    applied: int
+    credits: int
+
+
+class DeedChanged(Invertible, frozen=True, kw_only=True):
+    """A deed is gained (or, undone by a correction, lost)."""
+
+    player: str
+    deed: Deed
+    gained: bool
+
+    def inverse(self, line: int) -> "DeedChanged":
+        return DeedChanged(line=line, player=self.player, deed=self.deed, gained=not self.gained)
+
+
+class EquipmentChanged(Invertible, frozen=True, kw_only=True):
+    """A shield, a drive (by colors) or a relic is gained (``count`` 1) or lost (-1)."""
+
+    player: str
+    item: str
+    shield: bool = False
+    drive_colors: tuple[str, ...] = ()
+    count: int = 1
+
+    def inverse(self, line: int) -> "EquipmentChanged":
+        return EquipmentChanged(line=line, player=self.player, item=self.item, shield=self.shield,
+                                drive_colors=self.drive_colors, count=-self.count)
+
+
+class CupChanged(Invertible, frozen=True, kw_only=True):
+    """MOV-BONUS-CUP: ``count`` tokens went into the cup and are owed a draw (negative: drawn)."""
+
+    count: int
+
+    def inverse(self, line: int) -> "CupChanged":
+        return CupChanged(line=line, count=-self.count)
+
+
+class HazardCharged(Derived, frozen=True, kw_only=True):
+    """MOV-HAZARD: the printed cost, the shields' discount and what was due."""
+
+    player: str
+    cost: int
+    shields: int
+    discount: int
+    due: int
+
+
+DERIVED_TYPES = (
+    LineRecorded, CreditsChanged, CargoChanged, IouChanged, IouSpent, DeedChanged,
+    EquipmentChanged, CupChanged, HazardCharged,
+    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
+)

@@ -1,0 +1,254 @@
+"""The Merchant of Venus engine: from each recorded line to what the rules make of it.
+
+For every event it asks ``rules`` what is legal and what is owed, stores a
+finding for each problem, and emits the consequences as events: credits that
+change (with the rule that changed them), cargo, IOUs, deeds, equipment, the
+Bonus Cup's debts, the end of the turn, and the winner.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from domain.engine import Engine, VIOLATION
+from domain.events import GameWon
+from domain.games import GameRules
+from domain.merchant_of_venus import rules
+from domain.merchant_of_venus.events import (
+    DERIVED_TYPES,
+    EVENT_TYPES,
+    BonusCupDraw,
+    CargoChanged,
+    CreditsChanged,
+    CreditsPaid,
+    CreditsReceived,
+    CupChanged,
+    Deed,
+    DeedAcquired,
+    DeedChanged,
+    EquipmentBought,
+    EquipmentChanged,
+    FirstContact,
+    GoodsBought,
+    GoodsSold,
+    HazardCharged,
+    HazardDeclined,
+    HazardPaid,
+    HazardPassed,
+    Header,
+    IouChanged,
+    IouSpent,
+    Landed,
+    LineRecorded,
+    MovementSkipped,
+    PassengerBoarded,
+    PassengerDelivered,
+    RelicTaken,
+    Token,
+)
+from domain.merchant_of_venus.state import MerchantState
+
+
+class MerchantEngine(Engine):
+    """Applies the Merchant of Venus rules, line by line."""
+
+    STATE = MerchantState
+    LINE_RECORDED = LineRecorded
+    TURN_RULE = "MOV-TURN-END"
+    END_RULE = "MOV-WIN"
+    CLAIM_RULE = "MOV-NET-WORTH"
+    CLAIM_FIELD = "net_worth"
+    state: MerchantState
+
+    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> bool:
+        """Store each problem as a finding; True when there was a violation."""
+        for p in problems:
+            self.find(line, p.rule, p.message, player, p.severity)
+        return any(p.severity == VIOLATION for p in problems)
+
+    def credits(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
+        if delta:
+            self.emit(CreditsChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
+
+    def decide_event(self, line: int, event: Any) -> None:
+        player = getattr(event, "player", None)
+        if player is not None and not isinstance(event, (CreditsPaid, CreditsReceived)):
+            # Paying a debt and receiving income may happen on anyone's turn.
+            self.check_actor(line, player)
+        self.DECIDERS[type(event)](self, line, event)
+
+    # -- movement --------------------------------------------------------------------
+
+    def landed(self, line: int, e: Landed) -> None:
+        self.report(line, e.player, rules.spaceport_owner(self.state, e))
+        if rules.ends_turn_on_landing(e):
+            self.finish_turn(line, "MOV-TURN-END", "the ship ended its move off any spaceport, city or asteroid")
+
+    def movement_skipped(self, line: int, e: MovementSkipped) -> None:
+        if rules.ends_turn_on_landing(self.state.by_player[e.player].venue):
+            self.finish_turn(line, "MOV-TURN-END", "movement was skipped off any spaceport, city or asteroid")
+
+    def first_contact(self, line: int, e: FirstContact) -> None:
+        self.report(line, e.player, rules.first_contact(self.state, e.culture, e.iou))
+        self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=e.iou, gained=True))
+
+    # -- buying and selling ------------------------------------------------------------
+
+    def goods_bought(self, line: int, e: GoodsBought) -> None:
+        p = self.state.by_player[e.player]
+        total = e.unit_price * e.quantity
+        what = f"{e.quantity} {e.good}"
+        problems = rules.at_market("MOV-BUY", p, e.culture, f"buying {e.good}")
+        problems += rules.buy_reference(e)
+        problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
+        if e.iou and e.culture not in p.ious:
+            problems.append(rules.Problem("MOV-IOU", f"pays with the {e.culture} IOU, which {e.player} does not hold"))
+        applied, due = rules.iou_payment(p, e.culture, total) if e.iou else (0, total)
+        problems += rules.pay(p, due, what)
+        self.report(line, e.player, problems)
+        if e.iou and e.culture in p.ious:
+            self.emit(IouSpent(line=line, player=e.player, culture=e.culture, value=p.ious[e.culture], applied=applied, credits=due))
+            self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=p.ious[e.culture], gained=False))
+        self.credits(line, e.player, -due, "MOV-BUY", f"bought {what} at c{e.unit_price}" + (f" (c{applied} from the {e.culture} IOU)" if applied else ""))
+        self.emit(CargoChanged(line=line, player=e.player, token=Token("good", e.good, e.dots), count=e.quantity))
+        self.report(line, e.player, rules.capacity(p))
+        self.pay_commission(line, p, total, f"{e.player}'s purchase of {what}")
+
+    def equipment_bought(self, line: int, e: EquipmentBought) -> None:
+        p = self.state.by_player[e.player]
+        venue = p.venue
+        problems = [] if venue is not None and venue.venue in rules.TRADING_VENUES else [
+            rules.Problem("MOV-BUY", f"buying {e.item} needs a surface city or spaceport")]
+        problems += rules.equipment_reference(e.item, e.price)
+        problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
+        problems += rules.pay(p, e.price, e.item)
+        self.report(line, e.player, problems)
+        self.credits(line, e.player, -e.price, "MOV-BUY", f"bought {e.item}")
+        shield = e.item.casefold() == "shield"
+        self.emit(EquipmentChanged(line=line, player=e.player, item=e.item, shield=shield, drive_colors=rules.drive_colors(e.item)))
+        self.emit(CargoChanged(line=line, player=e.player, token=Token("equipment", e.item, e.dots), count=1))
+        self.report(line, e.player, rules.capacity(p))
+        self.pay_commission(line, p, e.price, f"{e.player}'s purchase of {e.item}")
+
+    def goods_sold(self, line: int, e: GoodsSold) -> None:
+        p = self.state.by_player[e.player]
+        problems = rules.at_market("MOV-SELL", p, e.culture, f"selling {e.good}")
+        problems += rules.sell(p, e)
+        problems += rules.trade_limit(self.state, p, "Sell", self.state.sells)
+        self.report(line, e.player, problems)
+        self.credits(line, e.player, e.resale_value * e.quantity, "MOV-SELL", f"sold {e.quantity} {e.good} at c{e.resale_value}")
+        self.unload(line, e.player, "good", e.good, e.quantity)
+        self.emit(CupChanged(line=line, count=e.quantity))
+        for _ in range(e.quantity):  # each token sold is its own Sell action
+            self.pay_commission(line, p, e.resale_value, f"{e.player}'s sale of {e.good}")
+
+    def unload(self, line: int, player: str, kind: str, name: str, count: int) -> None:
+        for token, held in self.state.by_player[player].carried(kind, name):
+            take = min(held, count)
+            self.emit(CargoChanged(line=line, player=player, token=token, count=-take))
+            count -= take
+            if not count:
+                return
+
+    def pay_commission(self, line: int, p: Any, deal_value: int, deal: str) -> None:
+        owed = rules.commission(self.state, p, deal_value)
+        if owed is not None:
+            owner, amount = owed
+            self.credits(line, owner, amount, "MOV-COMMISSION", f"commission on {deal} (c{deal_value})")
+
+    # -- passengers, hazards, relics ----------------------------------------------------
+
+    def passenger_boarded(self, line: int, e: PassengerBoarded) -> None:
+        p = self.state.by_player[e.player]
+        venue = p.venue
+        if venue is None or venue.venue not in rules.TRADING_VENUES:
+            self.find(line, "MOV-PASSENGER", f"boards {e.passenger} away from any surface city or spaceport", e.player)
+        self.emit(CargoChanged(line=line, player=e.player, token=Token("passenger", e.passenger, 1, e.destination), count=1))
+        self.report(line, e.player, rules.capacity(p))
+
+    def passenger_delivered(self, line: int, e: PassengerDelivered) -> None:
+        problems, token = rules.deliver(self.state.by_player[e.player], e.passenger)
+        self.report(line, e.player, problems)
+        self.credits(line, e.player, e.fare, "MOV-PASSENGER", f"fare for {e.passenger}")
+        if token is not None:
+            self.emit(CargoChanged(line=line, player=e.player, token=token, count=-1))
+        self.emit(CupChanged(line=line, count=1))
+
+    def hazard_paid(self, line: int, e: HazardPaid) -> None:
+        p = self.state.by_player[e.player]
+        discount, due = rules.hazard_due(p, e.cost)
+        self.emit(HazardCharged(line=line, player=e.player, cost=e.cost, shields=p.shields, discount=discount, due=due))
+        self.report(line, e.player, rules.pay(p, due, "a hazard"))
+        self.credits(line, e.player, -due, "MOV-HAZARD", f"hazard c{e.cost}" + (f" less c{discount} for shields" if discount else ""))
+
+    def hazard_declined(self, line: int, e: HazardDeclined) -> None:
+        self.finish_turn(line, "MOV-HAZARD", "the hazard was not paid")
+
+    def hazard_passed(self, line: int, e: HazardPassed) -> None:
+        self.report(line, e.player, rules.pass_hazard(self.state.by_player[e.player], e.color))
+
+    def relic_taken(self, line: int, e: RelicTaken) -> None:
+        self.emit(EquipmentChanged(line=line, player=e.player, item=e.relic))
+        self.finish_turn(line, "MOV-RELIC", f"the relic {e.relic} was taken")
+
+    # -- deeds, the Bonus Cup, payments -------------------------------------------------
+
+    def deed_acquired(self, line: int, e: DeedAcquired) -> None:
+        p = self.state.by_player[e.player]
+        self.report(line, e.player, rules.pay(p, e.price_paid, f"a {e.kind} deed"))
+        self.credits(line, e.player, -e.price_paid, "MOV-PAY", f"paid for a {e.kind.replace('_', ' ')} deed at {e.culture}")
+        self.emit(DeedChanged(line=line, player=e.player, deed=Deed(e.kind, e.culture, e.value), gained=True))
+
+    def bonus_cup_draw(self, line: int, e: BonusCupDraw) -> None:
+        if self.state.cup_owed <= 0:
+            self.find(line, "MOV-BONUS-CUP", "a draw from the Bonus Cup with no token put in before it", self.state.active)
+        self.emit(CupChanged(line=line, count=-1))
+
+    def credits_paid(self, line: int, e: CreditsPaid) -> None:
+        self.report(line, e.player, rules.pay(self.state.by_player[e.player], e.amount, e.reason))
+        self.credits(line, e.player, -e.amount, "MOV-PAY", f"paid to {e.to}: {e.reason}")
+        if e.to != "bank":
+            self.credits(line, e.to, e.amount, "MOV-PAY", f"paid by {e.player}: {e.reason}")
+
+    def credits_received(self, line: int, e: CreditsReceived) -> None:
+        self.report(line, e.player, rules.recorded_commission(e.reason))
+        self.credits(line, e.player, e.amount, "MOV-PAY", f"received from {e.from_}: {e.reason}")
+        if e.from_ != "bank":
+            self.credits(line, e.from_, -e.amount, "MOV-PAY", f"paid to {e.player}: {e.reason}")
+
+    # -- the end of a turn, and of the game ---------------------------------------------
+
+    def on_turn_finished(self, line: int, player: str) -> None:
+        self.report(line, player, rules.cup_settled(self.state))
+        if self.state.ended is None and rules.wins(self.state, player):
+            worth = self.state.by_player[player].net_worth
+            self.emit(GameWon(line=line, winner=player, rule="MOV-WIN",
+                              reason=f"net worth c{worth} at the end of {player}'s turn (goal c{self.state.goal})"))
+
+    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
+        Landed: landed,
+        MovementSkipped: movement_skipped,
+        FirstContact: first_contact,
+        GoodsBought: goods_bought,
+        EquipmentBought: equipment_bought,
+        GoodsSold: goods_sold,
+        PassengerBoarded: passenger_boarded,
+        PassengerDelivered: passenger_delivered,
+        HazardPaid: hazard_paid,
+        HazardDeclined: hazard_declined,
+        HazardPassed: hazard_passed,
+        RelicTaken: relic_taken,
+        DeedAcquired: deed_acquired,
+        BonusCupDraw: bonus_cup_draw,
+        CreditsPaid: credits_paid,
+        CreditsReceived: credits_received,
+    }
+
+
+RULES = GameRules(
+    name="merchant-of-venus",
+    header_type=Header,
+    event_types=EVENT_TYPES,
+    engine=MerchantEngine,
+    stored_types=DERIVED_TYPES,
+)

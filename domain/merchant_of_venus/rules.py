@@ -1,0 +1,245 @@
+"""Merchant of Venus rules (RULES.md, Merchant of Venus section), each in one place.
+
+Every function here is pure: it reads the state and a recorded event and
+returns what the rule says, either an amount it fixes (a commission, an IOU's
+use, a hazard's cost) or the problems it finds, as :class:`Problem` values
+naming the rule ID. ``game.py`` turns them into stored events.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from domain.engine import VIOLATION, WARNING
+from domain.merchant_of_venus import reference
+from domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
+from domain.merchant_of_venus.state import MerchantState, Player
+
+TRADING_VENUES = frozenset({"surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport"})
+LIMITED_VENUES = frozenset({"surface_city", "neutral_spaceport", "galactic_base"})
+TURN_KEEPING_VENUES = TRADING_VENUES | {"asteroid"}
+SHIELD_DISCOUNT = 20
+COMMISSION_PERCENT = 10
+
+
+class Problem(NamedTuple):
+    """A finding before it is stored: rule ID, severity and a one-line message."""
+
+    rule: str
+    message: str
+    severity: str = VIOLATION
+
+
+def _where(venue: Landed | None) -> str:
+    if venue is None:
+        return "no recorded place"
+    return f"a {venue.venue.replace('_', ' ')}" + (f" of {venue.culture}" if venue.culture else "")
+
+
+def at_market(rule: str, player: Player, culture: str, what: str) -> list[Problem]:
+    """MOV-BUY / MOV-SELL / MOV-PASSENGER: the ship is at a surface city or spaceport of ``culture``."""
+    venue = player.venue
+    if venue is None or venue.venue not in TRADING_VENUES:
+        return [Problem(rule, f"{what} needs a surface city or spaceport, but the ship is at {_where(venue)}")]
+    if reference.key(venue.culture or "") != reference.key(culture):
+        return [Problem(rule, f"{what} needs a market of {culture}, but the ship is at {_where(venue)}")]
+    return []
+
+
+# -- MOV-BUY and MOV-IOU -----------------------------------------------------------------
+
+
+def buy_reference(event: GoodsBought) -> list[Problem]:
+    """MOV-BUY: warn where the log's seller or price differs from the reference data."""
+    good = reference.goods().get(reference.key(event.good))
+    if good is None:
+        return [Problem("MOV-BUY", f"{event.good} is not in the reference data; its seller and price are taken as logged", WARNING)]
+    out = []
+    if reference.key(good.seller) != reference.key(event.culture):
+        out.append(Problem("MOV-BUY", f"the reference data has {good.name} sold by {good.seller}, not {event.culture}", WARNING))
+    if good.buy_price != event.unit_price:
+        out.append(Problem("MOV-BUY", f"the reference price of {good.name} is c{good.buy_price}, the log says c{event.unit_price}", WARNING))
+    return out
+
+
+def iou_payment(player: Player, culture: str, total: int) -> tuple[int, int]:
+    """MOV-IOU: (paid from the IOU, paid in credits) for a deal of ``total`` with ``culture``'s IOU.
+
+    The IOU covers the deal up to its value and is used up by it; an IOU worth
+    more than the deal gives no change (not in the seeds).
+    """
+    value = player.ious.get(culture, 0)
+    applied = min(value, total)
+    return applied, total - applied
+
+
+def first_contact(state: MerchantState, culture: str, iou: int) -> list[Problem]:
+    """MOV-IOU: only the first contact with a culture gives its IOU; warn on an unusual value."""
+    out = []
+    if culture in state.contacted:
+        by, line = state.contacted[culture]
+        out.append(Problem("MOV-IOU", f"{culture} was first contacted by {by} at line {line}; its IOU is gone"))
+    ref = reference.cultures().get(reference.key(culture))
+    if ref is not None and ref.iou_value != iou:
+        out.append(Problem("MOV-IOU", f"the reference IOU of {ref.name} is c{ref.iou_value}, the log says c{iou}", WARNING))
+    return out
+
+
+# -- MOV-SELL ----------------------------------------------------------------------------
+
+
+def sell(player: Player, event: GoodsSold) -> list[Problem]:
+    """MOV-SELL: the player carries the tokens sold; warn where the data disagree."""
+    held = sum(n for _, n in player.carried("good", event.good))
+    out = []
+    if held < event.quantity:
+        out.append(Problem("MOV-SELL", f"sells {event.quantity} {event.good} but carries {held}"))
+    good = reference.goods().get(reference.key(event.good))
+    if good is not None:
+        if reference.key(event.culture) not in {reference.key(b) for b in good.buyers}:
+            out.append(Problem("MOV-SELL", f"the reference data has {good.name} bought by {', '.join(good.buyers)}, not {event.culture}", WARNING))
+        if good.resale_value != event.resale_value:
+            out.append(Problem("MOV-SELL", f"the reference resale value of {good.name} is c{good.resale_value}, the log says c{event.resale_value}", WARNING))
+    return out
+
+
+# -- MOV-LIMIT ---------------------------------------------------------------------------
+
+
+def trade_limit(state: MerchantState, player: Player, action: str, count: int) -> list[Problem]:
+    """MOV-LIMIT: one Buy and one Sell action on landing at a city or neutral spaceport.
+
+    ``count`` is the number of ``action`` (``Buy`` or ``Sell``) actions taken
+    this turn at this venue, the one being checked included. A player who
+    skipped movement there, or trades at a merchant or open spaceport, may
+    take any number.
+    """
+    venue = player.venue
+    if state.skipped_movement or venue is None or venue.venue not in LIMITED_VENUES or count <= 1:
+        return []
+    return [Problem("MOV-LIMIT", f"{action} action {count} this turn at {_where(venue)} on the turn of landing (one allowed)")]
+
+
+# -- MOV-COMMISSION ----------------------------------------------------------------------
+
+
+def commission(state: MerchantState, player: Player, deal_value: int) -> tuple[str, int] | None:
+    """MOV-COMMISSION: (owner, amount) when the deal is at a merchant spaceport.
+
+    10% of the deal's full value, IOU included, rounded down (not in the seeds).
+    """
+    venue = player.venue
+    if venue is None or venue.venue != "merchant_spaceport" or venue.owner is None:
+        return None
+    return venue.owner, deal_value * COMMISSION_PERCENT // 100
+
+
+def spaceport_owner(state: MerchantState, event: Landed) -> list[Problem]:
+    """MOV-COMMISSION: the named owner of a merchant spaceport holds its deed."""
+    if event.venue != "merchant_spaceport" or event.owner is None:
+        return []
+    deeds = state.by_player[event.owner].deeds
+    if any(d.kind == "merchant_spaceport" and reference.key(d.culture) == reference.key(event.culture or "") for d in deeds):
+        return []
+    return [Problem("MOV-COMMISSION", f"{event.owner} holds no merchant spaceport deed at {event.culture}; commissions there are paid to the deed's holder")]
+
+
+def recorded_commission(reason: str) -> list[Problem]:
+    """MOV-COMMISSION: commissions are computed, so one written in by hand would count twice."""
+    if "commission" in reason.casefold():
+        return [Problem("MOV-COMMISSION", "commissions are computed from the deals at merchant spaceports; this recorded one counts twice")]
+    return []
+
+
+# -- MOV-CAPACITY ------------------------------------------------------------------------
+
+
+def capacity(player: Player) -> list[Problem]:
+    """MOV-CAPACITY: two-dot tokens + ceil(one-dot tokens / 2) must fit the holds."""
+    used = player.holds_used()
+    if used > player.holds:
+        return [Problem("MOV-CAPACITY", f"the cargo needs {used} holds but the ship has {player.holds}")]
+    return []
+
+
+# -- MOV-PASSENGER -----------------------------------------------------------------------
+
+
+def deliver(player: Player, passenger: str) -> tuple[list[Problem], object | None]:
+    """MOV-PASSENGER: the passenger is aboard and the ship is at its destination.
+
+    Returns the problems and the passenger's token (None when not aboard).
+    """
+    aboard = player.carried("passenger", passenger)
+    if not aboard:
+        return [Problem("MOV-PASSENGER", f"{passenger} is not aboard")], None
+    token = aboard[0][0]
+    venue = player.venue
+    destination = token.destination or ""
+    at_base = destination.casefold() in ("base", "galactic base", "galactic_base") and venue is not None and venue.venue == "galactic_base"
+    if venue is None or venue.venue not in TRADING_VENUES or not (
+        at_base or reference.key(venue.culture or "") == reference.key(destination)
+    ):
+        return [Problem("MOV-PASSENGER", f"{passenger} travels to {destination}, but the ship is at {_where(venue)}")], token
+    return [], token
+
+
+# -- MOV-HAZARD and MOV-PAY --------------------------------------------------------------
+
+
+def hazard_due(player: Player, cost: int) -> tuple[int, int]:
+    """MOV-HAZARD: (discount, amount due): c20 less per Shield, never below c0."""
+    discount = min(cost, SHIELD_DISCOUNT * player.shields)
+    return discount, cost - discount
+
+
+def pass_hazard(player: Player, color: str) -> list[Problem]:
+    """MOV-HAZARD: only a drive of the hazard's color lets a ship pass without paying."""
+    if player.drives.get(color.casefold(), 0) > 0:
+        return []
+    return [Problem("MOV-HAZARD", f"passes a {color} hazard without a {color} drive")]
+
+
+def pay(player: Player, amount: int, what: str) -> list[Problem]:
+    """MOV-PAY: a player can't pay more credits than they hold."""
+    if amount > player.credits:
+        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits}")]
+    return []
+
+
+def drive_colors(item: str) -> tuple[str, ...]:
+    """The colors of a ``drive:<color>`` item (``drive:red+yellow`` for the combined drive)."""
+    if not item.casefold().startswith("drive:"):
+        return ()
+    return tuple(sorted(c.strip().casefold() for c in item.split(":", 1)[1].split("+") if c.strip()))
+
+
+def equipment_reference(item: str, price: int) -> list[Problem]:
+    """MOV-BUY: warn where an equipment price differs from the reference data."""
+    colors = drive_colors(item)
+    name = "shield-20" if item.casefold() == "shield" else (
+        "combineddrive" if len(colors) > 1 else f"{colors[0]}drive" if colors else reference.key(item))
+    ref = reference.equipment_prices().get(reference.key(name))
+    if ref is not None and ref != price:
+        return [Problem("MOV-BUY", f"the reference price of {item} is c{ref}, the log says c{price}", WARNING)]
+    return []
+
+
+# -- MOV-TURN-END, MOV-BONUS-CUP, MOV-WIN ------------------------------------------------
+
+
+def ends_turn_on_landing(venue: Landed | None) -> bool:
+    """MOV-TURN-END: ending or skipping movement anywhere but a spaceport, city or asteroid ends the turn."""
+    return venue is None or venue.venue not in TURN_KEEPING_VENUES
+
+
+def cup_settled(state: MerchantState) -> list[Problem]:
+    """MOV-BONUS-CUP: every token put into the cup this turn was followed by a draw."""
+    if state.cup_owed > 0:
+        return [Problem("MOV-BONUS-CUP", f"{state.cup_owed} token(s) went into the Bonus Cup (from line {state.cup_owed_since}) without a bonus_cup_draw")]
+    return []
+
+
+def wins(state: MerchantState, player: str) -> bool:
+    """MOV-WIN: net worth at least the goal (c2000 unless the setup says otherwise) at the end of one's own turn."""
+    return state.by_player[player].net_worth >= state.goal

@@ -1,0 +1,194 @@
+"""Merchant of Venus state: each player's credits, IOUs, deeds, cargo and ship.
+
+The state is only ever changed by folding events (``GameState.apply``); it
+decides nothing. Net worth is computed here because MOV-NET-WORTH defines it
+as a plain sum (credits plus the full value of deeds), with nothing to decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.engine import GameState
+from domain.merchant_of_venus.events import (
+    CargoChanged,
+    CreditsChanged,
+    CupChanged,
+    Deed,
+    DeedChanged,
+    EquipmentChanged,
+    GoodsBought,
+    GoodsSold,
+    EquipmentBought,
+    IouChanged,
+    IouSpent,
+    HazardCharged,
+    Landed,
+    LineRecorded,
+    MovementSkipped,
+    Token,
+)
+from domain.events import TurnBegan
+
+
+@dataclass
+class Player:
+    """One player's holdings and where their ship is."""
+
+    credits: int
+    holds: int
+    ious: dict[str, int] = field(default_factory=dict)
+    deeds: list[Deed] = field(default_factory=list)
+    cargo: dict[Token, int] = field(default_factory=dict)
+    shields: int = 0
+    drives: dict[str, int] = field(default_factory=dict)
+    relics: dict[str, int] = field(default_factory=dict)
+    venue: Landed | None = None
+
+    @property
+    def net_worth(self) -> int:
+        """MOV-NET-WORTH: credits plus the full value of every deed."""
+        return self.credits + sum(d.value for d in self.deeds)
+
+    def holds_used(self) -> int:
+        """MOV-CAPACITY: two-dot tokens, plus one-dot tokens two to a hold."""
+        two = sum(n for t, n in self.cargo.items() if t.dots == 2)
+        one = sum(n for t, n in self.cargo.items() if t.dots == 1)
+        return two + (one + 1) // 2
+
+    def carried(self, kind: str, name: str) -> list[tuple[Token, int]]:
+        """Tokens of that kind and name in the holds, with their counts."""
+        return [(t, n) for t, n in self.cargo.items() if t.kind == kind and t.name == name]
+
+
+class MerchantState(GameState):
+    """Every player's holdings, the turn's trading so far, and the Bonus Cup's debts."""
+
+    def __init__(self, header: Any, header_line: int):
+        super().__init__(header, header_line)
+        self.goal = header.setup.goal
+        self.by_player = {
+            p: Player(credits=header.per_player("starting_credits", p), holds=header.per_player("holds", p))
+            for p in header.players
+        }
+        self.contacted: dict[str, tuple[str, int]] = {}
+        self.skipped_movement = False
+        self.buys = 0
+        self.sells = 0
+        self.cup_owed = 0
+        self.cup_owed_since = 0
+
+    def score(self, player: str) -> int:
+        return self.by_player[player].net_worth
+
+    # -- facts stated by recorded lines ----------------------------------------------
+
+    def on_recorded(self, line: int, event: Any) -> None:
+        if isinstance(event, Landed):
+            self.by_player[event.player].venue = event
+            self.buys = self.sells = 0
+            self.skipped_movement = False
+        elif isinstance(event, MovementSkipped):
+            self.skipped_movement = True
+        elif isinstance(event, (GoodsBought, EquipmentBought)):
+            self.buys += 1
+        elif isinstance(event, GoodsSold):
+            self.sells += event.quantity
+
+    def _turn_began(self, event: TurnBegan) -> None:
+        super()._turn_began(event)
+        self.skipped_movement = False
+        self.buys = self.sells = 0
+
+    # -- derived events ----------------------------------------------------------------
+
+    def _credits(self, e: CreditsChanged) -> None:
+        self.by_player[e.player].credits += e.delta
+
+    def _cargo(self, e: CargoChanged) -> None:
+        cargo = self.by_player[e.player].cargo
+        left = cargo.get(e.token, 0) + e.count
+        if left > 0:
+            cargo[e.token] = left
+        else:
+            cargo.pop(e.token, None)
+
+    def _iou(self, e: IouChanged) -> None:
+        ious = self.by_player[e.player].ious
+        if e.gained:
+            ious[e.culture] = e.value
+            self.contacted.setdefault(e.culture, (e.player, e.line))
+        else:
+            ious.pop(e.culture, None)
+            if self.contacted.get(e.culture) == (e.player, e.line):
+                del self.contacted[e.culture]
+
+    def _deed(self, e: DeedChanged) -> None:
+        deeds = self.by_player[e.player].deeds
+        if e.gained:
+            deeds.append(e.deed)
+        elif e.deed in deeds:
+            deeds.remove(e.deed)
+
+    def _equipment(self, e: EquipmentChanged) -> None:
+        p = self.by_player[e.player]
+        if e.shield:
+            p.shields += e.count
+        for color in e.drive_colors:
+            p.drives[color] = p.drives.get(color, 0) + e.count
+        if not e.shield and not e.drive_colors:
+            p.relics[e.item] = p.relics.get(e.item, 0) + e.count
+
+    def _cup(self, e: CupChanged) -> None:
+        if self.cup_owed <= 0 < e.count:
+            self.cup_owed_since = e.line
+        self.cup_owed += e.count
+
+    HANDLERS = {
+        **GameState.BASE_HANDLERS,
+        TurnBegan: _turn_began,
+        LineRecorded: GameState._line_recorded,
+        CreditsChanged: _credits,
+        CargoChanged: _cargo,
+        IouChanged: _iou,
+        DeedChanged: _deed,
+        EquipmentChanged: _equipment,
+        CupChanged: _cup,
+        IouSpent: GameState._ignore,
+        HazardCharged: GameState._ignore,
+    }
+
+    # -- output ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        players = {}
+        for name, p in self.by_player.items():
+            players[name] = {
+                "credits": p.credits,
+                "net_worth": p.net_worth,
+                "ious": dict(sorted(p.ious.items())),
+                "deeds": [{"kind": d.kind, "culture": d.culture, "value": d.value} for d in p.deeds],
+                "cargo": [
+                    {"kind": t.kind, "name": t.name, "dots": t.dots, "count": n}
+                    | ({"destination": t.destination} if t.destination else {})
+                    for t, n in p.cargo.items()
+                ],
+                "holds": p.holds,
+                "shields": p.shields,
+                "drives": sorted(c for c, n in p.drives.items() if n > 0),
+                "relics": sorted(r for r, n in p.relics.items() if n > 0),
+                "location": _location(p.venue),
+            }
+        return {"players": players, "goal": self.goal}
+
+
+def _location(venue: Landed | None) -> dict[str, Any] | None:
+    if venue is None:
+        return None
+    out: dict[str, Any] = {"venue": venue.venue}
+    if venue.culture:
+        out["culture"] = venue.culture
+    if venue.owner:
+        out["owner"] = venue.owner
+    return out
