@@ -9,6 +9,8 @@ the store and the CLI find them without knowing any game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import msgspec
@@ -40,13 +42,31 @@ class GameRules:
 def _union(types: tuple[type, ...]) -> Any:
     from typing import Union
 
-    return Union[types]  # noqa: UP007 - a runtime union of classes
+    return Union[types]  # a runtime union of the classes, for msgspec
 
 
-def _load() -> dict[str, GameRules]:
-    from domain.merchant_of_venus.game import RULES as MOV
+class _Registry(Mapping[str, GameRules]):
+    """Game name -> rules, importing a game's package only when it is first asked for."""
 
-    return {rules.name: rules for rules in (MOV,)}
+    def __init__(self, packages: dict[str, str]):
+        self._packages = packages
+        self._loaded: dict[str, GameRules] = {}
+
+    def __getitem__(self, name: str) -> GameRules:
+        if name not in self._loaded:
+            package = self._packages[name]  # KeyError for an unknown game, as a Mapping should
+            self._loaded[name] = importlib.import_module(f"domain.{package}.game").RULES
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._packages)
+
+    def __len__(self) -> int:
+        return len(self._packages)
 
 
-GAMES: dict[str, GameRules] = _load()
+GAMES: Mapping[str, GameRules] = _Registry({
+    "merchant-of-venus": "merchant_of_venus",
+    "uchronia": "uchronia",
+    "twilight-imperium-4": "twilight_imperium",
+})

@@ -1,0 +1,93 @@
+"""Running a log through its game's rules, and folding history up to a point.
+
+``decide`` turns a read log into the events to store; ``state_at`` folds stored
+(or freshly decided) events up to a line, the end of a turn or of a round.
+Both are pure: the caller supplies the bytes or the stored events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Iterable, Iterator
+
+from domain.engine import Engine, GameState
+from domain.errors import InputError
+from domain.events import Derived, TurnFinished
+from domain.games import GAMES
+from domain.reader import LogReader
+
+
+class PointNotReached(Exception):
+    """Raised when the asked line, turn or round is not in the game's history."""
+
+
+def decide(reader: LogReader) -> Iterator[Derived]:
+    """Every event to store for the log: the header's, then each line's in order.
+
+    Input errors are appended to ``reader.errors`` as the lines are read; a
+    caller that must not keep a bad log checks them when this is exhausted.
+    """
+    if reader.header is None:
+        return
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line)
+    yield from engine.header_events()
+    for line, event in reader.events():
+        yield from engine.record(line, event)
+
+
+@dataclass
+class Outcome:
+    """A log read and decided in memory: its events, its input errors, its final engine."""
+
+    events: list[Derived]
+    errors: list[InputError]
+    header: Any
+
+    @property
+    def state(self) -> GameState:
+        return state_at(self.header.game, self.events)
+
+
+def run(source: bytes | BinaryIO) -> Outcome:
+    """Read and decide a whole log in memory (for tests and log-file commands)."""
+    reader = LogReader(source)
+    events = list(decide(reader))
+    return Outcome(events, reader.errors, reader.header)
+
+
+def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
+             turn: int | None = None, round: int | None = None) -> GameState:
+    """The state after ``line``, at the end of turn ``turn`` or round ``round``, or at the end.
+
+    A turn ends with its :class:`TurnFinished` event (everything decided on
+    that line included); a round ends where the next round starts, or with the
+    history. Raises :class:`PointNotReached` when the history stops before
+    that point.
+    """
+    it = iter(events)
+    engine = GAMES[game].engine.from_history([next(it)])
+    state = engine.state
+    stop_line = line
+    turn_seen = False
+    for event in it:
+        if stop_line is not None and event.line > stop_line:
+            break
+        if round is not None and _starts_round(event, round + 1):
+            break
+        engine.apply(event)
+        if turn is not None and isinstance(event, TurnFinished) and event.turn == turn:
+            stop_line, turn_seen = event.line, True
+    if line is not None and state.line < line:
+        raise PointNotReached(f"the log ends at line {state.line}, before line {line}")
+    if turn is not None and not turn_seen and state.turn < turn:
+        raise PointNotReached(f"the game has {state.turn} turn(s), not {turn}")
+    if round is not None and getattr(state, "round", 0) < round:
+        raise PointNotReached(f"the game has {getattr(state, 'round', 0)} round(s), not {round}")
+    return state
+
+
+def _starts_round(event: Derived, round: int) -> bool:
+    """True for the recorded ``round_started`` line of round ``round`` or later."""
+    recorded = getattr(event, "event", None)
+    tag = getattr(getattr(recorded, "__struct_config__", None), "tag", None)
+    return tag == "round_started" and recorded.round >= round
