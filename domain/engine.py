@@ -201,7 +201,7 @@ class Engine:
         self._out = []
         self.emit(self.LINE_RECORDED(line=line, event=event))
         state = self.state
-        if state.ended is not None and not isinstance(event, Note):
+        if state.ended is not None and not isinstance(event, Note) and not self._closes_last_turn(event):
             self.find(line, self.END_RULE, f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
         if isinstance(event, TurnStarted):
@@ -215,6 +215,12 @@ class Engine:
         elif not isinstance(event, Note):
             self.decide_event(line, event)
         return self._out
+
+    def _closes_last_turn(self, event: Recorded) -> bool:
+        """The ``turn_ended`` that records the end of the turn in which the game ended is no event after it."""
+        s = self.state
+        return isinstance(event, TurnEnded) and event.player == s.active and s.turn_over is not None \
+            and s.turn_over.line == s.ended.line
 
     # -- hooks for games -------------------------------------------------------------
 

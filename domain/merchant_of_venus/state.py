@@ -100,6 +100,8 @@ class MerchantState(GameState):
         super()._turn_began(event)
         self.skipped_movement = False
         self.buys = self.sells = 0
+        # MOV-BONUS-CUP is settled within each turn; an unsettled turn was reported at its end.
+        self.cup_owed = 0
 
     # -- derived events ----------------------------------------------------------------
 
@@ -143,7 +145,9 @@ class MerchantState(GameState):
     def _cup(self, e: CupChanged) -> None:
         if self.cup_owed <= 0 < e.count:
             self.cup_owed_since = e.line
-        self.cup_owed += e.count
+        # Never below zero: a draw without a token is reported when decided, and
+        # voiding a sale from an earlier turn must not make this turn owe less.
+        self.cup_owed = max(0, self.cup_owed + e.count)
 
     HANDLERS = {
         **GameState.BASE_HANDLERS,

@@ -1,0 +1,77 @@
+"""``gamelog import LOG...``: append each log's new events to the store."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import nullcontext
+from typing import Any
+
+import click
+
+from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from cli.sources import open_store, store_option
+from domain.errors import LogInvalid
+from projections.importer import ImportResult, Outcome, import_log
+
+PROGRESS_FROM_BYTES = 1 << 20
+"""Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""
+
+
+def _count_lines(path: str) -> int:
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b"")) + 1
+
+
+def _progress_bar(path: str) -> Any:
+    """A click progress bar over the log's lines, or nothing when piped or small."""
+    if not sys.stderr.isatty() or os.path.getsize(path) < PROGRESS_FROM_BYTES:
+        return nullcontext(None)
+    return click.progressbar(length=_count_lines(path), label=f"importing {path}", file=sys.stderr)
+
+
+def _describe(path: str, result: ImportResult) -> str:
+    if result.outcome is Outcome.IMPORTED:
+        return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
+    if result.outcome is Outcome.ALREADY_IMPORTED:
+        return f"{path}: already imported (game {result.game_id!r}); nothing added"
+    return f"{path}: conflict: {result.message}; nothing stored"
+
+
+@click.command(name="import")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@store_option
+def import_(logs: tuple[str, ...], store: str) -> None:
+    """Append each log's new events to the store.
+
+    Each log is imported whole or not at all. The same log again adds nothing;
+    a log that has grown adds its new lines; a log that differs from the stored
+    game at an earlier line is refused whole (a conflict). Exit 0 when every
+    log was imported or already was, 1 on a conflict, 2 on a malformed log.
+    """
+    game_store = open_store(store)
+    code = EXIT_OK
+    for path in logs:
+        try:
+            with open(path, "rb") as handle, _progress_bar(path) as bar:
+                done = [0]
+
+                def advance(line: int) -> None:
+                    bar.update(line - done[0])
+                    done[0] = line
+
+                result = import_log(game_store, handle, path, advance if bar is not None else None)
+        except OSError as exc:
+            click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
+            code = EXIT_INPUT
+            continue
+        except LogInvalid as invalid:
+            for line in invalid.lines():
+                click.echo(line, err=True)
+            click.echo(f"Error: {path}: {len(invalid.errors)} input error(s); nothing stored", err=True)
+            code = EXIT_INPUT
+            continue
+        click.echo(_describe(path, result))
+        if result.outcome is Outcome.CONFLICT:
+            code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
+    raise SystemExit(code)

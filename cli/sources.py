@@ -1,0 +1,75 @@
+"""Where a command's game comes from: a log file read in memory, or the store.
+
+CLI.md: ``GAME`` is a log file path (processed in memory, nothing stored) or
+the ``id`` of a game already imported. ``--store`` / ``GAMELOG_STORE`` names
+the store (a SQLite file path, or a ``postgresql://`` URL).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import click
+
+from cli.errors import InputProblem, StoreProblem
+from domain.errors import LogInvalid
+from domain.reader import LogReader
+from domain.replay import decide
+from projections.store import DEFAULT_STORE, GameStore, StoreError
+
+store_option = click.option(
+    "--store",
+    envvar="GAMELOG_STORE",
+    default=DEFAULT_STORE,
+    show_default=True,
+    help="The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE).",
+)
+
+
+def open_store(location: str, *, must_exist: bool = False) -> GameStore:
+    """Open the store; with ``must_exist``, refuse to create a new SQLite file by reading it."""
+    if must_exist and "://" not in location and not os.path.exists(location):
+        raise StoreProblem(f"no store at {location} (import a log first, or name one with --store)")
+    try:
+        return GameStore(location)
+    except StoreError as exc:
+        raise StoreProblem(str(exc)) from exc
+
+
+def read_log_file(path: str) -> tuple[str, list[Any]]:
+    """Read and decide a log file in memory: (game name, events). Raises :class:`InputProblem`."""
+    try:
+        with open(path, "rb") as handle:
+            reader = LogReader(handle)
+            events = list(decide(reader))
+    except OSError as exc:
+        raise InputProblem(f"{path}: {exc.strerror or exc}") from exc
+    if reader.errors:
+        error = LogInvalid(path, reader.errors)
+        raise InputProblem("\n".join(error.lines()))
+    return reader.header.game, events
+
+
+@dataclass
+class Game:
+    """A game's history, wherever it came from."""
+
+    id: str
+    game: str
+    events: Iterable[Any]
+
+
+def load_game(game: str, store_location: str) -> Game:
+    """Resolve GAME: an existing file is read as a log; anything else is a stored id."""
+    if os.path.isfile(game):
+        name, events = read_log_file(game)
+        return Game(events[0].event.id, name, events)
+    if game.endswith(".jsonl") and "://" not in store_location and not os.path.exists(store_location):
+        raise InputProblem(f"no such log file: {game}")
+    store = open_store(store_location, must_exist=True)
+    summary = next((g for g in store.games() if g.id == game), None)
+    if summary is None:
+        raise InputProblem(f"no log file or stored game named {game!r} (in {store_location})")
+    return Game(summary.id, summary.game, store.history(summary.id))

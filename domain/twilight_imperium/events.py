@@ -1,0 +1,349 @@
+"""Twilight Imperium 4 events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+
+Recorded events mirror the log format's table for ``twilight-imperium-4``.
+This module adds to that contract, as LOG_FORMAT.md allows:
+
+* ``player_passed`` (``player``): the active player passes in the action
+  phase; the turn ends and later turns skip that player (TI4-TURN).
+* ``speaker_changed`` (``player``): the speaker token moves (Politics).
+* ``command_tokens_gained`` (``player``, ``pool``, ``amount``, ``reason``):
+  tokens gained (status phase, Leadership), so that TI4-PAY can count them.
+* setup ``speaker`` (the first player by default), ``tactic_tokens`` (3) and
+  ``fleet_tokens`` (3), the published starting pools (not in the seeds).
+* optional ``replenished`` on ``trade_primary`` and ``trade_secondary``: the
+  commodities the table says it took, checked against the computed amount.
+
+Derived events are the consequences the rules fix: every change of victory
+points, trade goods, commodities or command tokens is an invertible event
+naming its rule, so the projections only add them up and a correction undoes
+them through ``inverse()``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+import msgspec
+
+from domain.events import (
+    COMMON_EVENTS,
+    Derived,
+    FindingRaised,
+    GameWon,
+    Invertible,
+    LineVoided,
+    Name,
+    NonNegativeInt,
+    PositiveInt,
+    Recorded,
+    ScoreChecked,
+    TurnBegan,
+    TurnFinished,
+)
+from domain.twilight_imperium import reference
+
+_PLAYER = {"player": frozenset()}
+Phase = Literal["strategy", "action", "status", "agenda"]
+Pool = Literal["tactic", "fleet", "strategy"]
+Tokens = NonNegativeInt | dict[str, NonNegativeInt]
+Initiative = Annotated[int, msgspec.Meta(ge=0, le=8)]
+"""A strategy card's initiative number (0 is the Naalu token)."""
+
+
+class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Game settings; numbers apply to every player, an object gives them by player."""
+
+    factions: dict[str, Name] = {}
+    commodities: dict[str, NonNegativeInt] = {}
+    vp_goal: PositiveInt = 10
+    strategy_tokens: Tokens = 2
+    tactic_tokens: Tokens = 3
+    fleet_tokens: Tokens = 3
+    speaker: Name | None = None
+
+
+class Header(Recorded, tag="game"):
+    """The first line of a Twilight Imperium 4 log.
+
+    Raises ValueError (an input error at the field's path) when a player
+    has neither a commodity value nor a faction whose value is known.
+    """
+
+    game: Literal["twilight-imperium-4"]
+    id: Name
+    players: list[Name]
+    setup: Setup = Setup()
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            raise ValueError("a game needs at least one player - at `$.players`")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("player names must be unique - at `$.players`")
+        for name in ("factions", "commodities", "strategy_tokens", "tactic_tokens", "fleet_tokens"):
+            value = getattr(self.setup, name)
+            if isinstance(value, dict) and (extra := set(value) - set(self.players)):
+                raise ValueError(f"`{name}` names {sorted(extra)[0]!r}, who is not a player - at `$.setup.{name}`")
+        if self.setup.speaker is not None and self.setup.speaker not in self.players:
+            raise ValueError(f"the speaker {self.setup.speaker!r} is not a player - at `$.setup.speaker`")
+        for player in self.players:
+            self.commodity_value(player)
+
+    def commodity_value(self, player: str) -> int:
+        """The faction's commodity value: from ``setup.commodities``, else from the faction's name.
+
+        Raises ValueError naming ``$.setup.factions.<player>`` when neither gives it.
+        """
+        if player in self.setup.commodities:
+            return self.setup.commodities[player]
+        name = self.setup.factions.get(player)
+        known = reference.faction(name) if name else None
+        if known is None:
+            what = f"the faction {name!r} is unknown" if name else f"{player} has no faction"
+            raise ValueError(f"{what} and `setup.commodities` gives no value for {player} - at `$.setup.factions.{player}`")
+        return known[1]
+
+    def per_player(self, name: str, player: str) -> int:
+        """A setup value for one player, whether given once or by player (missing players get the default)."""
+        value = getattr(self.setup, name)
+        if isinstance(value, dict):
+            return value.get(player, getattr(Setup(), name))
+        return value
+
+    @property
+    def speaker(self) -> str:
+        """The speaker at the start: ``setup.speaker``, else the first player."""
+        return self.setup.speaker or self.players[0]
+
+
+class RoundStarted(Recorded, tag="round_started"):
+    round: PositiveInt
+
+
+class PhaseStarted(Recorded, tag="phase_started"):
+    phase: Phase
+
+
+class StrategyCardPicked(Recorded, tag="strategy_card_picked"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    card: Name
+    initiative: Initiative
+
+
+class TradePrimary(Recorded, tag="trade_primary"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    chosen: list[Name] = []
+    replenished: NonNegativeInt | None = None
+
+
+class TradeSecondary(Recorded, tag="trade_secondary"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    free: bool = False
+    replenished: NonNegativeInt | None = None
+
+
+class TradeGoodsGained(Recorded, tag="trade_goods_gained"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    amount: PositiveInt
+    reason: str
+
+
+class TradeGoodsSpent(Recorded, tag="trade_goods_spent"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    amount: PositiveInt
+    reason: str
+
+
+class CommoditiesGiven(Recorded, tag="commodities_given"):
+    PLAYER_FIELDS = {"player": frozenset(), "to": frozenset()}
+    player: Name
+    to: Name
+    amount: PositiveInt
+
+
+class CommandTokenSpent(Recorded, tag="command_token_spent"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    pool: Pool
+    reason: str
+
+
+class CommandTokensGained(Recorded, tag="command_tokens_gained"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    pool: Pool
+    amount: PositiveInt
+    reason: str
+
+
+class ObjectiveRevealed(Recorded, tag="objective_revealed"):
+    objective: Name
+    stage: Literal[1, 2]
+
+
+class SecretObjectiveDrawn(Recorded, tag="secret_objective_drawn"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    objective: Name
+
+
+class SecretObjectiveReturned(Recorded, tag="secret_objective_returned"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    objective: Name
+
+
+class CombatStarted(Recorded, tag="combat_started"):
+    kind: Literal["space", "ground"]
+
+
+class CombatEnded(Recorded, tag="combat_ended"):
+    kind: Literal["space", "ground"]
+
+
+class HomeSystemControl(Recorded, tag="home_system_control"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    controls_all: bool
+
+
+class ObjectiveScored(Recorded, tag="objective_scored"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    objective: Name
+    kind: Literal["public", "secret"]
+    points: PositiveInt
+    phase: Phase | None = None
+
+
+class VpGained(Recorded, tag="vp_gained"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    points: PositiveInt
+    source: str
+
+
+class VpLost(Recorded, tag="vp_lost"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    points: PositiveInt
+    source: str
+
+
+class PlayerPassed(Recorded, tag="player_passed"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+
+
+class SpeakerChanged(Recorded, tag="speaker_changed"):
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+
+
+GAME_EVENTS = (
+    RoundStarted, PhaseStarted, StrategyCardPicked, TradePrimary, TradeSecondary,
+    TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
+    ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
+    HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged,
+)
+EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
+
+
+# --- What is stored ------------------------------------------------------------------
+
+
+class LineRecorded(Derived, frozen=True, kw_only=True):
+    """A log line as recorded (the header, or one event)."""
+
+    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
+
+
+class _Change(Invertible, frozen=True, kw_only=True):
+    """A player's count changes by ``delta`` under ``rule``, for ``reason``."""
+
+    player: str
+    delta: int
+    rule: str
+    reason: str
+
+    def inverse(self, line: int) -> "_Change":
+        return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
+
+
+class VpChanged(_Change, frozen=True, kw_only=True):
+    """Victory points change: the only way they do."""
+
+
+class TradeGoodsChanged(_Change, frozen=True, kw_only=True):
+    """Trade goods change: the only way they do."""
+
+
+class CommoditiesChanged(_Change, frozen=True, kw_only=True):
+    """Commodities change: the only way they do (never above the faction's value, LRR 90.4a)."""
+
+
+class TokensChanged(_Change, frozen=True, kw_only=True):
+    """Command tokens in one ``pool`` change."""
+
+    pool: str = "strategy"
+
+
+class Replenished(Derived, frozen=True, kw_only=True):
+    """A replenish happened (LRR 90.4), even at the maximum where it gains nothing (LRR 90 comment 1)."""
+
+    player: str
+    gained: int
+    rule: str
+
+
+class ObjectiveMarked(Invertible, frozen=True, kw_only=True):
+    """A player's control token goes on (``count`` 1) or off (-1) an objective.
+
+    ``context`` is the status phase or combat the score counts against (LRR
+    34.6, 34.7); ``paid_trade_goods`` and ``paid_tokens`` are what the score
+    used up of the spending recorded before it (LRR 34.10).
+    """
+
+    player: str
+    objective: str
+    kind: str
+    count: int = 1
+    context: str = ""
+    paid_trade_goods: int = 0
+    paid_tokens: int = 0
+
+    def inverse(self, line: int) -> "ObjectiveMarked":
+        return msgspec.structs.replace(self, line=line, count=-self.count)
+
+
+class SecretChanged(Invertible, frozen=True, kw_only=True):
+    """An unscored secret objective comes into (``count`` 1) or leaves (-1) a player's hand."""
+
+    player: str
+    objective: str
+    count: int = 1
+
+    def inverse(self, line: int) -> "SecretChanged":
+        return msgspec.structs.replace(self, line=line, count=-self.count)
+
+
+class PublicRevealed(Invertible, frozen=True, kw_only=True):
+    """A public objective is revealed (``count`` 1), or the reveal undone (-1)."""
+
+    objective: str
+    stage: int
+    count: int = 1
+
+    def inverse(self, line: int) -> "PublicRevealed":
+        return msgspec.structs.replace(self, line=line, count=-self.count)
+
+
+DERIVED_TYPES = (
+    LineRecorded, VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
+    ObjectiveMarked, SecretChanged, PublicRevealed,
+    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
+)

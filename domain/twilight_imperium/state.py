@@ -1,0 +1,253 @@
+"""Twilight Imperium 4 state: the round, phase, speaker and initiative, and each player's holdings.
+
+The state is only ever changed by folding events (``GameState.apply``); it
+decides nothing. Recorded lines state the table's facts directly (a new
+round or phase, a strategy card picked, a pass, a combat, who controls their
+home system, a Trade primary and its secondaries); counts that the rules
+compute (VP, trade goods, commodities, command tokens, objectives) change
+only through the derived events of ``events.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.engine import GameState
+from domain.events import Recorded, TurnBegan
+from domain.twilight_imperium.events import (
+    CombatStarted,
+    CommandTokenSpent,
+    CommoditiesChanged,
+    HomeSystemControl,
+    LineRecorded,
+    ObjectiveMarked,
+    PhaseStarted,
+    PlayerPassed,
+    PublicRevealed,
+    Replenished,
+    RoundStarted,
+    SecretChanged,
+    SpeakerChanged,
+    StrategyCardPicked,
+    TokensChanged,
+    TradeGoodsChanged,
+    TradeGoodsSpent,
+    TradePrimary,
+    TradeSecondary,
+    VpChanged,
+)
+
+POOLS = ("tactic", "fleet", "strategy")
+
+
+@dataclass
+class Player:
+    """One player's faction, points and holdings.
+
+    ``pending_trade_goods`` and ``pending_tokens`` are what the player spent
+    in this phase and no objective has used yet (LRR 34.10).
+    """
+
+    faction: str | None
+    commodity_value: int
+    tokens: dict[str, int]
+    vp: int = 0
+    trade_goods: int = 0
+    commodities: int = 0
+    scored: dict[str, str] = field(default_factory=dict)
+    secrets: list[str] = field(default_factory=list)
+    home_control: bool = True
+    pending_trade_goods: int = 0
+    pending_tokens: int = 0
+
+    def secrets_total(self) -> int:
+        """LRR 34.21: secret objectives held, scored and unscored together."""
+        return len(self.secrets) + sum(1 for kind in self.scored.values() if kind == "secret")
+
+
+@dataclass
+class Trade:
+    """A Trade primary (LRR 90.2) and the secondaries used after it: (line, player, free)."""
+
+    player: str
+    line: int
+    chosen: frozenset[str]
+    secondaries: list[tuple[int, str, bool]] = field(default_factory=list)
+
+
+class TwilightState(GameState):
+    """Every player's holdings, the round and phase, the speaker and initiative order."""
+
+    def __init__(self, header: Any, header_line: int):
+        super().__init__(header, header_line)
+        self.goal = header.setup.vp_goal
+        self.by_player = {
+            p: Player(faction=header.setup.factions.get(p), commodity_value=header.commodity_value(p),
+                      tokens={pool: header.per_player(f"{pool}_tokens", p) for pool in POOLS})
+            for p in header.players
+        }
+        self.round = 0
+        self.phase: str | None = None
+        self.phase_serial = 0
+        self.speaker: str = header.speaker
+        self.picks: dict[str, list[tuple[str, int]]] = {}
+        self.passed: set[str] = set()
+        self.active_in_phase: str | None = None
+        self.combat = ""
+        self.combat_serial = 0
+        self.trade: Trade | None = None
+        self.trade_primaries: list[int] = []
+        self.revealed: list[tuple[str, int, int]] = []
+        self.scores_in: dict[tuple[str, str, str], int] = {}
+        self.previous: Recorded | None = None
+        self.current: Recorded | None = None
+
+    def score(self, player: str) -> int:
+        return self.by_player[player].vp
+
+    # -- questions -----------------------------------------------------------------------
+
+    def initiative_order(self) -> list[str]:
+        """Players by their lowest initiative this round; those without a card follow, clockwise from the speaker."""
+        start = self.players.index(self.speaker)
+        seating = self.players[start:] + self.players[:start]
+        picked = sorted((p for p in seating if self.picks.get(p)), key=lambda p: min(i for _, i in self.picks[p]))
+        return picked + [p for p in seating if not self.picks.get(p)]
+
+    def holds_card(self, player: str, card: str, initiative: int) -> bool:
+        """True when ``player`` picked that strategy card (by name or initiative) this round."""
+        return any(c.casefold() == card.casefold() or i == initiative for c, i in self.picks.get(player, []))
+
+    def revealed_stage(self, stage: int) -> int:
+        """How many public objectives of that stage are revealed."""
+        return sum(1 for _, s, _ in self.revealed if s == stage)
+
+    # -- facts stated by recorded lines ----------------------------------------------
+
+    def on_recorded(self, line: int, event: Any) -> None:
+        self.previous, self.current = self.current, event
+        if isinstance(event, RoundStarted):
+            self.round = event.round
+            self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
+        elif isinstance(event, PhaseStarted):
+            self._phase_started(event.phase)
+        elif isinstance(event, StrategyCardPicked):
+            self.picks.setdefault(event.player, []).append((event.card, event.initiative))
+        elif isinstance(event, PlayerPassed):
+            self.passed.add(event.player)
+        elif isinstance(event, SpeakerChanged):
+            self.speaker = event.player
+        elif isinstance(event, CombatStarted):
+            self.combat_serial += 1
+            self.combat = f"combat {self.combat_serial}"
+        elif isinstance(event, HomeSystemControl):
+            self.by_player[event.player].home_control = event.controls_all
+        else:
+            self._trade_and_spending(line, event)
+
+    def _phase_started(self, phase: str) -> None:
+        self.phase = phase
+        self.phase_serial += 1
+        self.active_in_phase, self.combat, self.trade = None, "", None
+        if phase == "action":
+            self.passed = set()
+        for p in self.by_player.values():
+            p.pending_trade_goods = p.pending_tokens = 0
+
+    def _trade_and_spending(self, line: int, event: Any) -> None:
+        if isinstance(event, TradePrimary):
+            self.trade = Trade(event.player, line, frozenset(event.chosen))
+            self.trade_primaries.append(line)
+        elif isinstance(event, TradeSecondary) and self.trade is not None:
+            self.trade.secondaries.append((line, event.player, event.free))
+        elif isinstance(event, TradeGoodsSpent):
+            self.by_player[event.player].pending_trade_goods += event.amount
+        elif isinstance(event, CommandTokenSpent) and event.pool in ("tactic", "strategy"):
+            # LRR 34.10: only tactic and strategy tokens pay for objectives (Lead From the Front).
+            self.by_player[event.player].pending_tokens += 1
+
+    def _turn_began(self, event: TurnBegan) -> None:
+        super()._turn_began(event)
+        self.active_in_phase, self.combat, self.trade = event.player, "", None
+
+    # -- derived events ----------------------------------------------------------------
+
+    def _vp(self, e: VpChanged) -> None:
+        self.by_player[e.player].vp += e.delta
+
+    def _trade_goods(self, e: TradeGoodsChanged) -> None:
+        self.by_player[e.player].trade_goods += e.delta
+
+    def _commodities(self, e: CommoditiesChanged) -> None:
+        self.by_player[e.player].commodities += e.delta
+
+    def _tokens(self, e: TokensChanged) -> None:
+        self.by_player[e.player].tokens[e.pool] += e.delta
+
+    def _objective(self, e: ObjectiveMarked) -> None:
+        p = self.by_player[e.player]
+        if e.count > 0:
+            p.scored[e.objective] = e.kind
+        else:
+            p.scored.pop(e.objective, None)
+        if e.context:
+            slot = (e.player, e.context, e.kind)
+            self.scores_in[slot] = self.scores_in.get(slot, 0) + e.count
+        p.pending_trade_goods -= e.count * e.paid_trade_goods
+        p.pending_tokens -= e.count * e.paid_tokens
+
+    def _secret(self, e: SecretChanged) -> None:
+        secrets = self.by_player[e.player].secrets
+        if e.count > 0:
+            secrets.append(e.objective)
+        elif e.objective in secrets:
+            secrets.remove(e.objective)
+
+    def _revealed(self, e: PublicRevealed) -> None:
+        if e.count > 0:
+            self.revealed.append((e.objective, e.stage, self.phase_serial if self.round else 0))
+        else:
+            self.revealed = [r for r in self.revealed if r[0] != e.objective]
+
+    HANDLERS = {
+        **GameState.BASE_HANDLERS,
+        TurnBegan: _turn_began,
+        LineRecorded: GameState._line_recorded,
+        VpChanged: _vp,
+        TradeGoodsChanged: _trade_goods,
+        CommoditiesChanged: _commodities,
+        TokensChanged: _tokens,
+        Replenished: GameState._ignore,
+        ObjectiveMarked: _objective,
+        SecretChanged: _secret,
+        PublicRevealed: _revealed,
+    }
+
+    # -- output ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        players = {
+            name: {
+                "faction": p.faction,
+                "vp": p.vp,
+                "trade_goods": p.trade_goods,
+                "commodities": p.commodities,
+                "commodity_value": p.commodity_value,
+                "strategy_tokens": p.tokens["strategy"],
+                "tactic_tokens": p.tokens["tactic"],
+                "fleet_tokens": p.tokens["fleet"],
+                "scored": list(p.scored),
+                "secret_objectives_held": list(p.secrets),
+                "controls_home_system": p.home_control,
+            }
+            for name, p in self.by_player.items()
+        }
+        return {
+            "players": players,
+            "revealed_objectives": [{"objective": o, "stage": s} for o, s, _ in self.revealed],
+            "phase": self.phase,
+            "speaker": self.speaker,
+            "initiative_order": self.initiative_order(),
+            "vp_goal": self.goal,
+        }

@@ -1,0 +1,1 @@
+"""Uchronia: the Forum, Great Buildings, monopolies and the victory point threshold."""

@@ -1,0 +1,292 @@
+"""Uchronia events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+
+Recorded events mirror the log format's table for ``uchronia``, plus
+``winner_declared``: the table's announcement of the winner, the one line the
+rules can check UCH-WINNER against. Derived events are the consequences the
+rules fix (RULES.md): every change of victory points is a :class:`VpChanged`
+naming its rule, so that a player's VP are the sum of what the domain decided;
+the Forum, buildings and monopolies change through invertible events, so that
+a correction can undo them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from domain.events import (
+    COMMON_EVENTS,
+    Derived,
+    FindingRaised,
+    GameWon,
+    Invertible,
+    LineVoided,
+    Name,
+    NonNegativeInt,
+    PositiveInt,
+    Recorded,
+    ScoreChecked,
+    TurnBegan,
+    TurnFinished,
+)
+from domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
+
+_PLAYER = {"player": frozenset()}
+
+
+class ForumCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A named card on the Forum at the start."""
+
+    card: Name
+    color: Color
+
+
+class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Game settings; each has a default (see ``reference``).
+
+    ``last_turn_card``: who holds the Last Turn card (default: the last player
+    in seating order, so that every player has had as many turns; not in the
+    seeds). ``threshold``: VP that end the game (default by player count,
+    UCH-THRESHOLD). ``forum``: the cards on the Forum at the start.
+    ``operations_limit``: every player's Operations limit at the start.
+    """
+
+    last_turn_card: Name | None = None
+    threshold: PositiveInt | None = None
+    forum: tuple[Union[Color, ForumCard], ...] = ()
+    operations_limit: NonNegativeInt = STARTING_OPERATIONS_LIMIT
+
+
+class Header(Recorded, tag="game"):
+    """The first line of an Uchronia log.
+
+    Raises ``ValueError`` (an input error of the header line) for missing or
+    repeated players, a Last Turn card held by no player, or a player count
+    with no default threshold and none given.
+    """
+
+    game: Literal["uchronia"]
+    id: Name
+    players: list[Name]
+    setup: Setup = Setup()
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            raise ValueError("a game needs at least one player - at `$.players`")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("player names must be unique - at `$.players`")
+        holder = self.setup.last_turn_card
+        if holder is not None and holder not in self.players:
+            raise ValueError(f"the Last Turn card's holder {holder!r} is not a player - at `$.setup.last_turn_card`")
+        if self.setup.threshold is None and len(self.players) not in THRESHOLD:
+            raise ValueError(f"no default threshold for {len(self.players)} players (2 to 5); give one - at `$.setup.threshold`")
+
+    def threshold(self) -> int:
+        """UCH-THRESHOLD: the setup's threshold, else the one for this many players."""
+        return self.setup.threshold or THRESHOLD[len(self.players)]
+
+    def last_turn_holder(self) -> str:
+        """Who holds the Last Turn card (the last player in seating order by default)."""
+        return self.setup.last_turn_card or self.players[-1]
+
+    def forum_colors(self) -> list[str]:
+        """The colors of the Forum's starting cards, one per card."""
+        return [c if isinstance(c, str) else c.color for c in self.setup.forum]
+
+
+class ForumCardAdded(Recorded, tag="forum_card_added"):
+    """A card goes onto the Forum (an order played, or a card placed by ``player``)."""
+
+    PLAYER_FIELDS = _PLAYER
+    color: Color
+    card: Name | None = None
+    player: Name | None = None
+
+
+class ForumCardRemoved(Recorded, tag="forum_card_removed"):
+    """A card leaves the Forum for a reason other than a construction or a monopoly."""
+
+    color: Color
+    reason: str
+    card: Name | None = None
+
+
+class ConstructionStarted(Recorded, tag="construction_started"):
+    """UCH-START, UCH-UNIQUE: ``player`` lays the foundation of ``building``."""
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    building: Name
+    color: Color
+    vp: PositiveInt | None = None
+
+
+class ResourceMoved(Recorded, tag="resource_moved"):
+    """UCH-MOVE: one resource goes from the Storehouse under ``building``."""
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    building: Name
+    color: Color
+
+
+class MonopolyChanged(Recorded, tag="monopoly_changed"):
+    """Who now holds ``color``'s monopoly (None: no one) and its Operations (UCH-SCORE)."""
+
+    PLAYER_FIELDS = _PLAYER
+    color: Color
+    player: Name | None
+    operations: NonNegativeInt
+
+
+class ForumCardTaken(Recorded, tag="forum_card_taken"):
+    """UCH-MONOPOLY-BONUS: the monopoly holder moves a Forum card to their hand."""
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    color: Color
+    card: Name | None = None
+
+
+class VpAdjusted(Recorded, tag="vp_adjusted"):
+    """A building effect changes a player's VP (UCH-EFFECT, UCH-SCORE)."""
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name
+    delta: int
+    reason: str
+
+
+class WinnerDeclared(Recorded, tag="winner_declared"):
+    """The table's announcement of the winner (None: a tie), checked under UCH-WINNER.
+
+    Not in LOG_FORMAT.md's table yet: without it a log states nothing that
+    UCH-WINNER could contradict. It is the one event allowed after the end.
+    """
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name | None
+    reason: str | None = None
+
+
+GAME_EVENTS = (
+    ForumCardAdded, ForumCardRemoved, ConstructionStarted, ResourceMoved,
+    MonopolyChanged, ForumCardTaken, VpAdjusted, WinnerDeclared,
+)
+EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
+Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
+
+
+# --- What is stored ------------------------------------------------------------------
+
+
+class LineRecorded(Derived, frozen=True, kw_only=True):
+    """A log line as recorded (the header, or one event)."""
+
+    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
+
+
+class ForumChanged(Invertible, frozen=True, kw_only=True):
+    """``count`` cards of ``color`` go onto (> 0) or leave (< 0) the Forum under ``rule``."""
+
+    color: str
+    count: int
+    rule: str
+    reason: str
+
+    def inverse(self, line: int) -> "ForumChanged":
+        return ForumChanged(line=line, color=self.color, count=-self.count, rule=self.rule,
+                            reason=f"void line {self.line}: {self.reason}")
+
+
+class BuildingStarted(Invertible, frozen=True, kw_only=True):
+    """UCH-START: ``building`` is under construction in ``player``'s Residence (``undone``: no longer)."""
+
+    player: str
+    building: str
+    color: str
+    cost: int
+    vp: int
+    turn: int
+    undone: bool = False
+
+    def inverse(self, line: int) -> "BuildingStarted":
+        return msgspec.structs.replace(self, line=line, undone=not self.undone)
+
+
+class ResourcePlaced(Invertible, frozen=True, kw_only=True):
+    """UCH-MOVE: ``count`` resources go under (or, undone, leave) a building being built."""
+
+    player: str
+    building: str
+    color: str
+    count: int = 1
+
+    def inverse(self, line: int) -> "ResourcePlaced":
+        return msgspec.structs.replace(self, line=line, count=-self.count)
+
+
+class BuildingCompleted(Invertible, frozen=True, kw_only=True):
+    """UCH-COMPLETE: the last resource arrived; ``operations_limit`` is the player's new limit.
+
+    ``started_line`` and ``started_turn`` let an undone completion put the
+    building back under construction as it was.
+    """
+
+    player: str
+    building: str
+    color: str
+    cost: int
+    vp: int
+    operations_limit: int
+    started_line: int
+    started_turn: int
+    undone: bool = False
+
+    def inverse(self, line: int) -> "BuildingCompleted":
+        return msgspec.structs.replace(self, line=line, undone=not self.undone)
+
+
+class VpChanged(Invertible, frozen=True, kw_only=True):
+    """A player's VP change by ``delta`` under ``rule``: the only way VP change."""
+
+    player: str
+    delta: int
+    rule: str
+    reason: str
+
+    def inverse(self, line: int) -> "VpChanged":
+        return VpChanged(line=line, player=self.player, delta=-self.delta, rule=self.rule,
+                         reason=f"void line {self.line}: {self.reason}")
+
+
+class MonopolySet(Invertible, frozen=True, kw_only=True):
+    """``color``'s monopoly passes from ``previous`` to ``player`` (either may be None)."""
+
+    color: str
+    player: str | None
+    operations: int
+    previous: str | None = None
+    previous_operations: int = 0
+
+    def inverse(self, line: int) -> "MonopolySet":
+        return MonopolySet(line=line, color=self.color, player=self.previous, operations=self.previous_operations,
+                           previous=self.player, previous_operations=self.operations)
+
+
+class ThresholdReached(Derived, frozen=True, kw_only=True):
+    """UCH-THRESHOLD: ``player`` reached ``threshold`` with ``vp``; the game ends after the Last Turn holder's turn."""
+
+    player: str
+    vp: int
+    threshold: int
+    turn: int = 0
+    last_turn_card: str = ""
+
+
+DERIVED_TYPES = (
+    LineRecorded, ForumChanged, BuildingStarted, ResourcePlaced, BuildingCompleted,
+    VpChanged, MonopolySet, ThresholdReached,
+    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
+)

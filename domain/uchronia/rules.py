@@ -1,0 +1,269 @@
+"""Uchronia rules (RULES.md, Uchronia section), each checked in one place.
+
+Every ``check_*`` function here is pure: it reads the state before a recorded
+event and the event, and returns the problems it finds as :class:`Problem`
+values naming one rule ID. The other functions compute what a rule fixes (a
+cost, a completion, who reached the threshold, the winner). ``game.py`` turns
+both into stored events. Two checks live in the shared engine, driven by
+``game.py``'s class attributes: score claims (``CLAIM_RULE``, UCH-SCORE) and
+events after the end (``END_RULE``, UCH-THRESHOLD).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from domain.engine import UNVERIFIABLE, VIOLATION, WARNING
+from domain.uchronia import reference
+from domain.uchronia.events import (
+    ConstructionStarted,
+    ForumCardRemoved,
+    ForumCardTaken,
+    MonopolyChanged,
+    ResourceMoved,
+    VpAdjusted,
+    WinnerDeclared,
+)
+from domain.uchronia.state import Site, UchroniaState
+
+_MONOPOLY_WORDS = re.compile(r"\bmonopol(y|ies)\b", re.I)
+_COMPLETION_WORDS = re.compile(r"\b(complet(e|ed|es|ing|ion)|construction)\b", re.I)
+
+
+class Problem(NamedTuple):
+    """A finding before it is stored: rule ID, a one-line message, and severity."""
+
+    rule: str
+    message: str
+    severity: str = VIOLATION
+
+
+# -- UCH-TURN and the Forum (not in the seeds) ------------------------------------------
+
+
+def check_turn(state: UchroniaState, what: str) -> list[Problem]:
+    """UCH-TURN (not in the seeds): every game action happens inside a turn.
+
+    Any player may act in another's turn (an order can be copied), so only
+    actions before the first turn or between a turn's end and the next start
+    are flagged.
+    """
+    if state.active is None:
+        return [Problem("UCH-TURN", f"{what} before any turn has started")]
+    if state.turn_over is not None:
+        over = state.turn_over
+        return [Problem("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line}")]
+    return []
+
+
+def check_forum(state: UchroniaState, e: ForumCardRemoved) -> list[Problem]:
+    """UCH-FORUM (not in the seeds): a card can only leave the Forum if one of its color is there."""
+    if state.forum[e.color] > 0:
+        return []
+    return [Problem("UCH-FORUM", f"a {e.color} card leaves the Forum ({e.reason}), but the Forum has none")]
+
+
+# -- Starting and building -------------------------------------------------------------
+
+
+def check_start(state: UchroniaState, e: ConstructionStarted) -> list[Problem]:
+    """UCH-START: a Forum card of the building's color must be there to be discarded."""
+    if state.forum[e.color] > 0:
+        return []
+    return [Problem("UCH-START", f"starts {e.building} ({e.color}) with no {e.color} card on the Forum")]
+
+
+def check_unique(state: UchroniaState, e: ConstructionStarted) -> list[Problem]:
+    """UCH-UNIQUE: no building of the same name may be built or being built by anyone."""
+    used = state.building_in_use(e.building)
+    if used is None:
+        return []
+    player, status, line = used
+    return [Problem("UCH-UNIQUE", f"starts {e.building}, which {player} has {status} since line {line}")]
+
+
+def cost_of(color: str) -> int:
+    """UCH-COST: resources a building of that color needs."""
+    return reference.COST[color]
+
+
+def check_cost(state: UchroniaState, e: ConstructionStarted | ResourceMoved) -> list[Problem]:
+    """UCH-COST: no resource beyond a building's cost; warn on VP that differ from the cost.
+
+    A building's victory points equal its construction cost (shared
+    ``data/README.md``); a log's ``vp`` is used as stated, so a difference is
+    only a warning. A resource moved under a building the player has already
+    completed exceeds its cost.
+    """
+    if isinstance(e, ConstructionStarted):
+        cost = cost_of(e.color)
+        if e.vp is not None and e.vp != cost:
+            return [Problem("UCH-COST", f"{e.building} is given {e.vp} VP; a {e.color} building costs and is worth {cost}", WARNING)]
+        return []
+    if e.building in state.by_player[e.player].under_construction:
+        return []
+    done = state.built_by(e.player, e.building)
+    if done is None:
+        return []
+    return [Problem("UCH-COST", f"a resource for {e.building}, completed at line {done.line} with all {cost_of(done.color)} it costs")]
+
+
+def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
+    """UCH-MOVE: onto a building the player is building, of its color, not in the turn it was started."""
+    site = state.by_player[e.player].under_construction.get(e.building)
+    if site is None:
+        if state.built_by(e.player, e.building) is not None:
+            return []  # that is UCH-COST: the building is complete
+        used = state.building_in_use(e.building)
+        whose = f"{used[0]} has it {used[1]}" if used else "no one is building it"
+        return [Problem("UCH-MOVE", f"moves a resource under {e.building}, which {e.player} is not building ({whose})")]
+    out = []
+    if e.color != site.color:
+        out.append(Problem("UCH-MOVE", f"moves a {e.color} resource under {e.building}, a {site.color} building"))
+    if site.turn == state.turn:
+        out.append(Problem("UCH-MOVE", f"moves a resource under {e.building} in turn {state.turn}, the turn it was started (line {site.line})"))
+    return out
+
+
+def is_complete(site: Site) -> bool:
+    """UCH-COMPLETE: a building is built when its resources reach its cost."""
+    return site.placed >= site.cost
+
+
+def vp_kind(reason: str) -> str:
+    """What a ``vp_adjusted`` reason says the VP are for: ``monopoly``, ``completion`` or ``effect``."""
+    if _MONOPOLY_WORDS.search(reason):
+        return "monopoly"
+    if _COMPLETION_WORDS.search(reason):
+        return "completion"
+    return "effect"
+
+
+def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[Problem]:
+    """UCH-COMPLETE: a building's VP and Operations limit come with its completion.
+
+    VP recorded by hand for a completion count twice, since the domain gives
+    them when the last resource arrives. A monopoly counting more Operations
+    than its holder's limit is suspicious (a warning: the starting limit is
+    not in the seeds).
+    """
+    if isinstance(e, VpAdjusted):
+        if vp_kind(e.reason) != "completion":
+            return []
+        return [Problem("UCH-COMPLETE", f"{e.delta:+d} VP recorded for a completion ({e.reason}); a building's VP come with its last resource, so these count twice")]
+    if e.player is None:
+        return []
+    limit = state.by_player[e.player].operations_limit
+    if e.operations <= limit:
+        return []
+    return [Problem("UCH-COMPLETE", f"{e.player}'s {e.color} monopoly counts {e.operations} Operations, above their Operations limit of {limit}", WARNING)]
+
+
+# -- Monopolies, effects, score ------------------------------------------------------
+
+
+def check_monopoly_bonus(state: UchroniaState, e: ForumCardTaken) -> list[Problem]:
+    """UCH-MONOPOLY-BONUS: only the color's monopoly holder, right after a completion of it, from the Forum."""
+    out = []
+    holder = state.monopolies[e.color].player
+    if holder != e.player:
+        whose = f"{holder}'s" if holder else "held by no one"
+        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but the {e.color} monopoly is {whose}"))
+    done = state.bonus_open
+    if done is None or done.color != e.color:
+        last = f"the last completion open to a bonus is {done.building} ({done.color})" if done else "no building was just completed"
+        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but {last}"))
+    if state.forum[e.color] == 0:
+        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} card, but the Forum has none"))
+    return out
+
+
+def check_effect(state: UchroniaState, e: VpAdjusted) -> list[Problem]:
+    """UCH-EFFECT: only built buildings' effects apply, as far as the reason names the building.
+
+    The reason should name a building the player has built. Naming a building
+    that is not (yet) theirs and built is a violation, as is any effect for a
+    player who has built nothing; a reason naming no known building cannot be
+    checked.
+    """
+    if vp_kind(e.reason) != "effect":
+        return []  # not an effect: UCH-COMPLETE or UCH-SCORE speak of it
+    named = [n for n in _known_buildings(state) if n.casefold() in e.reason.casefold()]
+    if any(state.built_by(e.player, n) for n in named):
+        return []
+    if named:
+        player, status, _ = state.building_in_use(named[0])
+        return [Problem("UCH-EFFECT", f"{e.delta:+d} VP from {named[0]}, which {player} has {status}; only {e.player}'s built buildings' effects apply to them")]
+    if not state.by_player[e.player].built:
+        return [Problem("UCH-EFFECT", f"{e.delta:+d} VP from an effect ({e.reason}), but {e.player} has built no building")]
+    return [Problem("UCH-EFFECT", f"the reason ({e.reason}) names none of {e.player}'s buildings; the effect cannot be checked", UNVERIFIABLE)]
+
+
+def _known_buildings(state: UchroniaState) -> list[str]:
+    names = [b.name for p in state.by_player.values() for b in p.built]
+    names += [n for p in state.by_player.values() for n in p.under_construction]
+    return sorted(set(names), key=len, reverse=True)  # the longest name first: "Great Baths" before "Baths"
+
+
+def check_score(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[Problem]:
+    """UCH-SCORE: monopoly VP follow ``monopoly_changed``; a monopoly has a holder to score it."""
+    if isinstance(e, VpAdjusted):
+        if vp_kind(e.reason) != "monopoly":
+            return []
+        return [Problem("UCH-SCORE", f"{e.delta:+d} VP recorded for a monopoly ({e.reason}); monopoly VP follow monopoly_changed, so these count twice")]
+    if e.player is None and e.operations > 0:
+        return [Problem("UCH-SCORE", f"the {e.color} monopoly has {e.operations} Operations but no holder; no one scores them")]
+    return []
+
+
+# -- The end ---------------------------------------------------------------------------
+
+
+def threshold_reacher(state: UchroniaState) -> tuple[str, int] | None:
+    """UCH-THRESHOLD: (player, VP) of the first to reach the threshold now (most VP, then seating order)."""
+    if state.reached is not None:
+        return None
+    best = max(state.players, key=lambda p: state.by_player[p].vp)
+    vp = state.by_player[best].vp
+    return (best, vp) if vp >= state.threshold else None
+
+
+def game_ends_after(state: UchroniaState, player: str) -> bool:
+    """UCH-THRESHOLD: once reached, the game ends after the Last Turn card holder's turn."""
+    return state.reached is not None and state.ended is None and player == state.last_turn_card
+
+
+def check_threshold(state: UchroniaState, e: WinnerDeclared) -> list[Problem]:
+    """UCH-THRESHOLD: a winner is declared only once the game has ended."""
+    if state.ended is not None:
+        return []
+    if state.reached is None:
+        return [Problem("UCH-THRESHOLD", f"a winner is declared, but no one has reached {state.threshold} VP")]
+    return [Problem("UCH-THRESHOLD", f"a winner is declared, but the game ends only after {state.last_turn_card}'s turn (Last Turn card)")]
+
+
+def winner(state: UchroniaState) -> tuple[str | None, str]:
+    """UCH-WINNER: (winner or None, why): the most VP, then the most buildings built."""
+    vp = {p: state.by_player[p].vp for p in state.players}
+    top = max(vp.values())
+    leaders = [p for p in state.players if vp[p] == top]
+    if len(leaders) == 1:
+        others = ", ".join(f"{p} {vp[p]}" for p in state.players if p != leaders[0])
+        return leaders[0], f"most VP: {leaders[0]} {top}" + (f" (then {others})" if others else "")
+    built = {p: len(state.by_player[p].built) for p in leaders}
+    most = max(built.values())
+    first = [p for p in leaders if built[p] == most]
+    counts = ", ".join(f"{p} {built[p]}" for p in leaders)
+    if len(first) == 1:
+        return first[0], f"tie on {top} VP broken by buildings built: {counts}"
+    return None, f"tie on {top} VP and on buildings built ({counts}); the rules name no winner"
+
+
+def check_winner(state: UchroniaState, e: WinnerDeclared) -> list[Problem]:
+    """UCH-WINNER: the declared winner is the one the end decided (None: an unbroken tie)."""
+    if state.ended is None or e.player == state.ended.winner:
+        return []
+    declared = e.player or "no one (a tie)"
+    actual = state.ended.winner or "no one"
+    return [Problem("UCH-WINNER", f"the log declares {declared} the winner, but {actual} wins: {state.ended.reason}")]

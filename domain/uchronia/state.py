@@ -1,0 +1,214 @@
+"""Uchronia state: the Forum, each player's buildings, Operations limit and VP, the monopolies.
+
+The state is only ever changed by folding events (``GameState.apply``); it
+decides nothing. A player's VP are the sum of their :class:`VpChanged`
+events, so the audit can show each entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.engine import GameState
+from domain.events import TurnBegan, TurnFinished
+from domain.uchronia.events import (
+    BuildingCompleted,
+    BuildingStarted,
+    ConstructionStarted,
+    ForumChanged,
+    LineRecorded,
+    MonopolySet,
+    ResourceMoved,
+    ResourcePlaced,
+    ThresholdReached,
+    VpChanged,
+)
+from domain.uchronia.reference import COLORS
+
+
+@dataclass
+class Site:
+    """A building under construction: its color, cost, VP and the resources under it."""
+
+    color: str
+    cost: int
+    vp: int
+    line: int
+    turn: int
+    placed: int = 0
+
+
+@dataclass(frozen=True)
+class Built:
+    """A completed building and the line whose resource completed it."""
+
+    name: str
+    color: str
+    vp: int
+    line: int
+
+
+@dataclass
+class Player:
+    """One player's Residence: buildings built and being built, Operations limit, VP."""
+
+    operations_limit: int
+    vp: int = 0
+    built: list[Built] = field(default_factory=list)
+    under_construction: dict[str, Site] = field(default_factory=dict)
+
+
+@dataclass
+class Monopoly:
+    """Who holds a color's monopoly, and with how many Operations of it."""
+
+    player: str | None = None
+    operations: int = 0
+
+
+class UchroniaState(GameState):
+    """The Forum, every player's Residence, the monopolies, the threshold and the bonus window."""
+
+    def __init__(self, header: Any, header_line: int):
+        super().__init__(header, header_line)
+        self.threshold = header.threshold()
+        self.last_turn_card = header.last_turn_holder()
+        self.by_player = {p: Player(operations_limit=header.setup.operations_limit) for p in header.players}
+        self.forum = {c: 0 for c in COLORS}
+        for color in header.forum_colors():
+            self.forum[color] += 1
+        self.monopolies = {c: Monopoly() for c in COLORS}
+        self.reached: ThresholdReached | None = None
+        # UCH-MONOPOLY-BONUS: the completion a monopoly holder may still answer with a Forum card.
+        self.bonus_open: BuildingCompleted | None = None
+
+    def score(self, player: str) -> int:
+        return self.by_player[player].vp
+
+    # -- questions ---------------------------------------------------------------------
+
+    def building_in_use(self, name: str) -> tuple[str, str, int] | None:
+        """(player, "built" or "being built", line) for a building of that name, case aside."""
+        key = name.casefold()
+        for player, p in self.by_player.items():
+            for b in p.built:
+                if b.name.casefold() == key:
+                    return player, "built", b.line
+            for site_name, site in p.under_construction.items():
+                if site_name.casefold() == key:
+                    return player, "being built", site.line
+        return None
+
+    def built_by(self, player: str, name: str) -> Built | None:
+        """The player's completed building of that name (case aside), if any."""
+        return next((b for b in self.by_player[player].built if b.name.casefold() == name.casefold()), None)
+
+    # -- facts stated by recorded lines ----------------------------------------------
+
+    def on_recorded(self, line: int, event: Any) -> None:
+        # Another building action means the last completion is no longer "just now".
+        if isinstance(event, (ConstructionStarted, ResourceMoved)):
+            self.bonus_open = None
+
+    def _turn_began(self, event: TurnBegan) -> None:
+        super()._turn_began(event)
+        self.bonus_open = None
+
+    def _turn_finished(self, event: TurnFinished) -> None:
+        super()._turn_finished(event)
+        self.bonus_open = None
+
+    # -- derived events ----------------------------------------------------------------
+
+    def _forum(self, e: ForumChanged) -> None:
+        self.forum[e.color] += e.count
+        if e.rule == "UCH-MONOPOLY-BONUS" and e.count < 0:
+            self.bonus_open = None  # one card per completion
+
+    def _started(self, e: BuildingStarted) -> None:
+        sites = self.by_player[e.player].under_construction
+        if not e.undone:
+            sites.setdefault(e.building, Site(e.color, e.cost, e.vp, e.line, e.turn))
+        elif e.building in sites and sites[e.building].line == e.line:
+            del sites[e.building]
+
+    def _placed(self, e: ResourcePlaced) -> None:
+        site = self.by_player[e.player].under_construction.get(e.building)
+        if site is not None:
+            site.placed += e.count
+
+    def _completed(self, e: BuildingCompleted) -> None:
+        p = self.by_player[e.player]
+        if not e.undone:
+            p.under_construction.pop(e.building, None)
+            p.built.append(Built(e.building, e.color, e.vp, e.line))
+            p.operations_limit = e.operations_limit
+            self.bonus_open = e
+            return
+        p.built = [b for b in p.built if not (b.name == e.building and b.line == e.line)]
+        p.under_construction[e.building] = Site(e.color, e.cost, e.vp, e.started_line, e.started_turn, placed=e.cost)
+        p.operations_limit = e.operations_limit - 1
+        if self.bonus_open is not None and self.bonus_open.line == e.line:
+            self.bonus_open = None
+
+    def _vp(self, e: VpChanged) -> None:
+        self.by_player[e.player].vp += e.delta
+
+    def _monopoly(self, e: MonopolySet) -> None:
+        self.monopolies[e.color] = Monopoly(e.player, e.operations)
+
+    def _reached(self, e: ThresholdReached) -> None:
+        self.reached = e
+        self.structural[e.line] = f"{e.player} reaching the threshold of {e.threshold} VP"
+
+    HANDLERS = {
+        **GameState.BASE_HANDLERS,
+        TurnBegan: _turn_began,
+        TurnFinished: _turn_finished,
+        LineRecorded: GameState._line_recorded,
+        ForumChanged: _forum,
+        BuildingStarted: _started,
+        ResourcePlaced: _placed,
+        BuildingCompleted: _completed,
+        VpChanged: _vp,
+        MonopolySet: _monopoly,
+        ThresholdReached: _reached,
+    }
+
+    # -- output ------------------------------------------------------------------------
+
+    def monopolies_of(self, player: str) -> list[str]:
+        """The colors whose monopoly ``player`` holds."""
+        return [c for c, m in self.monopolies.items() if m.player == player]
+
+    def to_json(self) -> dict[str, Any]:
+        players = {
+            name: {
+                "vp": p.vp,
+                "built": [b.name for b in p.built],
+                "under_construction": {n: s.placed for n, s in p.under_construction.items()},
+                "operations_limit": p.operations_limit,
+                "monopolies": {c: self.monopolies[c].operations for c in self.monopolies_of(name)},
+                "buildings": [{"name": b.name, "color": b.color, "vp": b.vp, "line": b.line} for b in p.built],
+            }
+            for name, p in self.by_player.items()
+        }
+        return {
+            "players": players,
+            "forum": dict(self.forum),
+            "monopolies": {c: {"player": m.player, "operations": m.operations} for c, m in self.monopolies.items()},
+            "threshold": self._threshold_json(),
+            "last_turn_card": self.last_turn_card,
+            "end": self._end_json(),
+        }
+
+    def _threshold_json(self) -> dict[str, Any]:
+        r = self.reached
+        if r is None:
+            return {"vp": self.threshold, "reached": False}
+        return {"vp": self.threshold, "reached": True, "by": r.player, "line": r.line, "turn": r.turn, "with_vp": r.vp}
+
+    def _end_json(self) -> dict[str, Any] | None:
+        e = self.ended
+        return None if e is None else {"line": e.line, "winner": e.winner, "rule": e.rule, "reason": e.reason}

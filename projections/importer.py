@@ -1,0 +1,158 @@
+"""Importing a log into the store: atomic, idempotent and incremental.
+
+* **Atomic**: all of a log's new events, and its catalog row, are written in
+  one transaction; an input error anywhere in the file, a conflict or any
+  failure rolls it back, leaving the store as it was.
+* **Idempotent**: the same log again adds nothing (``already imported``).
+* **Incremental**: a log that has grown adds only its new lines.
+* A log that differs from the stored game at an earlier line is refused whole
+  (``conflict``), naming the first line that differs.
+
+The log is read once, line by line, and written in batches inside the single
+transaction, so memory stays flat however long the log is.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Callable, Iterator
+
+from eventsourcing.persistence import IntegrityError
+
+from domain.engine import Engine
+from domain.errors import LogInvalid
+from domain.reader import LogReader
+from projections.mapper import Envelope
+from projections.store import GameStore, GameSummary, game_uuid
+
+BATCH = 1000
+
+
+class Outcome(enum.Enum):
+    IMPORTED = "imported"
+    ALREADY_IMPORTED = "already imported"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What happened to one log: its outcome, the game, how many event lines were added."""
+
+    outcome: Outcome
+    game_id: str
+    events: int = 0
+    first_line: int | None = None
+    last_line: int | None = None
+    message: str = ""
+
+
+class _Conflict(Exception):
+    """The log differs from the stored game; ``message`` names the first line that differs."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
+               progress: Callable[[int], None] | None = None) -> ImportResult:
+    """Append a log's new events to the store.
+
+    Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
+    has input errors. Returns the outcome otherwise; ``progress`` is called
+    with the current line number after each batch written.
+    """
+    reader = LogReader(source)
+    if reader.header is None:
+        raise LogInvalid(filename, reader.errors)
+    game_id = reader.header.id
+    try:
+        engine, version, pending = _resume(store, reader)
+        return _append(store, reader, filename, engine, version, pending, progress)
+    except _Conflict as conflict:
+        for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
+            pass
+        if reader.errors:
+            raise LogInvalid(filename, reader.errors) from None
+        return ImportResult(Outcome.CONFLICT, game_id, message=conflict.message)
+    except IntegrityError:
+        return ImportResult(Outcome.CONFLICT, game_id,
+                            message=f"another import of game {game_id!r} was stored first; import again to add what is new")
+
+
+def _resume(store: GameStore, reader: LogReader) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
+    """Fold the stored game while checking that the log repeats it line for line.
+
+    Returns the engine at the end of the stored history, the number of stored
+    events, and the log's remaining (new) lines. Raises :class:`_Conflict`.
+    """
+    header, rules = reader.header, reader.rules
+    history = store.history(header.id)
+    first = next(history, None)
+    if first is None:
+        return rules.engine(header, reader.header_line), 0, reader.events()
+    engine = rules.engine.from_history([first])
+    _check_header(engine, header, reader.header_line)
+    incoming = reader.events()
+    version = 1
+    for event in history:
+        version += 1
+        engine.apply(event)
+        if isinstance(event, rules.engine.LINE_RECORDED):
+            got = next(incoming, None)
+            if got is None:
+                raise _Conflict(f"the stored game {header.id!r} has line {event.line}, which this log lacks")
+            if got != (event.line, event.event):
+                line = min(got[0], event.line)
+                raise _Conflict(f"line {line} differs from the stored game {header.id!r}")
+    return engine, version, incoming
+
+
+def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, version: int,
+            pending: Iterator[tuple[int, Any]], progress: Callable[[int], None] | None) -> ImportResult:
+    """Decide the new lines and write them, with the catalog row, in one transaction."""
+    header = reader.header
+    uid = game_uuid(header.id)
+    added, first_new, last_new = 0, None, None
+    with store.transaction() as cursor:
+        batch = [Envelope(uid, v + 1, e) for v, e in enumerate(engine.header_events())] if version == 0 else []
+        version += len(batch)
+        for line, event in pending:
+            for derived in engine.record(line, event):
+                version += 1
+                batch.append(Envelope(uid, version, derived))
+            added, last_new = added + 1, line
+            first_new = first_new or line
+            if len(batch) >= BATCH:
+                store.append(cursor, batch)
+                batch = []
+                if progress:
+                    progress(reader.line)
+        if reader.errors:
+            raise LogInvalid(filename, reader.errors)  # rolls the transaction back
+        if batch:
+            store.append(cursor, batch)
+        if added:
+            store.save_summary(cursor, _summary(engine))
+    if progress:
+        progress(reader.line)
+    if not added:
+        return ImportResult(Outcome.ALREADY_IMPORTED, header.id)
+    return ImportResult(Outcome.IMPORTED, header.id, added, first_new, last_new)
+
+
+def _summary(engine: Engine) -> GameSummary:
+    state = engine.state
+    header = state.header
+    return GameSummary(id=header.id, game=header.game, players=list(header.players), events=len(state.event_lines),
+                       last_line=state.line, finished=state.ended is not None,
+                       winner=state.ended.winner if state.ended else None)
+
+
+def _check_header(engine: Engine, header: Any, header_line: int) -> None:
+    stored = engine.state
+    if stored.header.game != header.game:
+        raise _Conflict(f"the stored game {header.id!r} is a {stored.header.game} game, this log is {header.game}")
+    if stored.header_line != header_line or stored.header != header:
+        raise _Conflict(f"line {header_line}: the header differs from the stored game {header.id!r}")
