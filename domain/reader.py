@@ -41,7 +41,8 @@ _probe = msgspec.json.Decoder(_HeaderProbe)
 def _describe(exc: msgspec.MsgspecError) -> tuple[str, str]:
     """Turn a msgspec error into (message, JSON path) in our own words."""
     text = str(exc)
-    if isinstance(exc, msgspec.DecodeError):
+    # ValidationError is a DecodeError too: only a plain DecodeError means bad JSON.
+    if not isinstance(exc, msgspec.ValidationError):
         if "UTF-8" in text:
             return "invalid UTF-8 in a string", "$"
         return "invalid JSON: " + text.removeprefix("JSON is malformed: "), "$"

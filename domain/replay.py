@@ -68,16 +68,15 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     engine = GAMES[game].engine.from_history([next(it)])
     state = engine.state
     stop_line = line
-    turn_seen = False
+    turn_seen = stopped = False
     for event in it:
-        if stop_line is not None and event.line > stop_line:
-            break
-        if round is not None and _starts_round(event, round + 1):
+        if stop_line is not None and event.line > stop_line or round is not None and _starts_round(event, round + 1):
+            stopped = True
             break
         engine.apply(event)
         if turn is not None and isinstance(event, TurnFinished) and event.turn == turn:
             stop_line, turn_seen = event.line, True
-    if line is not None and state.line < line:
+    if line is not None and not stopped and state.line < line:
         raise PointNotReached(f"the log ends at line {state.line}, before line {line}")
     if turn is not None and not turn_seen and state.turn < turn:
         raise PointNotReached(f"the game has {state.turn} turn(s), not {turn}")

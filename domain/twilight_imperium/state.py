@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.engine import GameState
-from domain.events import Recorded, TurnBegan
+from domain.events import Note, Recorded, TurnBegan
 from domain.twilight_imperium.events import (
     CombatStarted,
     CommandTokenSpent,
@@ -89,6 +89,7 @@ class TwilightState(GameState):
         }
         self.round = 0
         self.phase: str | None = None
+        self.last_phase: str | None = None
         self.phase_serial = 0
         self.speaker: str = header.speaker
         self.picks: dict[str, list[tuple[str, int]]] = {}
@@ -126,7 +127,8 @@ class TwilightState(GameState):
     # -- facts stated by recorded lines ----------------------------------------------
 
     def on_recorded(self, line: int, event: Any) -> None:
-        self.previous, self.current = self.current, event
+        if not isinstance(event, Note):  # a remark between two lines changes nothing in play
+            self.previous, self.current = self.current, event
         if isinstance(event, RoundStarted):
             self.round = event.round
             self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
@@ -147,7 +149,7 @@ class TwilightState(GameState):
             self._trade_and_spending(line, event)
 
     def _phase_started(self, phase: str) -> None:
-        self.phase = phase
+        self.last_phase, self.phase = self.phase, phase
         self.phase_serial += 1
         self.active_in_phase, self.combat, self.trade = None, "", None
         if phase == "action":
@@ -206,9 +208,12 @@ class TwilightState(GameState):
 
     def _revealed(self, e: PublicRevealed) -> None:
         if e.count > 0:
+            # Serial 0 marks a reveal in setup, before the first round (LRR 34.13a).
             self.revealed.append((e.objective, e.stage, self.phase_serial if self.round else 0))
         else:
-            self.revealed = [r for r in self.revealed if r[0] != e.objective]
+            last = max((i for i, r in enumerate(self.revealed) if r[0] == e.objective), default=None)
+            if last is not None:
+                del self.revealed[last]
 
     HANDLERS = {
         **GameState.BASE_HANDLERS,

@@ -1,0 +1,237 @@
+"""The Twilight Imperium 4 engine: from each recorded line to what the rules make of it.
+
+For every event it asks ``rules`` what is legal and what is owed, stores a
+finding for each problem, and emits the consequences as events: victory
+points, trade goods, commodities and command tokens that change (with the
+rule that changed them), objectives scored, revealed and held, the end of a
+turn, and the winner (TI4-VP-GOAL, LRR 34.15).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from domain.engine import VIOLATION, Engine
+from domain.events import GameWon, TurnStarted
+from domain.games import GameRules
+from domain.twilight_imperium import rules
+from domain.twilight_imperium.events import (
+    DERIVED_TYPES,
+    EVENT_TYPES,
+    CombatEnded,
+    CombatStarted,
+    CommandTokenSpent,
+    CommandTokensGained,
+    CommoditiesChanged,
+    CommoditiesGiven,
+    Header,
+    HomeSystemControl,
+    LineRecorded,
+    ObjectiveMarked,
+    ObjectiveRevealed,
+    ObjectiveScored,
+    PhaseStarted,
+    PlayerPassed,
+    PublicRevealed,
+    Replenished,
+    RoundStarted,
+    SecretChanged,
+    SecretObjectiveDrawn,
+    SecretObjectiveReturned,
+    SpeakerChanged,
+    StrategyCardPicked,
+    TokensChanged,
+    TradeGoodsChanged,
+    TradeGoodsGained,
+    TradeGoodsSpent,
+    TradePrimary,
+    TradeSecondary,
+    VpChanged,
+    VpGained,
+    VpLost,
+)
+from domain.twilight_imperium.state import TwilightState
+
+
+class TwilightEngine(Engine):
+    """Applies the Twilight Imperium 4 rules, line by line."""
+
+    STATE = TwilightState
+    LINE_RECORDED = LineRecorded
+    TURN_RULE = rules.TURN
+    """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
+    END_RULE = rules.VP_GOAL
+    state: TwilightState
+
+    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> bool:
+        """Store each problem as a finding; True when there was a violation."""
+        for p in problems:
+            self.find(line, p.rule, p.message, player, p.severity)
+        return any(p.severity == VIOLATION for p in problems)
+
+    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
+        """Attach a finding; a line after an end by LRR 34.15 cites that rule, not the VP goal."""
+        ended = self.state.ended
+        if rule == self.END_RULE and ended is not None and message.startswith("the game ended at line"):
+            rule = ended.rule
+        super().find(line, rule, message, player, severity)
+
+    def change(self, kind: type, line: int, player: str, delta: int, rule: str, reason: str, **extra: Any) -> None:
+        """Emit a VP, trade goods, commodities or tokens change (nothing when ``delta`` is 0)."""
+        if delta:
+            self.emit(kind(line=line, player=player, delta=delta, rule=rule, reason=reason, **extra))
+        if kind is VpChanged and self.state.ended is None and rules.reaches_goal(self.state.by_player[player], self.state.goal):
+            self.emit(GameWon(line=line, winner=player, rule=rules.VP_GOAL,
+                              reason=f"{player} reached {self.state.by_player[player].vp} VP (goal {self.state.goal})"))
+
+    def decide_event(self, line: int, event: Any) -> None:
+        for player, problem in rules.secret_limit(self.state, event):
+            self.report(line, player, [problem])
+        self.DECIDERS[type(event)](self, line, event)
+
+    # -- rounds, phases, turns ---------------------------------------------------------
+
+    def expected_player(self) -> str:
+        """TI4-TURN: the next in initiative order who has not passed (the recorded player when none is due)."""
+        return rules.next_in_initiative(self.state) or self.state.current.player
+
+    def turn_started(self, line: int, event: TurnStarted) -> None:
+        self.report(line, event.player, rules.turn_allowed(self.state, event.player))
+        super().turn_started(line, event)
+
+    def phase_started(self, line: int, e: PhaseStarted) -> None:
+        self.report(line, None, rules.reveal_missed(self.state))
+
+    def player_passed(self, line: int, e: PlayerPassed) -> None:
+        self.check_actor(line, e.player)
+        self.finish_turn(line, rules.TURN, f"{e.player} passed")
+
+    def nothing(self, line: int, e: Any) -> None:
+        """Facts the state folds directly (round, speaker, picks, combats, home systems)."""
+
+    # -- Trade (LRR 90) ----------------------------------------------------------------
+
+    def trade_primary(self, line: int, e: TradePrimary) -> None:
+        self.check_actor(line, e.player)
+        self.report(line, e.player, rules.trade_primary(self.state, line, e))
+        self.change(TradeGoodsChanged, line, e.player, rules.TRADE_GOODS, rules.TRADE_PRIMARY, "Trade primary: 3 trade goods")
+        self.replenish(line, e.player, e.replenished, "Trade primary")
+
+    def replenish(self, line: int, player: str, stated: int | None, why: str) -> None:
+        """LRR 90.4: commodities up to the faction's value; at the maximum still a replenish (LRR 90 comment 1)."""
+        p = self.state.by_player[player]
+        self.report(line, player, rules.stated_replenish(p, stated))
+        gained = rules.replenish(p)
+        rule = rules.TRADE_PRIMARY if gained else rules.AT_MAXIMUM
+        self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
+        self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
+
+    def trade_secondary(self, line: int, e: TradeSecondary) -> None:
+        p = self.state.by_player[e.player]
+        self.report(line, e.player, rules.trade_secondary(self.state, line, e))
+        if not e.free:
+            self.report(line, e.player, rules.pay(p.tokens["strategy"], 1, "a strategy token for the Trade secondary"))
+            self.change(TokensChanged, line, e.player, -1, rules.TRADE_SECONDARY, "Trade secondary", pool="strategy")
+        self.replenish(line, e.player, e.replenished, "Trade secondary" + (" (chosen)" if e.free else ""))
+
+    # -- trade goods, commodities, command tokens (TI4-PAY) ----------------------------
+
+    def trade_goods_gained(self, line: int, e: TradeGoodsGained) -> None:
+        self.change(TradeGoodsChanged, line, e.player, e.amount, rules.PAY, e.reason)
+
+    def trade_goods_spent(self, line: int, e: TradeGoodsSpent) -> None:
+        p = self.state.by_player[e.player]
+        self.report(line, e.player, rules.pay(p.trade_goods, e.amount, f"spending trade goods ({e.reason})"))
+        self.change(TradeGoodsChanged, line, e.player, -e.amount, rules.PAY, e.reason)
+
+    def commodities_given(self, line: int, e: CommoditiesGiven) -> None:
+        p = self.state.by_player[e.player]
+        self.report(line, e.player, rules.pay(p.commodities, e.amount, f"giving commodities to {e.to}"))
+        self.change(CommoditiesChanged, line, e.player, -e.amount, rules.PAY, f"given to {e.to}")
+        # Commodities received from another player become trade goods.
+        self.change(TradeGoodsChanged, line, e.to, e.amount, rules.PAY, f"commodities from {e.player}")
+
+    def command_token_spent(self, line: int, e: CommandTokenSpent) -> None:
+        p = self.state.by_player[e.player]
+        self.report(line, e.player, rules.pay(p.tokens[e.pool], 1, f"a {e.pool} token ({e.reason})"))
+        self.change(TokensChanged, line, e.player, -1, rules.PAY, e.reason, pool=e.pool)
+
+    def command_tokens_gained(self, line: int, e: CommandTokensGained) -> None:
+        self.change(TokensChanged, line, e.player, e.amount, rules.PAY, e.reason, pool=e.pool)
+
+    # -- objectives (LRR 34) -----------------------------------------------------------
+
+    def objective_revealed(self, line: int, e: ObjectiveRevealed) -> None:
+        if rules.none_left(self.state):
+            if self.state.ended is None:
+                winner, reason = rules.winner_when_none_left(self.state)
+                self.emit(GameWon(line=line, winner=winner, rule=rules.NONE_LEFT, reason=reason))
+            return
+        self.report(line, None, rules.reveal(self.state, e))
+        self.emit(PublicRevealed(line=line, objective=e.objective, stage=e.stage))
+
+    def secret_objective_drawn(self, line: int, e: SecretObjectiveDrawn) -> None:
+        self.report(line, e.player, rules.secret_drawn(self.state, self.state.by_player[e.player], e.objective))
+        self.emit(SecretChanged(line=line, player=e.player, objective=e.objective))
+
+    def secret_objective_returned(self, line: int, e: SecretObjectiveReturned) -> None:
+        p = self.state.by_player[e.player]
+        if not self.report(line, e.player, rules.secret_returned(p, e.objective)):
+            self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))
+
+    def objective_scored(self, line: int, e: ObjectiveScored) -> None:
+        s, p = self.state, self.state.by_player[e.player]
+        phase, problems = rules.scoring_phase(s, e)
+        context = rules.score_context(s, phase)
+        problems += rules.card(s, e, phase)
+        problems += rules.status_limit(s, e, context) + rules.action_limit(s, e, phase, context)
+        problems += rules.once_per_game(p, e)
+        paid, tg, tokens = rules.payment(p, e)
+        problems += paid + rules.public_objective(s, p, e) + rules.secret_held(p, e)
+        self.report(line, e.player, problems)
+        if e.kind == "secret" and e.objective in p.secrets:
+            self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))
+        if e.objective not in p.scored:
+            self.emit(ObjectiveMarked(line=line, player=e.player, objective=e.objective, kind=e.kind,
+                                      context=context, paid_trade_goods=tg, paid_tokens=tokens))
+        rule = rules.PUBLIC if e.kind == "public" else rules.CARD
+        self.change(VpChanged, line, e.player, e.points, rule, f"objective: {e.objective}")
+
+    def vp_gained(self, line: int, e: VpGained) -> None:
+        self.change(VpChanged, line, e.player, e.points, rules.VP_GOAL, e.source)
+
+    def vp_lost(self, line: int, e: VpLost) -> None:
+        self.change(VpChanged, line, e.player, -e.points, rules.VP_GOAL, e.source)
+
+    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
+        RoundStarted: nothing,
+        PhaseStarted: phase_started,
+        StrategyCardPicked: nothing,
+        SpeakerChanged: nothing,
+        CombatStarted: nothing,
+        CombatEnded: nothing,
+        HomeSystemControl: nothing,
+        PlayerPassed: player_passed,
+        TradePrimary: trade_primary,
+        TradeSecondary: trade_secondary,
+        TradeGoodsGained: trade_goods_gained,
+        TradeGoodsSpent: trade_goods_spent,
+        CommoditiesGiven: commodities_given,
+        CommandTokenSpent: command_token_spent,
+        CommandTokensGained: command_tokens_gained,
+        ObjectiveRevealed: objective_revealed,
+        SecretObjectiveDrawn: secret_objective_drawn,
+        SecretObjectiveReturned: secret_objective_returned,
+        ObjectiveScored: objective_scored,
+        VpGained: vp_gained,
+        VpLost: vp_lost,
+    }
+
+
+RULES = GameRules(
+    name="twilight-imperium-4",
+    header_type=Header,
+    event_types=EVENT_TYPES,
+    engine=TwilightEngine,
+    stored_types=DERIVED_TYPES,
+)

@@ -1,0 +1,350 @@
+"""Twilight Imperium 4 rules (RULES.md, Twilight Imperium section), each checked in one place.
+
+Every function here is pure: it reads the state and a recorded event and
+returns what the rule says, either an amount it fixes (a replenish, what a
+score pays) or the problems it finds, as :class:`Problem` values naming the
+rule ID. ``game.py`` turns them into stored events. The state already holds
+the facts of the line being decided (``on_recorded`` runs first), so checks
+that count earlier lines compare line numbers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from domain.engine import UNVERIFIABLE, VIOLATION
+from domain.twilight_imperium import reference
+from domain.twilight_imperium.events import (
+    ObjectiveRevealed,
+    ObjectiveScored,
+    SecretObjectiveDrawn,
+    SecretObjectiveReturned,
+    TradePrimary,
+    TradeSecondary,
+)
+from domain.twilight_imperium.state import Player, TwilightState
+
+TRADE_PRIMARY = "LRR 90.1–90.4"
+TRADE_CHOSEN = "LRR 90.5"
+TRADE_SECONDARY = "LRR 90.6"
+AT_MAXIMUM = "LRR 90 comment 1"
+CARD = "LRR 34.2–34.4"
+STATUS_LIMIT = "LRR 34.6"
+COMBAT_LIMIT = "LRR 34.7"
+ONCE = "LRR 34.8"
+PAID = "LRR 34.10"
+PUBLIC = "LRR 34.12"
+REVEAL = "LRR 34.13–34.14"
+NONE_LEFT = "LRR 34.15"
+HOME = "LRR 34.16"
+HELD = "LRR 34.19"
+SECRET_LIMIT = "LRR 34.20–34.21"
+VP_GOAL = "TI4-VP-GOAL"
+PAY = "TI4-PAY"
+TURN = "TI4-TURN"
+
+TRADE_GOODS = 3
+"""LRR 90.3: the Trade primary gives 3 trade goods."""
+PUBLIC_PER_STAGE = 5
+"""LRR 34.13: 5 stage I and 5 stage II public objectives per game."""
+SETUP_REVEALS = 2
+"""LRR 34.13a: 2 stage I objectives are revealed in setup."""
+MAX_SECRETS = 3
+"""LRR 34.21: at most 3 secret objectives, scored and unscored together."""
+
+
+class Problem(NamedTuple):
+    """A finding before it is stored: rule ID, a one-line message and its severity."""
+
+    rule: str
+    message: str
+    severity: str = VIOLATION
+
+
+# -- TI4-TURN ----------------------------------------------------------------------------
+
+
+def turn_allowed(state: TwilightState, player: str) -> list[Problem]:
+    """TI4-TURN (not in the seeds): turns are taken in the action phase, until every player has passed."""
+    if state.phase != "action":
+        return [Problem(TURN, f"{player}'s turn starts in the {state.phase or 'setup'} phase; turns belong to the action phase")]
+    if set(state.players) <= state.passed:
+        return [Problem(TURN, "every player has passed; the action phase is over")]
+    return []
+
+
+def next_in_initiative(state: TwilightState) -> str | None:
+    """TI4-TURN: whose action-phase turn is next: initiative order, skipping players who passed.
+
+    None when there is nothing to expect (outside the action phase, or everyone passed).
+    """
+    order = state.initiative_order()
+    waiting = [p for p in order if p not in state.passed]
+    if state.phase != "action" or not waiting:
+        return None
+    last = state.active_in_phase
+    if last is None or last not in order:
+        return waiting[0]
+    start = order.index(last)
+    return next(p for p in order[start + 1:] + order[:start + 1] if p not in state.passed)
+
+
+# -- TI4-PAY -----------------------------------------------------------------------------
+
+
+def pay(have: int, amount: int, what: str) -> list[Problem]:
+    """TI4-PAY (not in the seeds): nobody spends or gives more than they have."""
+    if amount > have:
+        return [Problem(PAY, f"{what}: {amount} needed, {have} held")]
+    return []
+
+
+# -- Trade (LRR 90) ----------------------------------------------------------------------
+
+
+def trade_primary(state: TwilightState, line: int, e: TradePrimary) -> list[Problem]:
+    """LRR 90.1–90.4 and 90.5: the holder of Trade uses its primary once, in the action phase, choosing others."""
+    out = []
+    if state.phase != "action":
+        out.append(Problem(TRADE_PRIMARY, f"the Trade primary is a strategic action of the action phase, not the {state.phase or 'setup'}"))
+    if not state.holds_card(e.player, "Trade", reference.TRADE_INITIATIVE):
+        out.append(Problem(TRADE_PRIMARY, f"{e.player} does not hold the Trade strategy card this round"))
+    earlier = [n for n in state.trade_primaries if n < line]
+    if earlier:
+        out.append(Problem(TRADE_PRIMARY, f"the Trade primary was already used this round, at line {earlier[0]}"))
+    strangers = sorted(set(e.chosen) - (set(state.players) - {e.player}))
+    if strangers or len(set(e.chosen)) != len(e.chosen):
+        out.append(Problem(TRADE_CHOSEN, f"the chosen must be other players, each once; not {', '.join(strangers) or 'a repeat'}"))
+    return out
+
+
+def replenish(player: Player) -> int:
+    """LRR 90.4: commodities taken to reach the faction's value (never above it; 0 at the maximum)."""
+    return max(0, player.commodity_value - player.commodities)
+
+
+def stated_replenish(player: Player, stated: int | None) -> list[Problem]:
+    """LRR 90.4 and LRR 90 comment 1: the commodities the log says were taken match the replenish."""
+    due = replenish(player)
+    if stated is None or stated == due:
+        return []
+    if due == 0:
+        return [Problem(AT_MAXIMUM, f"commodities are at the maximum ({player.commodity_value}); replenishing gives nothing, the log says {stated}")]
+    return [Problem(TRADE_PRIMARY, f"replenishing takes commodities up to {player.commodity_value}: {due}, not {stated}")]
+
+
+def trade_secondary(state: TwilightState, line: int, e: TradeSecondary) -> list[Problem]:
+    """LRR 90.5 and 90.6: after the primary, the chosen use it free once; the others pay a strategy token, clockwise."""
+    rule = TRADE_CHOSEN if e.free else TRADE_SECONDARY
+    trade = state.trade
+    if trade is None or trade.line > line:
+        return [Problem(rule, "the Trade secondary follows a Trade primary in the same strategic action; none was used")]
+    if e.player == trade.player:
+        return [Problem(rule, f"{e.player} used the primary; the secondary is for the other players")]
+    earlier = [(n, p, free) for n, p, free in trade.secondaries if n < line]
+    if any(p == e.player for _, p, _ in earlier):
+        return [Problem(TRADE_CHOSEN if e.player in trade.chosen else TRADE_SECONDARY, f"{e.player} already used this Trade secondary; once only")]
+    if e.free and e.player not in trade.chosen:
+        return [Problem(TRADE_CHOSEN, f"{trade.player} did not choose {e.player}; the secondary costs a strategy token")]
+    if not e.free and e.player in trade.chosen:
+        return [Problem(TRADE_CHOSEN, f"{e.player} was chosen and uses the secondary free, once; it cannot be bought again")]
+    return [] if e.free else _clockwise(state, trade.player, e.player, [p for _, p, free in earlier if not free])
+
+
+def _clockwise(state: TwilightState, primary: str, player: str, paid_before: list[str]) -> list[Problem]:
+    """LRR 90.6: paying players go clockwise from the primary player's left."""
+    def seat(p: str) -> int:
+        return (state.players.index(p) - state.players.index(primary)) % len(state.players)
+    late = [p for p in paid_before if seat(p) > seat(player)]
+    if late:
+        return [Problem(TRADE_SECONDARY, f"{player} sits before {late[0]} clockwise from {primary}'s left, so decides first")]
+    return []
+
+
+# -- Objectives (LRR 34) -----------------------------------------------------------------
+
+
+def scoring_phase(state: TwilightState, e: ObjectiveScored) -> tuple[str | None, list[Problem]]:
+    """The phase a score belongs to: the current one; LRR 34.2–34.4 when the log states another."""
+    if e.phase is not None and state.phase is not None and e.phase != state.phase:
+        return state.phase, [Problem(CARD, f"the log says the {e.phase} phase, but this line stands in the {state.phase} phase")]
+    return state.phase or e.phase, []
+
+
+def card(state: TwilightState, e: ObjectiveScored, phase: str | None) -> list[Problem]:
+    """LRR 34.2–34.4: the objective's kind, points and phase are the card's; an unknown card is taken as logged."""
+    ref = reference.objective(e.objective)
+    if ref is None:
+        return [Problem(CARD, f"{e.objective} is not in the reference data; its points and phase are taken as logged", UNVERIFIABLE)]
+    out = []
+    if ref.kind != e.kind:
+        out.append(Problem(CARD, f"{ref.name} is a {ref.kind} objective, not {e.kind}"))
+    if ref.points != e.points:
+        out.append(Problem(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}"))
+    # Imperial's primary scores a public objective in the action phase; LRR 34.7 checks whose turn it is.
+    imperial = ref.kind == "public" and phase == "action"
+    if phase is None:
+        out.append(Problem(CARD, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE))
+    elif phase != ref.phase and not imperial:
+        out.append(Problem(CARD, f"{ref.name} is scored in the {ref.phase} phase, not the {phase} phase"))
+    return out
+
+
+def score_context(state: TwilightState, phase: str | None) -> str:
+    """The status phase or combat a score counts against (LRR 34.6, 34.7); empty when unlimited."""
+    if phase == "status":
+        return f"status {state.phase_serial}"
+    return state.combat if phase == "action" else ""
+
+
+def status_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[Problem]:
+    """LRR 34.6: in one status phase, at most 1 public and 1 secret objective per player."""
+    if context.startswith("status") and state.scores_in.get((e.player, context, e.kind), 0) >= 1:
+        return [Problem(STATUS_LIMIT, f"a second {e.kind} objective scored by {e.player} in the status phase of round {state.round}")]
+    return []
+
+
+def action_limit(state: TwilightState, e: ObjectiveScored, phase: str | None, context: str) -> list[Problem]:
+    """LRR 34.7: one objective per combat; a public objective only on one's own turn (Imperial)."""
+    if context.startswith("combat") and any(state.scores_in.get((e.player, context, k), 0) for k in ("public", "secret")):
+        return [Problem(COMBAT_LIMIT, f"{e.player} already scored an objective during or after this combat")]
+    if phase == "action" and e.kind == "public" and (state.active != e.player or state.turn_over is not None):
+        return [Problem(COMBAT_LIMIT, f"a public objective is scored in the action phase only on one's own turn; it is not {e.player}'s turn")]
+    return []
+
+
+def once_per_game(player: Player, e: ObjectiveScored) -> list[Problem]:
+    """LRR 34.8: each objective is scored once per game by a player."""
+    if e.objective in player.scored:
+        return [Problem(ONCE, f"{e.player} has already scored {e.objective}")]
+    return []
+
+
+def payment(player: Player, e: ObjectiveScored) -> tuple[list[Problem], int, int]:
+    """LRR 34.10: what the card spends is recorded as spent in this phase before the score.
+
+    Returns the problems and the (trade goods, tokens) the score uses up.
+    """
+    ref = reference.objective(e.objective)
+    if ref is None:
+        return [], 0, 0
+    out = []
+    tg, tokens = ref.trade_goods_cost, ref.tokens_cost
+    if tg > player.pending_trade_goods:
+        out.append(Problem(PAID, f"{ref.name} spends {tg} trade goods; {player.pending_trade_goods} were spent for it in this phase"))
+    if tokens > player.pending_tokens:
+        out.append(Problem(PAID, f"{ref.name} spends {tokens} tactic or strategy tokens; {player.pending_tokens} were spent for it in this phase"))
+    if ref.untracked_cost:
+        out.append(Problem(PAID, f"{ref.name} spends resources or influence, which the log does not track", UNVERIFIABLE))
+    return out, min(tg, player.pending_trade_goods), min(tokens, player.pending_tokens)
+
+
+def public_objective(state: TwilightState, player: Player, e: ObjectiveScored) -> list[Problem]:
+    """LRR 34.12 and 34.16: a public objective is on the table, and its scorer controls their home system."""
+    if e.kind != "public":
+        return []
+    out = []
+    if not any(key == reference.key(e.objective) for key in (reference.key(o) for o, _, _ in state.revealed)):
+        out.append(Problem(PUBLIC, f"{e.objective} has not been revealed"))
+    if not player.home_control:
+        out.append(Problem(HOME, f"{e.player} does not control every planet in their home system"))
+    return out
+
+
+def secret_held(player: Player, e: ObjectiveScored) -> list[Problem]:
+    """LRR 34.19: a player scores only secret objectives they hold."""
+    if e.kind == "secret" and e.objective not in player.secrets:
+        return [Problem(HELD, f"{e.player} does not hold the secret objective {e.objective}")]
+    return []
+
+
+# -- Public objectives revealed (LRR 34.13–34.15) ---------------------------------------
+
+
+def none_left(state: TwilightState) -> bool:
+    """LRR 34.15: every public objective of the game (5 + 5) is already revealed."""
+    return all(state.revealed_stage(s) >= PUBLIC_PER_STAGE for s in (1, 2))
+
+
+def reveal(state: TwilightState, e: ObjectiveRevealed) -> list[Problem]:
+    """LRR 34.13–34.14 (and the card's stage, LRR 34.2–34.4): 5 + 5 cards, 2 in setup, 1 per status phase, stage I first."""
+    ref = reference.objective(e.objective)
+    out = []
+    if ref is None or ref.kind != "public":
+        out.append(Problem(CARD, f"{e.objective} is not a public objective of the reference data; its stage is taken as logged", UNVERIFIABLE))
+    elif ref.stage != e.stage:
+        out.append(Problem(CARD, f"{ref.name} is a stage {ref.stage} objective, not stage {e.stage}"))
+    if any(reference.key(o) == reference.key(e.objective) for o, _, _ in state.revealed):
+        out.append(Problem(REVEAL, f"{e.objective} is already revealed"))
+    if state.revealed_stage(e.stage) >= PUBLIC_PER_STAGE:
+        out.append(Problem(REVEAL, f"all {PUBLIC_PER_STAGE} stage {e.stage} objectives are already revealed"))
+    if e.stage == 2 and state.revealed_stage(1) < PUBLIC_PER_STAGE:
+        out.append(Problem(REVEAL, f"no stage II objective before every stage I is revealed ({state.revealed_stage(1)} of {PUBLIC_PER_STAGE})"))
+    return out + _reveal_timing(state)
+
+
+def _reveal_timing(state: TwilightState) -> list[Problem]:
+    serial = state.phase_serial if state.round else 0
+    before = sum(1 for _, _, n in state.revealed if n == serial)
+    if not state.round:
+        return [] if before < SETUP_REVEALS else [Problem(REVEAL, f"only {SETUP_REVEALS} stage I objectives are revealed in setup")]
+    if state.phase != "status":
+        return [Problem(REVEAL, f"public objectives are revealed in setup and in the status phase, not the {state.phase or 'round start'}")]
+    return [] if not before else [Problem(REVEAL, "the speaker reveals one public objective per status phase")]
+
+
+def reveal_missed(state: TwilightState) -> list[Problem]:
+    """LRR 34.14: a status phase that ended (a new phase starts) revealed one objective, while any were left."""
+    if state.last_phase != "status" or none_left(state):
+        return []
+    if any(n == state.phase_serial - 1 for _, _, n in state.revealed):
+        return []
+    return [Problem(REVEAL, "the status phase ended without revealing a public objective")]
+
+
+def winner_when_none_left(state: TwilightState) -> tuple[str, str]:
+    """LRR 34.15: (winner, reason): the most VP; a tie goes to the earliest in initiative order."""
+    order = state.initiative_order()
+    best = max(state.by_player[p].vp for p in order)
+    winner = next(p for p in order if state.by_player[p].vp == best)
+    tied = [p for p in order if state.by_player[p].vp == best]
+    tie = f"; tied with {', '.join(tied[1:])}, earliest in initiative order" if len(tied) > 1 else ""
+    return winner, f"no public objective left to reveal; {winner} has the most VP ({best}){tie}"
+
+
+def reaches_goal(player: Player, goal: int) -> bool:
+    """TI4-VP-GOAL (not in the seeds): the game ends when a player reaches the VP goal."""
+    return player.vp >= goal
+
+
+# -- Secret objectives held (LRR 34.20–34.21) --------------------------------------------
+
+
+def secret_drawn(state: TwilightState, player: Player, name: str) -> list[Problem]:
+    """LRR 34.20–34.21: each player starts with 1 secret objective; the same card is never held twice."""
+    if name in player.secrets or player.scored.get(name) == "secret":
+        return [Problem(SECRET_LIMIT, f"{name} is already held")]
+    if not state.round and player.secrets_total() >= 1:
+        return [Problem(SECRET_LIMIT, "each player starts the game with 1 secret objective")]
+    return []
+
+
+def secret_returned(player: Player, name: str) -> list[Problem]:
+    """LRR 34.21a: only an unscored secret objective in hand is returned."""
+    if name not in player.secrets:
+        return [Problem(SECRET_LIMIT, f"{name} is not an unscored secret objective in hand")]
+    return []
+
+
+def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem]]:
+    """LRR 34.21: a draw past 3 secret objectives is followed at once by returning an unscored one.
+
+    Checked on the line after the draw; returns (player, problem) pairs.
+    """
+    drawn = state.previous
+    if not isinstance(drawn, SecretObjectiveDrawn):
+        return []
+    player, total = drawn.player, state.by_player[drawn.player].secrets_total()
+    if total <= MAX_SECRETS or (isinstance(event, SecretObjectiveReturned) and event.player == player):
+        return []
+    return [(player, Problem(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) and returned none after drawing"))]

@@ -1,0 +1,200 @@
+"""The Uchronia engine: from each recorded line to what the rules make of it.
+
+For every event it asks ``rules`` what is legal, stores a finding for each
+problem, and emits the consequences as events: Forum cards that come and go,
+buildings started, resources placed, completions (computed, never recorded),
+VP that change (with the rule that changed them), monopolies, the threshold
+being reached, and the winner at the end of the Last Turn card holder's turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from domain.engine import Engine
+from domain.events import Correction, GameWon, Recorded
+from domain.games import GameRules
+from domain.uchronia import rules
+from domain.uchronia.events import (
+    DERIVED_TYPES,
+    EVENT_TYPES,
+    BuildingCompleted,
+    BuildingStarted,
+    ConstructionStarted,
+    ForumCardAdded,
+    ForumCardRemoved,
+    ForumCardTaken,
+    ForumChanged,
+    Header,
+    LineRecorded,
+    MonopolyChanged,
+    MonopolySet,
+    ResourceMoved,
+    ResourcePlaced,
+    ThresholdReached,
+    VpAdjusted,
+    VpChanged,
+    WinnerDeclared,
+)
+from domain.uchronia.state import Site, UchroniaState
+
+_VP_RULE = {"effect": "UCH-EFFECT", "monopoly": "UCH-SCORE", "completion": "UCH-COMPLETE"}
+
+
+class UchroniaEngine(Engine):
+    """Applies the Uchronia rules, line by line."""
+
+    STATE = UchroniaState
+    LINE_RECORDED = LineRecorded
+    TURN_RULE = "UCH-TURN"
+    END_RULE = "UCH-THRESHOLD"
+    CLAIM_RULE = "UCH-SCORE"
+    CLAIM_FIELD = "vp"
+    state: UchroniaState
+
+    def record(self, line: int, event: Recorded) -> list:
+        """As ``Engine.record``, except that declaring the winner after the end is allowed.
+
+        The shared engine flags every event after the end but a note under
+        ``END_RULE``; the winner's announcement naturally follows the end, so
+        it is decided here without that finding.
+        """
+        if isinstance(event, WinnerDeclared) and self.state.ended is not None:
+            self._out = []
+            self.emit(LineRecorded(line=line, event=event))
+            self.winner_declared(line, event)
+            return self._out
+        return super().record(line, event)
+
+    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> None:
+        """Store each problem as a finding on ``line``."""
+        for p in problems:
+            self.find(line, p.rule, p.message, player, p.severity)
+
+    def vp(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
+        if delta:
+            self.emit(VpChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
+
+    def forum(self, line: int, color: str, count: int, rule: str, reason: str) -> None:
+        """Change the Forum, never below zero cards of a color (the rules already flagged it)."""
+        if count > 0 or self.state.forum[color] > 0:
+            self.emit(ForumChanged(line=line, color=color, count=count, rule=rule, reason=reason))
+
+    def decide_event(self, line: int, event: Any) -> None:
+        player = getattr(event, "player", None)
+        if not isinstance(event, WinnerDeclared):
+            what = event.__struct_config__.tag + (f" by {player}" if player else "")
+            self.report(line, player, rules.check_turn(self.state, what))
+        self.DECIDERS[type(event)](self, line, event)
+        self.threshold(line)
+
+    def correction(self, line: int, event: Correction) -> None:
+        super().correction(line, event)
+        self.threshold(line)  # voiding a loss of VP may lift a player to the threshold
+
+    # -- the Forum -------------------------------------------------------------------
+
+    def forum_card_added(self, line: int, e: ForumCardAdded) -> None:
+        self.forum(line, e.color, 1, "UCH-FORUM", f"{e.card or 'a card'} added" + (f" by {e.player}" if e.player else ""))
+
+    def forum_card_removed(self, line: int, e: ForumCardRemoved) -> None:
+        self.report(line, None, rules.check_forum(self.state, e))
+        self.forum(line, e.color, -1, "UCH-FORUM", e.reason)
+
+    # -- buildings -------------------------------------------------------------------
+
+    def construction_started(self, line: int, e: ConstructionStarted) -> None:
+        s = self.state
+        self.report(line, e.player, rules.check_start(s, e) + rules.check_unique(s, e) + rules.check_cost(s, e))
+        self.forum(line, e.color, -1, "UCH-START", f"{e.player} started {e.building}")
+        cost = rules.cost_of(e.color)
+        self.emit(BuildingStarted(line=line, player=e.player, building=e.building, color=e.color, cost=cost,
+                                  vp=cost if e.vp is None else e.vp, turn=s.turn))
+
+    def resource_moved(self, line: int, e: ResourceMoved) -> None:
+        s = self.state
+        self.report(line, e.player, rules.check_move(s, e) + rules.check_cost(s, e))
+        site = s.by_player[e.player].under_construction.get(e.building)
+        if site is None:
+            return  # nothing is being built under that name: the resource goes nowhere
+        self.emit(ResourcePlaced(line=line, player=e.player, building=e.building, color=e.color))
+        if rules.is_complete(site):
+            self.complete(line, e.player, e.building, site)
+
+    def complete(self, line: int, player: str, building: str, site: Site) -> None:
+        """UCH-COMPLETE: the building is built, its VP gained, the Operations limit raised."""
+        limit = self.state.by_player[player].operations_limit + 1
+        self.emit(BuildingCompleted(line=line, player=player, building=building, color=site.color, cost=site.cost,
+                                    vp=site.vp, operations_limit=limit, started_line=site.line, started_turn=site.turn))
+        self.vp(line, player, site.vp, "UCH-COMPLETE", f"built {building} ({site.color})")
+
+    # -- monopolies and effects ------------------------------------------------------
+
+    def monopoly_changed(self, line: int, e: MonopolyChanged) -> None:
+        s = self.state
+        self.report(line, e.player, rules.check_complete(s, e) + rules.check_score(s, e))
+        old = s.monopolies[e.color]
+        self.emit(MonopolySet(line=line, color=e.color, player=e.player, operations=e.operations,
+                              previous=old.player, previous_operations=old.operations))
+        if old.player is not None and old.player == e.player:
+            self.vp(line, e.player, e.operations - old.operations, "UCH-SCORE",
+                    f"{e.color} monopoly: {old.operations} -> {e.operations} Operations")
+            return
+        if old.player is not None:
+            self.vp(line, old.player, -old.operations, "UCH-SCORE", f"lost the {e.color} monopoly ({old.operations} Operations)")
+        if e.player is not None:
+            self.vp(line, e.player, e.operations, "UCH-SCORE", f"{e.color} monopoly: {e.operations} Operations")
+
+    def forum_card_taken(self, line: int, e: ForumCardTaken) -> None:
+        self.report(line, e.player, rules.check_monopoly_bonus(self.state, e))
+        self.forum(line, e.color, -1, "UCH-MONOPOLY-BONUS", f"{e.player} took {e.card or 'a card'} into their hand")
+
+    def vp_adjusted(self, line: int, e: VpAdjusted) -> None:
+        s = self.state
+        self.report(line, e.player, rules.check_complete(s, e) + rules.check_score(s, e) + rules.check_effect(s, e))
+        self.vp(line, e.player, e.delta, _VP_RULE[rules.vp_kind(e.reason)], e.reason)
+
+    # -- the end ---------------------------------------------------------------------
+
+    def threshold(self, line: int) -> None:
+        """UCH-THRESHOLD: note the first time anyone's VP reach the threshold."""
+        s = self.state
+        found = rules.threshold_reacher(s)
+        if found is not None:
+            player, vp = found
+            self.emit(ThresholdReached(line=line, player=player, vp=vp, threshold=s.threshold, turn=s.turn,
+                                       last_turn_card=s.last_turn_card))
+
+    def on_turn_finished(self, line: int, player: str) -> None:
+        s = self.state
+        if not rules.game_ends_after(s, player):
+            return
+        winner, why = rules.winner(s)
+        reached = s.reached
+        self.emit(GameWon(line=line, winner=winner, rule="UCH-WINNER",
+                          reason=f"{why}; {reached.player} reached {reached.threshold} VP at line {reached.line} "
+                                 f"and the game ended after the turn of {player}, holder of the Last Turn card"))
+
+    def winner_declared(self, line: int, e: WinnerDeclared) -> None:
+        s = self.state
+        self.report(line, e.player, rules.check_threshold(s, e) + rules.check_winner(s, e))
+
+    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
+        ForumCardAdded: forum_card_added,
+        ForumCardRemoved: forum_card_removed,
+        ConstructionStarted: construction_started,
+        ResourceMoved: resource_moved,
+        MonopolyChanged: monopoly_changed,
+        ForumCardTaken: forum_card_taken,
+        VpAdjusted: vp_adjusted,
+        WinnerDeclared: winner_declared,
+    }
+
+
+RULES = GameRules(
+    name="uchronia",
+    header_type=Header,
+    event_types=EVENT_TYPES,
+    engine=UchroniaEngine,
+    stored_types=DERIVED_TYPES,
+)

@@ -1,0 +1,175 @@
+"""Merchant of Venus: a legal and an illegal case for every rule ID (RULES.md).
+
+Each case is a small log: Ann and Bob, c500 each, two holds. Lines are
+numbered from the header (line 1), so the first event is line 2.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.replay import run
+from tests.conftest import log_bytes
+
+HEADER = {"game": "merchant-of-venus", "id": "rules", "players": ["Ann", "Bob"],
+          "setup": {"starting_credits": 500, "holds": 2, "goal": 2000}}
+ANN = {"type": "turn_started", "player": "Ann"}
+ANN_END = {"type": "turn_ended", "player": "Ann"}
+BOB = {"type": "turn_started", "player": "Bob"}
+
+
+def land(player: str, venue: str, culture: str | None = None, **more) -> dict:
+    event = {"type": "landed", "player": player, "venue": venue, **more}
+    if culture:
+        event["culture"] = culture
+    return event
+
+
+def buy(player: str, good: str, culture: str, price: int, **more) -> dict:
+    return {"type": "goods_bought", "player": player, "good": good, "culture": culture, "unit_price": price, **more}
+
+
+def sell(player: str, good: str, culture: str, value: int, **more) -> dict:
+    return {"type": "goods_sold", "player": player, "good": good, "culture": culture, "resale_value": value, **more}
+
+
+DRAW = {"type": "bonus_cup_draw", "token": "demand", "placed_at": "Niks"}
+
+
+def outcome(*events: dict, header: dict = HEADER):
+    result = run(log_bytes(header, *events))
+    assert result.errors == []
+    return result
+
+
+def violations(*events: dict, header: dict = HEADER) -> list[tuple[int, str]]:
+    return [(e.line, e.rule) for e in outcome(*events, header=header).events
+            if type(e).__name__ == "FindingRaised" and e.severity == "violation"]
+
+
+def credits(*events: dict) -> dict[str, int]:
+    return {p: v["credits"] for p, v in outcome(*events).state.to_json()["players"].items()}
+
+
+CASES = {
+    "MOV-BUY": (
+        [ANN, land("Ann", "surface_city", "Shenna"), buy("Ann", "Melf Pelts", "Shenna", 50)],
+        [ANN, land("Ann", "surface_city", "Graw"), buy("Ann", "Melf Pelts", "Shenna", 50)],
+    ),
+    "MOV-IOU": (
+        [ANN, land("Ann", "surface_city", "Shenna"), {"type": "first_contact", "player": "Ann", "culture": "Shenna", "iou": 90},
+         buy("Ann", "Melf Pelts", "Shenna", 50, quantity=2, iou=True)],
+        [ANN, land("Ann", "surface_city", "Shenna"), buy("Ann", "Melf Pelts", "Shenna", 50, iou=True)],
+    ),
+    "MOV-SELL": (
+        [ANN, land("Ann", "open_spaceport", "Graw"), buy("Ann", "Space Spice", "Graw", 30),
+         sell("Ann", "Space Spice", "Graw", 80), DRAW],
+        [ANN, land("Ann", "surface_city", "Shenna"), sell("Ann", "Space Spice", "Shenna", 80)],
+    ),
+    "MOV-LIMIT": (
+        [ANN, {"type": "landed", "player": "Ann", "venue": "surface_city", "culture": "Shenna"}, ANN_END, BOB,
+         {"type": "turn_ended", "player": "Bob"}, ANN, {"type": "movement_skipped", "player": "Ann"},
+         buy("Ann", "Melf Pelts", "Shenna", 50), buy("Ann", "Melf Pelts", "Shenna", 50)],
+        [ANN, land("Ann", "neutral_spaceport", "Shenna"), buy("Ann", "Melf Pelts", "Shenna", 50), buy("Ann", "Melf Pelts", "Shenna", 50)],
+    ),
+    "MOV-COMMISSION": (
+        [ANN, {"type": "deed_acquired", "player": "Ann", "kind": "merchant_spaceport", "culture": "Shenna", "value": 200, "price_paid": 200},
+         ANN_END, BOB, land("Bob", "merchant_spaceport", "Shenna", owner="Ann"), buy("Bob", "Melf Pelts", "Shenna", 50)],
+        [ANN, land("Ann", "merchant_spaceport", "Shenna", owner="Bob")],
+    ),
+    "MOV-PASSENGER": (
+        [ANN, land("Ann", "surface_city", "Dell"), {"type": "passenger_boarded", "player": "Ann", "passenger": "Scientist", "destination": "Qossuth"},
+         land("Ann", "surface_city", "Qossuth"), {"type": "passenger_delivered", "player": "Ann", "passenger": "Scientist", "fare": 150}, DRAW],
+        [ANN, land("Ann", "surface_city", "Dell"), {"type": "passenger_boarded", "player": "Ann", "passenger": "Scientist", "destination": "Qossuth"},
+         {"type": "passenger_delivered", "player": "Ann", "passenger": "Scientist", "fare": 150}],
+    ),
+    "MOV-HAZARD": (
+        [ANN, land("Ann", "surface_city", "Dell"), {"type": "equipment_bought", "player": "Ann", "item": "drive:yellow", "price": 80},
+         {"type": "hazard_passed", "player": "Ann", "color": "yellow"}],
+        [ANN, {"type": "hazard_passed", "player": "Ann", "color": "red"}],
+    ),
+    "MOV-RELIC": (
+        [ANN, {"type": "relic_taken", "player": "Ann", "relic": "Spy Eye"}, ANN_END, BOB],
+        [ANN, {"type": "relic_taken", "player": "Ann", "relic": "Spy Eye"}, {"type": "hazard_paid", "player": "Ann", "cost": 20}],
+    ),
+    "MOV-CAPACITY": (
+        [ANN, land("Ann", "open_spaceport", "Dell"), buy("Ann", "Finest Dust", "Dell", 10, dots=2),
+         buy("Ann", "Dribble Glass", "Dell", 120, factory=True), buy("Ann", "Dribble Glass", "Dell", 120, factory=True)],
+        [ANN, land("Ann", "open_spaceport", "Dell"), buy("Ann", "Finest Dust", "Dell", 10, dots=2, quantity=2),
+         buy("Ann", "Dribble Glass", "Dell", 120, factory=True)],
+    ),
+    "MOV-BONUS-CUP": (
+        [ANN, land("Ann", "surface_city", "Dell"), {"type": "passenger_boarded", "player": "Ann", "passenger": "Monk", "destination": "Dell"},
+         {"type": "passenger_delivered", "player": "Ann", "passenger": "Monk", "fare": 50}, DRAW, ANN_END],
+        [ANN, DRAW],
+    ),
+    "MOV-TURN-END": (
+        [ANN, land("Ann", "surface_city", "Dell"), ANN_END, BOB],
+        [ANN, land("Ann", "other"), {"type": "hazard_paid", "player": "Ann", "cost": 20}],
+    ),
+    "MOV-NET-WORTH": (
+        [ANN, {"type": "deed_acquired", "player": "Ann", "kind": "factory", "culture": "Dell", "value": 200, "price_paid": 160},
+         {"type": "score_claimed", "player": "Ann", "net_worth": 540}],
+        [ANN, {"type": "deed_acquired", "player": "Ann", "kind": "factory", "culture": "Dell", "value": 200, "price_paid": 160},
+         {"type": "score_claimed", "player": "Ann", "net_worth": 500}],
+    ),
+    "MOV-WIN": (
+        [ANN, {"type": "credits_received", "player": "Ann", "amount": 1500, "from": "bank", "reason": "demand"}, ANN_END,
+         {"type": "note", "text": "Ann wins"}],
+        [ANN, {"type": "credits_received", "player": "Ann", "amount": 1500, "from": "bank", "reason": "demand"}, ANN_END, BOB],
+    ),
+    "MOV-PAY": (
+        [ANN, {"type": "credits_paid", "player": "Ann", "amount": 500, "to": "Bob", "reason": "a debt"}],
+        [ANN, {"type": "credits_paid", "player": "Ann", "amount": 501, "to": "Bob", "reason": "a debt"}],
+    ),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_legal_case_has_no_violation(rule):
+    legal, _ = CASES[rule]
+    assert violations(*legal) == []
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_illegal_case_is_a_violation_of_that_rule_on_its_line(rule):
+    _, illegal = CASES[rule]
+    found = violations(*illegal)
+    last_line = len(illegal) + 1
+    assert found == [(last_line, rule)]
+
+
+def test_every_rule_of_the_section_has_its_cases():
+    assert set(CASES) == {"MOV-BUY", "MOV-IOU", "MOV-SELL", "MOV-LIMIT", "MOV-COMMISSION", "MOV-PASSENGER", "MOV-HAZARD",
+                          "MOV-RELIC", "MOV-CAPACITY", "MOV-BONUS-CUP", "MOV-TURN-END", "MOV-NET-WORTH", "MOV-WIN", "MOV-PAY"}
+
+
+def test_commission_is_ten_percent_rounded_down_of_each_action_iou_included():
+    got = credits(ANN, {"type": "deed_acquired", "player": "Ann", "kind": "merchant_spaceport", "culture": "Shenna", "value": 200, "price_paid": 200},
+                  ANN_END, BOB, land("Bob", "merchant_spaceport", "Shenna", owner="Ann"),
+                  {"type": "first_contact", "player": "Bob", "culture": "Shenna", "iou": 90},
+                  buy("Bob", "Melf Pelts", "Shenna", 55, quantity=3, iou=True))
+    # Ann: 500 - 200 + 10% of c165 = 16. Bob: 165 less the c90 IOU = c75 paid.
+    assert got == {"Ann": 316, "Bob": 425}
+
+
+def test_hazard_costs_20_less_per_shield_never_below_zero():
+    shielded = [ANN, land("Ann", "surface_city", "Nillis"), {"type": "equipment_bought", "player": "Ann", "item": "shield", "price": 60}]
+    assert credits(*shielded, {"type": "hazard_paid", "player": "Ann", "cost": 50})["Ann"] == 500 - 60 - 30
+    assert credits(*shielded, {"type": "hazard_paid", "player": "Ann", "cost": 10})["Ann"] == 500 - 60
+
+
+def test_declining_a_hazard_ends_the_turn():
+    assert violations(ANN, {"type": "hazard_declined", "player": "Ann", "cost": 40}, land("Ann", "other")) == [(4, "MOV-HAZARD")]
+
+
+def test_an_iou_worth_more_than_the_deal_gives_no_change():
+    got = credits(ANN, land("Ann", "surface_city", "Shenna"), {"type": "first_contact", "player": "Ann", "culture": "Shenna", "iou": 90},
+                  buy("Ann", "Melf Pelts", "Shenna", 50, iou=True))
+    assert got["Ann"] == 500
+
+
+def test_reference_data_differences_are_warnings_not_violations():
+    result = outcome(ANN, land("Ann", "surface_city", "Shenna"), buy("Ann", "Melf Pelts", "Shenna", 45))
+    findings = [(e.rule, e.severity, e.message) for e in result.events if type(e).__name__ == "FindingRaised"]
+    assert findings == [("MOV-BUY", "warning", "the reference price of Melf Pelts is c50, the log says c45")]

@@ -1,0 +1,126 @@
+"""The store: imports are atomic, idempotent and incremental; conflicts are refused whole."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from domain.errors import LogInvalid
+from domain.replay import run, state_at
+from projections import importer
+from projections.importer import Outcome, import_log
+from projections.store import GameStore
+from tests.conftest import EXAMPLES
+
+SEED = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes()
+SEED_LINES = SEED.splitlines(keepends=True)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return GameStore(str(tmp_path / "gamelog.sqlite"))
+
+
+def stored_rows(store: GameStore) -> int:
+    with store.recorder.datastore.transaction(commit=False) as c:
+        c.execute("SELECT COUNT(*) FROM stored_events")
+        return c.fetchone()[0]
+
+
+def test_import_stores_the_game_and_lists_it(store):
+    result = import_log(store, SEED, "seed.jsonl")
+    assert (result.outcome, result.game_id, result.events) == (Outcome.IMPORTED, "seed-examples", 61)
+    (summary,) = store.games()
+    assert (summary.id, summary.events, summary.last_line, summary.finished, summary.winner) == (
+        "seed-examples", 61, len(SEED_LINES), True, "Human")
+
+
+def test_the_same_log_again_adds_nothing(store):
+    import_log(store, SEED, "seed.jsonl")
+    before = stored_rows(store)
+    assert import_log(store, SEED, "seed.jsonl").outcome is Outcome.ALREADY_IMPORTED
+    assert stored_rows(store) == before
+
+
+def test_a_grown_log_adds_only_its_new_lines_and_ends_in_the_same_state(store, tmp_path):
+    import_log(store, b"".join(SEED_LINES[:20]), "seed.jsonl")
+    result = import_log(store, SEED, "seed.jsonl")
+    assert (result.outcome, result.first_line) == (Outcome.IMPORTED, 22)
+    whole = GameStore(str(tmp_path / "whole.sqlite"))
+    import_log(whole, SEED, "seed.jsonl")
+    assert list(store.history("seed-examples")) == list(whole.history("seed-examples"))
+
+
+def test_a_log_that_differs_at_an_earlier_line_is_refused_whole(store):
+    import_log(store, SEED, "seed.jsonl")
+    before = stored_rows(store)
+    changed = SEED.replace(b'"unit_price": 120}', b'"unit_price": 125}') + b'{"type": "note", "text": "more"}\n'
+    result = import_log(store, changed, "seed.jsonl")
+    line = next(i for i, raw in enumerate(SEED_LINES, 1) if b'"unit_price": 120}' in raw)
+    assert (result.outcome, result.message) == (Outcome.CONFLICT, f"line {line} differs from the stored game 'seed-examples'")
+    assert stored_rows(store) == before
+
+
+def test_a_shorter_log_is_a_conflict_naming_the_missing_line(store):
+    import_log(store, SEED, "seed.jsonl")
+    result = import_log(store, b"".join(SEED_LINES[:-1]), "seed.jsonl")
+    assert result.message == f"the stored game 'seed-examples' has line {len(SEED_LINES)}, which this log lacks"
+
+
+def test_an_invalid_log_stores_nothing_even_past_many_batches(store, monkeypatch):
+    monkeypatch.setattr(importer, "BATCH", 5)
+    bad = SEED + b'{"type": "turn_started", "player": "Nobody"}\n'
+    with pytest.raises(LogInvalid) as caught:
+        import_log(store, bad, "bad.jsonl")
+    assert caught.value.lines() == [f"bad.jsonl:{len(SEED_LINES) + 1}: unknown player 'Nobody' (one of: Eeepeeep, Human, Qossuth, Whynom) at $.player"]
+    assert stored_rows(store) == 0 and store.games() == []
+
+
+def test_a_failure_during_the_write_leaves_the_store_as_it_was(store, monkeypatch):
+    import_log(store, b"".join(SEED_LINES[:20]), "seed.jsonl")
+    before, catalog = stored_rows(store), store.games()
+    monkeypatch.setattr(importer, "BATCH", 5)
+    calls = []
+
+    def failing_append(cursor, batch):
+        calls.append(len(batch))
+        if len(calls) == 3:
+            raise OSError("disk full (injected)")
+        GameStore.append(store, cursor, batch)
+
+    monkeypatch.setattr(store, "append", failing_append)
+    with pytest.raises(OSError):
+        import_log(store, SEED, "seed.jsonl")
+    assert stored_rows(store) == before and store.games() == catalog
+    monkeypatch.undo()
+    assert import_log(store, SEED, "seed.jsonl").outcome is Outcome.IMPORTED
+
+
+def test_sqlite_runs_in_wal_mode_with_synchronous_full(store):
+    with store.recorder.datastore.transaction(commit=False) as c:
+        c.execute("PRAGMA synchronous")
+        assert c.fetchone()[0] == 2
+        c.execute("PRAGMA journal_mode")
+        assert c.fetchone()[0] == "wal"
+
+
+def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
+    import_log(store, SEED, "seed.jsonl")
+    from_file = state_at("merchant-of-venus", run(SEED).events).to_json()
+    from_store = state_at("merchant-of-venus", store.history("seed-examples")).to_json()
+    assert from_store == from_file
+
+
+def test_replay_at_line_n_equals_replaying_the_first_n_lines():
+    events = run(SEED).events
+    for n in range(3, len(SEED_LINES) + 1):
+        prefix = run(b"".join(SEED_LINES[:n])).events
+        assert state_at("merchant-of-venus", events, line=n).to_json() == state_at("merchant-of-venus", prefix).to_json(), n
+
+
+def test_a_database_that_is_not_a_store_is_an_error(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises((sqlite3.DatabaseError, Exception)):
+        GameStore(str(path))
