@@ -252,15 +252,17 @@ class CargoChanged(Invertible, frozen=True, kw_only=True):
 
 
 class IouChanged(Invertible, frozen=True, kw_only=True):
-    """A culture's IOU is gained (first contact) or given up (spent on a purchase)."""
+    """A culture's IOU is gained or given up; ``contact`` when First Contact gave it (or its voiding took it back)."""
 
     player: str
     culture: str
     value: int
     gained: bool
+    contact: bool = False
 
     def inverse(self, line: int) -> "IouChanged":
-        return IouChanged(line=line, player=self.player, culture=self.culture, value=self.value, gained=not self.gained)
+        return IouChanged(line=line, player=self.player, culture=self.culture, value=self.value,
+                          gained=not self.gained, contact=self.contact)
 
 
 class IouSpent(Derived, frozen=True, kw_only=True):

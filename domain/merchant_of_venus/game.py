@@ -90,7 +90,7 @@ class MerchantEngine(Engine):
 
     def first_contact(self, line: int, e: FirstContact) -> None:
         self.report(line, e.player, rules.first_contact(self.state, e.culture, e.iou))
-        self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=e.iou, gained=True))
+        self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=e.iou, gained=True, contact=True))
 
     # -- buying and selling ------------------------------------------------------------
 

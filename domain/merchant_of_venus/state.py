@@ -120,11 +120,12 @@ class MerchantState(GameState):
         ious = self.by_player[e.player].ious
         if e.gained:
             ious[e.culture] = e.value
-            self.contacted.setdefault(e.culture, (e.player, e.line))
+            if e.contact:
+                self.contacted.setdefault(e.culture, (e.player, e.line))
         else:
             ious.pop(e.culture, None)
-            if self.contacted.get(e.culture) == (e.player, e.line):
-                del self.contacted[e.culture]
+            if e.contact and self.contacted.get(e.culture, ("",))[0] == e.player:
+                del self.contacted[e.culture]  # the First Contact itself was voided
 
     def _deed(self, e: DeedChanged) -> None:
         deeds = self.by_player[e.player].deeds

@@ -86,11 +86,11 @@ class UchroniaEngine(Engine):
             what = event.__struct_config__.tag + (f" by {player}" if player else "")
             self.report(line, player, rules.check_turn(self.state, what))
         self.DECIDERS[type(event)](self, line, event)
-        self.threshold(line)
+        self.note_threshold(line)
 
     def correction(self, line: int, event: Correction) -> None:
         super().correction(line, event)
-        self.threshold(line)  # voiding a loss of VP may lift a player to the threshold
+        self.note_threshold(line)  # voiding a loss of VP may lift a player to the threshold
 
     # -- the Forum -------------------------------------------------------------------
 
@@ -156,7 +156,7 @@ class UchroniaEngine(Engine):
 
     # -- the end ---------------------------------------------------------------------
 
-    def threshold(self, line: int) -> None:
+    def note_threshold(self, line: int) -> None:
         """UCH-THRESHOLD: note the first time anyone's VP reach the threshold."""
         s = self.state
         found = rules.threshold_reacher(s)
@@ -172,7 +172,7 @@ class UchroniaEngine(Engine):
         winner, why = rules.winner(s)
         reached = s.reached
         self.emit(GameWon(line=line, winner=winner, rule="UCH-WINNER",
-                          reason=f"{why}; {reached.player} reached {reached.threshold} VP at line {reached.line} "
+                          reason=f"{why}; {reached.player} reached the {reached.threshold} VP threshold at line {reached.line} "
                                  f"and the game ended after the turn of {player}, holder of the Last Turn card"))
 
     def winner_declared(self, line: int, e: WinnerDeclared) -> None:

@@ -80,7 +80,7 @@ def check_unique(state: UchroniaState, e: ConstructionStarted) -> list[Problem]:
     if used is None:
         return []
     player, status, line = used
-    return [Problem("UCH-UNIQUE", f"starts {e.building}, which {player} has {status} since line {line}")]
+    return [Problem("UCH-UNIQUE", f"starts {e.building}, which {player} has {status} (line {line})")]
 
 
 def cost_of(color: str) -> int:
@@ -106,7 +106,7 @@ def check_cost(state: UchroniaState, e: ConstructionStarted | ResourceMoved) -> 
     done = state.built_by(e.player, e.building)
     if done is None:
         return []
-    return [Problem("UCH-COST", f"a resource for {e.building}, completed at line {done.line} with all {cost_of(done.color)} it costs")]
+    return [Problem("UCH-COST", f"a resource for {e.building}, which was completed at line {done.line} with the {cost_of(done.color)} resource(s) it costs")]
 
 
 def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
@@ -144,9 +144,9 @@ def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> lis
     """UCH-COMPLETE: a building's VP and Operations limit come with its completion.
 
     VP recorded by hand for a completion count twice, since the domain gives
-    them when the last resource arrives. A monopoly counting more Operations
-    than its holder's limit is suspicious (a warning: the starting limit is
-    not in the seeds).
+    them when the last resource arrives. Monopolies counting more Operations
+    than their holder's limit are suspicious (a warning: the starting limit
+    is not in the seeds).
     """
     if isinstance(e, VpAdjusted):
         if vp_kind(e.reason) != "completion":
@@ -155,9 +155,11 @@ def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> lis
     if e.player is None:
         return []
     limit = state.by_player[e.player].operations_limit
-    if e.operations <= limit:
+    # Every Operation of a held monopoly is one of the holder's Operations, so their sum is a floor.
+    held = e.operations + sum(m.operations for c, m in state.monopolies.items() if m.player == e.player and c != e.color)
+    if held <= limit:
         return []
-    return [Problem("UCH-COMPLETE", f"{e.player}'s {e.color} monopoly counts {e.operations} Operations, above their Operations limit of {limit}", WARNING)]
+    return [Problem("UCH-COMPLETE", f"{e.player}'s monopolies count {held} Operations, above their Operations limit of {limit}", WARNING)]
 
 
 # -- Monopolies, effects, score ------------------------------------------------------

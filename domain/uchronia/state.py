@@ -89,7 +89,7 @@ class UchroniaState(GameState):
     # -- questions ---------------------------------------------------------------------
 
     def building_in_use(self, name: str) -> tuple[str, str, int] | None:
-        """(player, "built" or "being built", line) for a building of that name, case aside."""
+        """(player, "built" or "under construction", line) for a building of that name, case aside."""
         key = name.casefold()
         for player, p in self.by_player.items():
             for b in p.built:
@@ -97,7 +97,7 @@ class UchroniaState(GameState):
                     return player, "built", b.line
             for site_name, site in p.under_construction.items():
                 if site_name.casefold() == key:
-                    return player, "being built", site.line
+                    return player, "under construction", site.line
         return None
 
     def built_by(self, player: str, name: str) -> Built | None:

@@ -1,0 +1,131 @@
+"""The command line: exit codes, messages and JSON exactly as CLI.md says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from tests.conftest import EXAMPLES
+
+MOV = EXAMPLES / "merchant-of-venus"
+SEED = str(MOV / "seed-examples.jsonl")
+DISPUTED = str(MOV / "disputed.jsonl")
+
+
+@pytest.fixture
+def gamelog(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GAMELOG_STORE", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def bad_log(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"type": "game", "game": "merchant-of-venus", "id": "b", "players": ["Ann"]}\n'
+                    '{"type": "goods_bought", "player": "Ann"}\n{"type": "turn_started", "player": "Ann"}\nnot json\n')
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["validate", SEED], 0),
+        (["validate", DISPUTED], 1),
+        (["validate", SEED, DISPUTED], 1),
+        (["validate", "missing.jsonl"], 2),
+        (["validate"], 2),
+        (["replay", SEED, "--turn", "99"], 2),
+        (["replay", "no-such-game"], 2),
+        (["replay", SEED, "--line", "3", "--turn", "1"], 2),
+        (["games"], 0),
+        (["schema"], 0),
+        (["frobnicate"], 2),
+    ],
+)
+def test_exit_codes(gamelog, args, code):
+    assert gamelog(*args).exit_code == code
+
+
+def test_input_errors_name_file_line_and_field_and_exit_2(gamelog, bad_log):
+    result = gamelog("validate", bad_log)
+    assert result.exit_code == 2
+    assert f"{bad_log}:2: missing required field at $.good" in result.stderr
+    assert f"{bad_log}:4: invalid JSON: invalid character (byte 4) at $" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_validate_json_lists_each_finding_with_line_rule_and_severity(gamelog):
+    result = gamelog("validate", "--format", "json", DISPUTED)
+    (report,) = json.loads(result.stdout)["files"]
+    assert report["errors"] == []
+    assert {"line": 7, "rule": "MOV-BUY", "severity": "violation", "player": "Ann",
+            "message": "buying Voil Silk needs a market of Volois, but the ship is at a surface city of Nillis"} in report["findings"]
+    assert len([f for f in report["findings"] if f["severity"] == "violation"]) == 16
+
+
+def test_import_then_games_then_replay_a_stored_game(gamelog):
+    first = gamelog("import", SEED)
+    assert first.exit_code == 0
+    assert first.stdout == f"{SEED}: imported 61 events (lines 5-78) into game 'seed-examples'\n"
+    again = gamelog("import", SEED)
+    assert again.stdout == f"{SEED}: already imported (game 'seed-examples'); nothing added\n"
+    listing = json.loads(gamelog("games", "--format", "json").stdout)
+    assert listing == {"games": [{"id": "seed-examples", "game": "merchant-of-venus",
+                                  "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
+                                  "last_line": 78, "finished": True, "winner": "Human"}]}
+    state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
+    assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
+    assert state["players"]["Qossuth"]["ious"] == {}
+    assert state["players"]["Human"]["net_worth"] == 1992
+
+
+def test_import_of_a_conflicting_log_exits_1(gamelog, tmp_path):
+    gamelog("import", SEED)
+    changed = tmp_path / "changed.jsonl"
+    changed.write_bytes(open(SEED, "rb").read().replace(b'"quantity": 3, "unit_price": 80', b'"quantity": 2, "unit_price": 80'))
+    result = gamelog("import", str(changed))
+    assert result.exit_code == 1
+    assert "conflict: line 15 differs from the stored game 'seed-examples'; nothing stored" in result.stdout
+
+
+def test_import_of_an_invalid_log_exits_2_and_stores_nothing(gamelog, bad_log):
+    result = gamelog("import", bad_log)
+    assert result.exit_code == 2
+    assert "Error: " + bad_log + ": 2 input error(s); nothing stored" in result.stderr
+    assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": []}
+
+
+def test_replay_of_a_log_file_at_a_line(gamelog):
+    result = gamelog("replay", SEED, "--line", "10", "--format", "json")
+    state = json.loads(result.stdout)
+    assert state["game"] == "merchant-of-venus" and state["id"] == "seed-examples" and state["line"] == 10
+    assert state["players"]["Qossuth"]["credits"] == 90
+    assert state["players"]["Qossuth"]["cargo"] == [{"kind": "good", "name": "Melf Pelts", "dots": 1, "count": 2}]
+
+
+def test_replay_beyond_the_game_says_so(gamelog):
+    result = gamelog("replay", SEED, "--turn", "99")
+    assert result.stderr == f"Error: {SEED}: the game has 12 turn(s), not 99\n"
+
+
+def test_schema_describes_every_event_type(gamelog):
+    schema = json.loads(gamelog("schema").stdout)
+    text = json.dumps(schema)
+    for tag in ("goods_bought", "passenger_delivered", "turn_started", "correction", "score_claimed"):
+        assert f'"{tag}"' in text
+    assert schema["$schema"].startswith("https://json-schema.org/")
+
+
+def test_help_explains_each_command(gamelog):
+    for command in ("validate", "import", "games", "replay", "schema"):
+        result = gamelog(command, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.stdout
