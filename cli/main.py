@@ -43,3 +43,7 @@ def main() -> None:
 
 for command in (validate, import_, games, replay, schema):
     main.add_command(command)
+
+
+if __name__ == "__main__":
+    main()

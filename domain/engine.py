@@ -41,6 +41,8 @@ VIOLATION = "violation"
 WARNING = "warning"
 UNVERIFIABLE = "unverifiable"
 
+_INVERTIBLE: set[type] = set()  # the Invertible classes seen, to spare an isinstance per event
+
 CORRECTION_RULE = "LOG-CORRECTION"
 """LOG_FORMAT.md: a correction voids an earlier event line, and never one twice."""
 
@@ -78,10 +80,11 @@ class GameState:
 
     def apply(self, event: Derived) -> None:
         """Fold one stored event into the state."""
-        handler = self.HANDLERS.get(type(event))
+        cls = type(event)
+        handler = self.HANDLERS.get(cls)
         if handler is None:
-            raise TypeError(f"{type(self).__name__} has no handler for {type(event).__name__}")
-        if isinstance(event, Invertible):
+            raise TypeError(f"{type(self).__name__} has no handler for {cls.__name__}")
+        if cls in _INVERTIBLE or (issubclass(cls, Invertible) and not _INVERTIBLE.add(cls)):
             self.effects.setdefault(event.line, []).append(event)
         handler(self, event)
 
@@ -204,15 +207,10 @@ class Engine:
         if state.ended is not None and not isinstance(event, Note) and not self._closes_last_turn(event):
             self.find(line, self.END_RULE, f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
-        if isinstance(event, TurnStarted):
-            self.turn_started(line, event)
-        elif isinstance(event, TurnEnded):
-            self.turn_ended(line, event)
-        elif isinstance(event, Correction):
-            self.correction(line, event)
-        elif isinstance(event, ScoreClaimed):
-            self.score_claimed(line, event)
-        elif not isinstance(event, Note):
+        common = _COMMON.get(type(event))
+        if common is not None:
+            getattr(self, common)(line, event)
+        else:
             self.decide_event(line, event)
         return self._out
 
@@ -300,6 +298,9 @@ class Engine:
         if target in s.structural:
             self.find(line, CORRECTION_RULE, f"line {target} caused {s.structural[target]}, which a correction does not undo", severity=WARNING)
 
+    def note(self, line: int, event: Note) -> None:
+        """A note is kept in the log and decides nothing."""
+
     def score_claimed(self, line: int, event: ScoreClaimed) -> None:
         claimed = getattr(event, self.CLAIM_FIELD)
         if claimed is None:
@@ -311,3 +312,13 @@ class Engine:
         self.emit(ScoreChecked(line=line, player=event.player, claimed=claimed, computed=computed))
         if claimed != computed:
             self.find(line, self.CLAIM_RULE, f"{event.player}'s {self.CLAIM_FIELD} is claimed as {claimed}, but the log gives {computed}", event.player)
+
+
+_COMMON: dict[type, str] = {
+    TurnStarted: "turn_started",
+    TurnEnded: "turn_ended",
+    Correction: "correction",
+    ScoreClaimed: "score_claimed",
+    Note: "note",
+}
+"""The events every game has, and the Engine method that decides each (games may override them)."""

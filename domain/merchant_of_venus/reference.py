@@ -20,6 +20,7 @@ SPACEPORT_DEED_VALUE = 200
 """mov_rules_constants.json: a merchant spaceport deed costs (and is worth) c200."""
 
 
+@cache
 def key(name: str) -> str:
     """A culture or good name folded so that 'Humans', 'Human' and 'humans' match."""
     folded = name.strip().casefold().replace(" ", "")

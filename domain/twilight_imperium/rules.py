@@ -109,9 +109,9 @@ def trade_primary(state: TwilightState, line: int, e: TradePrimary) -> list[Prob
         out.append(Problem(TRADE_PRIMARY, f"the Trade primary is a strategic action of the action phase, not the {state.phase or 'setup'}"))
     if not state.holds_card(e.player, "Trade", reference.TRADE_INITIATIVE):
         out.append(Problem(TRADE_PRIMARY, f"{e.player} does not hold the Trade strategy card this round"))
-    earlier = [n for n in state.trade_primaries if n < line]
+    earlier = [n for n, p in state.trade_primaries if n < line and p == e.player]
     if earlier:
-        out.append(Problem(TRADE_PRIMARY, f"the Trade primary was already used this round, at line {earlier[0]}"))
+        out.append(Problem(TRADE_PRIMARY, f"{e.player} already used the Trade primary this round, at line {earlier[0]}"))
     strangers = sorted(set(e.chosen) - (set(state.players) - {e.player}))
     if strangers or len(set(e.chosen)) != len(e.chosen):
         out.append(Problem(TRADE_CHOSEN, f"the chosen must be other players, each once; not {', '.join(strangers) or 'a repeat'}"))

@@ -98,7 +98,7 @@ class TwilightState(GameState):
         self.combat = ""
         self.combat_serial = 0
         self.trade: Trade | None = None
-        self.trade_primaries: list[int] = []
+        self.trade_primaries: list[tuple[int, str]] = []
         self.revealed: list[tuple[str, int, int]] = []
         self.scores_in: dict[tuple[str, str, str], int] = {}
         self.previous: Recorded | None = None
@@ -160,7 +160,7 @@ class TwilightState(GameState):
     def _trade_and_spending(self, line: int, event: Any) -> None:
         if isinstance(event, TradePrimary):
             self.trade = Trade(event.player, line, frozenset(event.chosen))
-            self.trade_primaries.append(line)
+            self.trade_primaries.append((line, event.player))
         elif isinstance(event, TradeSecondary) and self.trade is not None:
             self.trade.secondaries.append((line, event.player, event.free))
         elif isinstance(event, TradeGoodsSpent):

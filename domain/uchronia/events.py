@@ -201,7 +201,10 @@ class ForumChanged(Invertible, frozen=True, kw_only=True):
 
 
 class BuildingStarted(Invertible, frozen=True, kw_only=True):
-    """UCH-START: ``building`` is under construction in ``player``'s Residence (``undone``: no longer)."""
+    """UCH-START: ``building`` is under construction in ``player``'s Residence.
+
+    ``undoes`` is 0, or the line of the start that this event takes back (a correction).
+    """
 
     player: str
     building: str
@@ -209,10 +212,10 @@ class BuildingStarted(Invertible, frozen=True, kw_only=True):
     cost: int
     vp: int
     turn: int
-    undone: bool = False
+    undoes: int = 0
 
     def inverse(self, line: int) -> "BuildingStarted":
-        return msgspec.structs.replace(self, line=line, undone=not self.undone)
+        return msgspec.structs.replace(self, line=line, undoes=self.line)
 
 
 class ResourcePlaced(Invertible, frozen=True, kw_only=True):
@@ -230,7 +233,8 @@ class ResourcePlaced(Invertible, frozen=True, kw_only=True):
 class BuildingCompleted(Invertible, frozen=True, kw_only=True):
     """UCH-COMPLETE: the last resource arrived; ``operations_limit`` is the player's new limit.
 
-    ``started_line`` and ``started_turn`` let an undone completion put the
+    ``undoes`` is 0, or the line of the completion that this event takes back
+    (a correction); ``started_line`` and ``started_turn`` then put the
     building back under construction as it was.
     """
 
@@ -242,10 +246,10 @@ class BuildingCompleted(Invertible, frozen=True, kw_only=True):
     operations_limit: int
     started_line: int
     started_turn: int
-    undone: bool = False
+    undoes: int = 0
 
     def inverse(self, line: int) -> "BuildingCompleted":
-        return msgspec.structs.replace(self, line=line, undone=not self.undone)
+        return msgspec.structs.replace(self, line=line, undoes=self.line)
 
 
 class VpChanged(Invertible, frozen=True, kw_only=True):

@@ -128,9 +128,9 @@ class UchroniaState(GameState):
 
     def _started(self, e: BuildingStarted) -> None:
         sites = self.by_player[e.player].under_construction
-        if not e.undone:
+        if not e.undoes:
             sites.setdefault(e.building, Site(e.color, e.cost, e.vp, e.line, e.turn))
-        elif e.building in sites and sites[e.building].line == e.line:
+        elif e.building in sites and sites[e.building].line == e.undoes:
             del sites[e.building]
 
     def _placed(self, e: ResourcePlaced) -> None:
@@ -140,16 +140,16 @@ class UchroniaState(GameState):
 
     def _completed(self, e: BuildingCompleted) -> None:
         p = self.by_player[e.player]
-        if not e.undone:
+        if not e.undoes:
             p.under_construction.pop(e.building, None)
             p.built.append(Built(e.building, e.color, e.vp, e.line))
             p.operations_limit = e.operations_limit
             self.bonus_open = e
             return
-        p.built = [b for b in p.built if not (b.name == e.building and b.line == e.line)]
+        p.built = [b for b in p.built if not (b.name == e.building and b.line == e.undoes)]
         p.under_construction[e.building] = Site(e.color, e.cost, e.vp, e.started_line, e.started_turn, placed=e.cost)
         p.operations_limit = e.operations_limit - 1
-        if self.bonus_open is not None and self.bonus_open.line == e.line:
+        if self.bonus_open is not None and self.bonus_open.line == e.undoes:
             self.bonus_open = None
 
     def _vp(self, e: VpChanged) -> None:

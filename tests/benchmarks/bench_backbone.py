@@ -1,0 +1,92 @@
+"""Benchmark: events/s and peak memory of ``validate`` and ``import`` on a generated log.
+
+Run on demand (not part of the test suite):
+
+    python tests/benchmarks/bench_backbone.py --events 1000000 --runs 3
+
+Each measurement runs in a child process of its own, so its peak resident
+memory (ru_maxrss) is its own. Medians of the runs are printed, and the
+ratio to plain msgspec decoding of the same file, the ceiling for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def child(task: str, log: str, store: str) -> None:
+    """Do one task in this process and print its seconds and peak memory as JSON."""
+    start = time.perf_counter()
+    if task == "decode":
+        import msgspec
+
+        decoder = msgspec.json.Decoder()
+        with open(log, "rb") as handle:
+            for line in handle:
+                decoder.decode(line)
+    elif task == "validate":
+        from cli.validate import check_file
+
+        result = check_file(log)
+        assert not result["errors"] and not result["findings"], (result["errors"][:3], result["findings"][:3])
+    elif task == "import":
+        from projections.importer import Outcome, import_log
+        from projections.store import GameStore
+
+        with open(log, "rb") as handle:
+            result = import_log(GameStore(store), handle, log)
+        assert result.outcome is Outcome.IMPORTED, result
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+
+
+def measure(task: str, log: str, workdir: str, run: int) -> dict:
+    store = os.path.join(workdir, f"bench-{task}-{run}.sqlite")
+    out = subprocess.run([sys.executable, __file__, "--child", task, log, store], check=True,
+                         capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--child", nargs=3, metavar=("TASK", "LOG", "STORE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    from tests.benchmarks.generate import write_log
+
+    with tempfile.TemporaryDirectory() as workdir:
+        log = os.path.join(workdir, "bench.jsonl")
+        with open(log, "wb") as handle:
+            events = write_log(handle, args.events)
+        print(f"log: {events:,} events, {os.path.getsize(log) / 2**20:.0f} MiB; {args.runs} runs, medians")
+        results: dict[str, list[dict]] = {t: [] for t in ("decode", "validate", "import")}
+        for run in range(args.runs):  # interleaved, so machine noise spreads over every task
+            for task in results:
+                results[task].append(measure(task, log, workdir, run))
+        ceiling = statistics.median(r["seconds"] for r in results["decode"])
+        print(f"{'task':<10} {'events/s':>12} {'seconds':>9} {'peak MB':>9} {'vs decode':>10}")
+        for task, runs in results.items():
+            seconds = statistics.median(r["seconds"] for r in runs)
+            peak = statistics.median(r["peak_mb"] for r in runs)
+            print(f"{task:<10} {events / seconds:>12,.0f} {seconds:>9.2f} {peak:>9.0f} {ceiling / seconds:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
