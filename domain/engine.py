@@ -166,6 +166,8 @@ class Engine:
     END_RULE: ClassVar[str] = ""
     CLAIM_RULE: ClassVar[str] = "CLAIM"
     CLAIM_FIELD: ClassVar[str] = "vp"
+    AFTER_END: ClassVar[tuple[type, ...]] = (Note,)
+    """Recorded events that may follow the end of the game without breaking END_RULE."""
 
     def __init__(self, header: Any, header_line: int = 1):
         self.state = self.STATE(header, header_line)
@@ -204,8 +206,8 @@ class Engine:
         self._out = []
         self.emit(self.LINE_RECORDED(line=line, event=event))
         state = self.state
-        if state.ended is not None and not isinstance(event, Note) and not self._closes_last_turn(event):
-            self.find(line, self.END_RULE, f"the game ended at line {state.ended.line}; nothing may follow it",
+        if state.ended is not None and not isinstance(event, self.AFTER_END) and not self._closes_last_turn(event):
+            self.find(line, self.after_end_rule(), f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
         common = _COMMON.get(type(event))
         if common is not None:
@@ -225,6 +227,10 @@ class Engine:
     def decide_event(self, line: int, event: Recorded) -> None:
         """Decide a game-specific event (every game overrides this)."""
         raise NotImplementedError
+
+    def after_end_rule(self) -> str:
+        """The rule an event after the end breaks (END_RULE; a game with several endings may say which)."""
+        return self.END_RULE
 
     def expected_player(self) -> str:
         """Whose turn should start next (seating order by default)."""

@@ -149,8 +149,11 @@ def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str]
     """(message, path) when a field that names a player names none of the header's."""
     for field, others in event.PLAYER_FIELDS.items():
         value = getattr(event, field)
-        if value is not None and value not in players and value not in others:
-            allowed = ", ".join(sorted(players | others))
-            encoded = dict(zip(event.__struct_fields__, event.__struct_encode_fields__))[field]
-            return f"unknown player {value!r} (one of: {allowed})", f"$.{encoded}"
+        names = value if isinstance(value, list) else (value,)  # a field may list several players
+        for index, name in enumerate(names):
+            if name is not None and name not in players and name not in others:
+                allowed = ", ".join(sorted(players | others))
+                encoded = dict(zip(event.__struct_fields__, event.__struct_encode_fields__))[field]
+                where = f"[{index}]" if isinstance(value, list) else ""
+                return f"unknown player {name!r} (one of: {allowed})", f"$.{encoded}{where}"
     return None

@@ -131,7 +131,7 @@ class StrategyCardPicked(Recorded, tag="strategy_card_picked"):
 
 
 class TradePrimary(Recorded, tag="trade_primary"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = {"player": frozenset(), "chosen": frozenset()}
     player: Name
     chosen: list[Name] = []
     replenished: NonNegativeInt | None = None

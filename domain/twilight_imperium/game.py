@@ -69,12 +69,9 @@ class TwilightEngine(Engine):
             self.find(line, p.rule, p.message, player, p.severity)
         return any(p.severity == VIOLATION for p in problems)
 
-    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
-        """Attach a finding; a line after an end by LRR 34.15 cites that rule, not the VP goal."""
-        ended = self.state.ended
-        if rule == self.END_RULE and ended is not None and message.startswith("the game ended at line"):
-            rule = ended.rule
-        super().find(line, rule, message, player, severity)
+    def after_end_rule(self) -> str:
+        """A line after the end breaks the rule that ended the game: the VP goal, or LRR 34.15."""
+        return self.state.ended.rule
 
     def change(self, kind: type, line: int, player: str, delta: int, rule: str, reason: str, **extra: Any) -> None:
         """Emit a VP, trade goods, commodities or tokens change (nothing when ``delta`` is 0)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from domain.engine import Engine
-from domain.events import Correction, GameWon, Recorded
+from domain.events import Correction, GameWon, Note, Recorded
 from domain.games import GameRules
 from domain.uchronia import rules
 from domain.uchronia.events import (
@@ -49,22 +49,9 @@ class UchroniaEngine(Engine):
     TURN_RULE = "UCH-TURN"
     END_RULE = "UCH-THRESHOLD"
     CLAIM_RULE = "UCH-SCORE"
+    AFTER_END = (Note, WinnerDeclared)
     CLAIM_FIELD = "vp"
     state: UchroniaState
-
-    def record(self, line: int, event: Recorded) -> list:
-        """As ``Engine.record``, except that declaring the winner after the end is allowed.
-
-        The shared engine flags every event after the end but a note under
-        ``END_RULE``; the winner's announcement naturally follows the end, so
-        it is decided here without that finding.
-        """
-        if isinstance(event, WinnerDeclared) and self.state.ended is not None:
-            self._out = []
-            self.emit(LineRecorded(line=line, event=event))
-            self.winner_declared(line, event)
-            return self._out
-        return super().record(line, event)
 
     def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> None:
         """Store each problem as a finding on ``line``."""

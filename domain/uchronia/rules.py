@@ -50,10 +50,10 @@ def check_turn(state: UchroniaState, what: str) -> list[Problem]:
     are flagged.
     """
     if state.active is None:
-        return [Problem("UCH-TURN", f"{what} before any turn has started")]
+        return [Problem("UCH-TURN", f"{what} before any turn has started (not in the seeds)")]
     if state.turn_over is not None:
         over = state.turn_over
-        return [Problem("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line}")]
+        return [Problem("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line} (not in the seeds)")]
     return []
 
 
@@ -61,7 +61,7 @@ def check_forum(state: UchroniaState, e: ForumCardRemoved) -> list[Problem]:
     """UCH-FORUM (not in the seeds): a card can only leave the Forum if one of its color is there."""
     if state.forum[e.color] > 0:
         return []
-    return [Problem("UCH-FORUM", f"a {e.color} card leaves the Forum ({e.reason}), but the Forum has none")]
+    return [Problem("UCH-FORUM", f"a {e.color} card leaves the Forum ({e.reason}), but the Forum has none (not in the seeds)")]
 
 
 # -- Starting and building -------------------------------------------------------------
@@ -159,7 +159,8 @@ def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> lis
     held = e.operations + sum(m.operations for c, m in state.monopolies.items() if m.player == e.player and c != e.color)
     if held <= limit:
         return []
-    return [Problem("UCH-COMPLETE", f"{e.player}'s monopolies count {held} Operations, above their Operations limit of {limit}", WARNING)]
+    return [Problem("UCH-COMPLETE", f"{e.player}'s monopolies count {held} Operations, above their Operations limit of {limit} "
+                                    f"(the starting limit, {state.header.setup.operations_limit}, is not in the seeds)", WARNING)]
 
 
 # -- Monopolies, effects, score ------------------------------------------------------
