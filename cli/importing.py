@@ -13,6 +13,7 @@ from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
 from cli.sources import open_store, store_option
 from domain.errors import LogInvalid
 from projections.importer import ImportResult, Outcome, import_log
+from projections.keeper import ViewKeeper, ViewsUnavailable
 
 PROGRESS_FROM_BYTES = 1 << 20
 """Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""
@@ -74,4 +75,13 @@ def import_(logs: tuple[str, ...], store: str) -> None:
         click.echo(_describe(path, result))
         if result.outcome is Outcome.CONFLICT:
             code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
+    _update_views(game_store)
     raise SystemExit(code)
+
+
+def _update_views(game_store: Any) -> None:
+    """Bring the views up to date at the end of every import (kept on SQLite stores)."""
+    try:
+        ViewKeeper(game_store).catch_up()
+    except ViewsUnavailable:
+        pass  # this kind of store keeps no views; reports say so when asked

@@ -10,6 +10,7 @@ from cli.errors import InputProblem
 from cli.catalog import games, schema
 from cli.importing import import_
 from cli.replay import replay
+from cli.report import projections, report
 from cli.validate import validate
 
 
@@ -41,7 +42,7 @@ def main() -> None:
     """
 
 
-for command in (validate, import_, games, replay, schema):
+for command in (validate, import_, games, replay, report, projections, schema):
     main.add_command(command)
 
 

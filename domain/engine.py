@@ -169,24 +169,31 @@ class Engine:
     AFTER_END: ClassVar[tuple[type, ...]] = (Note,)
     """Recorded events that may follow the end of the game without breaking END_RULE."""
 
-    def __init__(self, header: Any, header_line: int = 1):
+    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True):
         self.state = self.STATE(header, header_line)
         self._out: list[Derived] = []
-        self.apply(self.LINE_RECORDED(line=header_line, event=header))
+        if opening:
+            self.emit(self.LINE_RECORDED(line=header_line, event=header))
+            self.open_game(header_line)
+        self._opening = self._out
 
     @classmethod
     def from_history(cls, events: Iterable[Derived]) -> "Engine":
         """Rebuild an engine from stored events: the first must record the header."""
         it = iter(events)
         first = next(it)
-        engine = cls(first.event, first.line)
+        engine = cls(first.event, first.line, opening=False)
+        engine.apply(first)
         for event in it:
             engine.apply(event)
         return engine
 
     def header_events(self) -> list[Derived]:
-        """The events that store the header itself (the first of every history)."""
-        return [self.LINE_RECORDED(line=self.state.header_line, event=self.state.header)]
+        """The first events of every history: the header itself, and what the setup gives."""
+        return list(self._opening)
+
+    def open_game(self, line: int) -> None:
+        """Emit what the setup gives before the first turn (starting credits, the Forum...)."""
 
     def apply(self, event: Derived) -> None:
         """Fold a stored event without deciding anything (replay)."""

@@ -10,6 +10,12 @@
 
 The log is read once, line by line, and written in batches inside the single
 transaction, so memory stays flat however long the log is.
+
+Concurrent importers: two of the same game both find it absent (or both at the
+same version), and the second to write collides on an event version, so it is a
+``conflict`` and stores nothing. Importers of different games take turns at the
+store's write lock; one that waits longer than the store's lock timeout stops
+with :class:`~projections.store.StoreBusy`, storing nothing.
 """
 
 from __future__ import annotations
@@ -18,13 +24,13 @@ import enum
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, OperationalError
 
 from domain.engine import Engine
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 from projections.mapper import Envelope
-from projections.store import GameStore, GameSummary, game_uuid
+from projections.store import GameStore, GameSummary, StoreBusy, game_uuid
 
 BATCH = 1000
 
@@ -60,8 +66,10 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     """Append a log's new events to the store.
 
     Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
-    has input errors. Returns the outcome otherwise; ``progress`` is called
-    with the current line number after each batch written.
+    has input errors, and :class:`~projections.store.StoreBusy` (nothing
+    stored) when another writer held the store's lock past its lock timeout.
+    Returns the outcome otherwise; ``progress`` is called with the current
+    line number after each batch written.
     """
     reader = LogReader(source)
     if reader.header is None:
@@ -79,6 +87,17 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     except IntegrityError:
         return ImportResult(Outcome.CONFLICT, game_id,
                             message=f"another import of game {game_id!r} was stored first; import again to add what is new")
+    except OperationalError as exc:
+        if not _is_lock_timeout(exc):
+            raise
+        raise StoreBusy(f"{filename}: the store {store.location} stayed locked by another writer "
+                        f"(waited the lock timeout); nothing stored, import again") from exc
+
+
+def _is_lock_timeout(exc: OperationalError) -> bool:
+    """Whether a store error means another writer held the lock too long (SQLite, PostgreSQL)."""
+    text = str(exc).lower()
+    return "database is locked" in text or "lock timeout" in text
 
 
 def _resume(store: GameStore, reader: LogReader) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:

@@ -8,24 +8,39 @@ Structs, stored through :class:`~projections.mapper.StructMapper`.
 The default store is a SQLite file (``gamelog.sqlite``), opened in WAL mode by
 eventsourcing; this module also sets ``PRAGMA synchronous=FULL`` on every
 connection and checks that it took, so a committed import survives a crash.
-A ``postgresql://`` URL selects eventsourcing's PostgreSQL module instead.
+A ``postgresql://user:password@host:port/db`` URL selects eventsourcing's
+PostgreSQL module instead; ``?schema=NAME`` keeps the tables in that schema
+(created if absent), so several stores can share one database.
 
 Beside the events, a small catalog table (``gamelog_games``) lists the stored
 games; it is written in the same transaction as the events it summarises.
+
+Writers wait for each other: an import holds the write lock (SQLite's database
+lock, PostgreSQL's lock on the events table) until it commits, and another
+writer waits up to ``lock_timeout`` seconds (``GAMELOG_LOCK_TIMEOUT``, 60 by
+default) before giving up with :class:`StoreBusy`. Readers never wait, and
+never see an uncommitted import.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
-from urllib.parse import unquote, urlparse
+from typing import Any, Iterator, Sequence
+from urllib.parse import parse_qs, unquote, urlparse
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteFactory,
+)
 
 from projections.mapper import Envelope, StructMapper
 
@@ -34,15 +49,26 @@ SYNCHRONOUS = "FULL"
 _SYNCHRONOUS_CODES = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
 GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://gamelog.invalid/games")
 PAGE = 1000
+LOCK_TIMEOUT = 60
+"""Seconds a writer waits for another writer's lock (``GAMELOG_LOCK_TIMEOUT`` overrides)."""
 
 
 class StoreError(Exception):
     """Raised when the store cannot be opened or is not what gamelog expects."""
 
 
+class StoreBusy(StoreError):
+    """Raised when another writer held the store's write lock for longer than the lock timeout."""
+
+
 def game_uuid(game_id: str) -> UUID:
     """The aggregate ID of the game whose header says ``"id": game_id``."""
     return uuid5(GAME_NAMESPACE, game_id)
+
+
+def is_postgres(store: str) -> bool:
+    """Whether ``store`` names a PostgreSQL database rather than a SQLite file."""
+    return store.startswith(("postgresql://", "postgres://"))
 
 
 class _DurablePool(SQLiteConnectionPool):
@@ -58,8 +84,25 @@ class _DurablePool(SQLiteConnectionPool):
         return connection
 
 
+class BatchSQLiteApplicationRecorder(SQLiteApplicationRecorder):
+    """eventsourcing's SQLite recorder, inserting a batch with one ``executemany``.
+
+    The library inserts row by row to return each row's notification ID;
+    gamelog never uses those IDs, and one ``executemany`` per batch is faster.
+    The rows and the table are the library's own, so its readers still work.
+    """
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> None:
+        c.executemany(self.insert_events_statement,
+                      [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+                        s.originator_version, s.topic, s.state) for s in stored_events])
+        return None
+
+
 class DurableSQLiteFactory(SQLiteFactory):
-    """eventsourcing's SQLite module, with the durable connection pool above."""
+    """eventsourcing's SQLite module, with the durable connection pool and the batch recorder above."""
+
+    application_recorder_class = BatchSQLiteApplicationRecorder
 
     def __init__(self, env: Any):
         super().__init__(env)
@@ -82,30 +125,92 @@ class GameSummary:
 
 
 _CATALOG = (
-    "CREATE TABLE IF NOT EXISTS gamelog_games ("
+    "CREATE TABLE IF NOT EXISTS {table} ("
     "id TEXT PRIMARY KEY, originator_id TEXT NOT NULL, game TEXT NOT NULL, players TEXT NOT NULL, "
-    "events INTEGER NOT NULL, last_line INTEGER NOT NULL, finished INTEGER NOT NULL, winner TEXT)"
+    "events BIGINT NOT NULL, last_line BIGINT NOT NULL, finished INTEGER NOT NULL, winner TEXT)"
 )
 _UPSERT = (
-    "INSERT INTO gamelog_games (id, originator_id, game, players, events, last_line, finished, winner) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET events = excluded.events, "
+    "INSERT INTO {table} (id, originator_id, game, players, events, last_line, finished, winner) "
+    "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET events = excluded.events, "
     "last_line = excluded.last_line, finished = excluded.finished, winner = excluded.winner"
 )
+_SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner FROM {table} ORDER BY id"
 
 
-def store_env(store: str) -> dict[str, str]:
-    """The eventsourcing environment for a store given as a path or a ``postgresql://`` URL."""
-    if store.startswith(("postgresql://", "postgres://")):
+@dataclass(frozen=True)
+class _Dialect:
+    """The catalog's SQL for one backend: table name (schema-qualified on PostgreSQL) and placeholders."""
+
+    catalog: str
+    mark: str
+
+    def sql(self, template: str) -> str:
+        return template.format(table=self.catalog, marks=", ".join([self.mark] * 8))
+
+
+def _lock_timeout(lock_timeout: float | None) -> int:
+    """The lock timeout in whole seconds (both backends take whole seconds); raises StoreError."""
+    if lock_timeout is None:
+        raw = os.environ.get("GAMELOG_LOCK_TIMEOUT", "").strip() or str(LOCK_TIMEOUT)
+        try:
+            lock_timeout = float(raw)
+        except ValueError:
+            raise StoreError(f"GAMELOG_LOCK_TIMEOUT must be a number of seconds, not {raw!r}") from None
+    return max(1, round(lock_timeout))
+
+
+def store_env(store: str, lock_timeout: float | None = None) -> dict[str, str]:
+    """The eventsourcing environment for a store given as a path or a ``postgresql://`` URL.
+
+    A URL's ``?schema=NAME`` becomes ``POSTGRES_SCHEMA``. Raises
+    :class:`StoreError` for a bad ``GAMELOG_LOCK_TIMEOUT``.
+    """
+    timeout = str(_lock_timeout(lock_timeout))
+    if is_postgres(store):
         url = urlparse(store)
+        query = parse_qs(url.query)
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
+            "POSTGRES_DBNAME": unquote(url.path.lstrip("/")) or "postgres",
             "POSTGRES_HOST": url.hostname or "localhost",
             "POSTGRES_PORT": str(url.port or 5432),
             "POSTGRES_USER": unquote(url.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_SCHEMA": query.get("schema", [""])[-1],
+            "POSTGRES_LOCK_TIMEOUT": timeout,
+            # An import computes each batch between statements; the library's 5 s
+            # default would end a transaction whose client is merely slow.
+            "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60",
         }
-    return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": store}
+    return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": store,
+            "SQLITE_LOCK_TIMEOUT": timeout}
+
+
+def _prepare_postgres(env: dict[str, str]) -> bool:
+    """Create the schema if absent; return whether gamelog's tables already exist there.
+
+    Existing tables are not created again, because the library's ``CREATE INDEX
+    IF NOT EXISTS`` waits for the lock an import holds, so opening a store would
+    wait for the import. Raises :class:`StoreError` when the database is unreachable.
+    """
+    import psycopg  # only a PostgreSQL store needs it (the eventsourcing[postgres] extra)
+
+    schema = env["POSTGRES_SCHEMA"] or "public"
+    try:
+        with psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                             user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"], connect_timeout=5,
+                             autocommit=True) as conn:
+            # The library names the events table after the application: gamelog_events.
+            exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
+                                  (f'"{schema}".gamelog_events', f'"{schema}".gamelog_games')).fetchone()[0]
+            if not exists:
+                try:
+                    conn.execute(psycopg.sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(psycopg.sql.Identifier(schema)))
+                except psycopg.errors.UniqueViolation:
+                    pass  # another process created it at the same moment
+            return bool(exists)
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot reach PostgreSQL: {exc}".strip()) from exc
 
 
 class GameStore(Application):
@@ -113,14 +218,30 @@ class GameStore(Application):
 
     name = "gamelog"
 
-    def __init__(self, store: str = DEFAULT_STORE):
+    def __init__(self, store: str = DEFAULT_STORE, *, lock_timeout: float | None = None):
+        """Open (creating if needed) the store at a SQLite path or a ``postgresql://`` URL.
+
+        ``lock_timeout`` is how long, in seconds, a write waits for another
+        writer. Raises :class:`StoreError` when the store cannot be opened.
+        """
         self.location = store
+        env = store_env(store, lock_timeout)
+        self.postgres = is_postgres(store)
+        if self.postgres:
+            if _prepare_postgres(env):
+                env["CREATE_TABLE"] = "false"
+            schema = '"' + (env["POSTGRES_SCHEMA"] or "public") + '"'
+            self.dialect = _Dialect(f"{schema}.gamelog_games", "%s")
+        else:
+            self.dialect = _Dialect("gamelog_games", "?")
         try:
-            super().__init__(env=store_env(store))
+            super().__init__(env=env)
+            with self.transaction() as cursor:
+                cursor.execute(self.dialect.sql(_CATALOG))
+        except StoreError:
+            raise
         except Exception as exc:  # eventsourcing raises several kinds for a bad location
             raise StoreError(f"cannot open the store {store}: {exc}") from exc
-        with self.transaction() as cursor:
-            cursor.execute(_CATALOG)
 
     def construct_mapper(self) -> StructMapper:
         return StructMapper()
@@ -132,16 +253,26 @@ class GameStore(Application):
             yield cursor
 
     def append(self, cursor: Any, envelopes: list[Envelope]) -> None:
-        """Insert events inside an open :meth:`transaction` (so a whole log commits at once)."""
+        """Insert events inside an open :meth:`transaction` (so a whole log commits at once).
+
+        Raises eventsourcing's ``IntegrityError`` (at once, or when the
+        transaction commits) when another writer stored one of these versions.
+        """
         stored: list[StoredEvent] = [self.mapper.to_stored_event(e) for e in envelopes]
         # The recorder's own insert_events opens a transaction per call; an import
         # writes many batches in one transaction, so it uses the per-cursor step.
-        self.recorder._insert_events(cursor, stored)
+        if self.postgres:
+            # The PostgreSQL recorder's _insert_events is a hook that inserts nothing;
+            # this step takes the table lock, notifies listeners and inserts.
+            self.recorder._insert_stored_events(cursor, stored)
+        else:
+            self.recorder._insert_events(cursor, stored)
 
     def save_summary(self, cursor: Any, summary: GameSummary) -> None:
         """Write a game's catalog row inside an open :meth:`transaction`."""
-        cursor.execute(_UPSERT, (summary.id, game_uuid(summary.id).hex, summary.game, json.dumps(summary.players),
-                                 summary.events, summary.last_line, int(summary.finished), summary.winner))
+        cursor.execute(self.dialect.sql(_UPSERT),
+                       (summary.id, game_uuid(summary.id).hex, summary.game, json.dumps(summary.players),
+                        summary.events, summary.last_line, int(summary.finished), summary.winner))
 
     def history(self, game_id: str) -> Iterator[Any]:
         """The stored events of a game, in order, read a page at a time."""
@@ -155,12 +286,34 @@ class GameStore(Application):
                 return
             version = page[-1].originator_version
 
+    def _read(self, statement: str, params: tuple = ()) -> list[Any]:
+        """Rows of one read-only statement (rows index by column name on both backends)."""
+        with self.recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement, params)
+            return cursor.fetchall()
+
     def games(self) -> list[GameSummary]:
         """Every stored game, by id."""
-        with self.recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute("SELECT id, game, players, events, last_line, finished, winner FROM gamelog_games ORDER BY id")
-            rows = cursor.fetchall()
-        return [GameSummary(r[0], r[1], json.loads(r[2]), r[3], r[4], bool(r[5]), r[6]) for r in rows]
+        rows = self._read(self.dialect.sql(_SELECT_GAMES))
+        return [GameSummary(r["id"], r["game"], json.loads(r["players"]), r["events"], r["last_line"],
+                            bool(r["finished"]), r["winner"]) for r in rows]
+
+    @property
+    def events_table(self) -> str:
+        """The events table's name as SQL (schema-qualified on PostgreSQL)."""
+        if self.postgres:
+            return f'"{self.recorder.datastore.schema}"."{self.recorder.events_table_name}"'
+        return self.recorder.events_table_name
+
+    def count_events(self, game_id: str | None = None) -> int:
+        """How many events are stored: of one game, or of every game."""
+        if game_id is None:
+            rows = self._read(f"SELECT COUNT(*) AS n FROM {self.events_table}")
+        else:
+            uid = game_uuid(game_id)
+            rows = self._read(f"SELECT COUNT(*) AS n FROM {self.events_table} WHERE originator_id = {self.dialect.mark}",
+                              (uid if self.postgres else uid.hex,))
+        return rows[0]["n"]
 
     def has_game(self, game_id: str) -> bool:
         return bool(self.recorder.select_events(game_uuid(game_id), limit=1))

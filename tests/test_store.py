@@ -1,8 +1,22 @@
-"""The store: imports are atomic, idempotent and incremental; conflicts are refused whole."""
+"""The store: imports are atomic, idempotent and incremental; conflicts are refused whole.
+
+Every store-facing test runs on SQLite, and on PostgreSQL when the
+environment variable ``GAMELOG_TEST_POSTGRES`` names a database
+(``postgresql://postgres@127.0.0.1:5432/test``); each test gets a schema of
+its own there, dropped afterwards. Without that variable the PostgreSQL runs
+are skipped, with the reason shown; under CI (``CI`` set) they fail instead,
+as they do when the database cannot be reached.
+
+The helpers here (:class:`Locations`, :func:`postgres_url`) are shared with
+the concurrency and crash tests.
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -10,22 +24,93 @@ from domain.errors import LogInvalid
 from domain.replay import run, state_at
 from projections import importer
 from projections.importer import Outcome, import_log
-from projections.store import GameStore
+from projections.store import GameStore, StoreError
 from tests.conftest import EXAMPLES
+
+POSTGRES_ENV = "GAMELOG_TEST_POSTGRES"
+BACKENDS = ["sqlite", "postgresql"]
 
 SEED = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes()
 SEED_LINES = SEED.splitlines(keepends=True)
 
 
+def postgres_url() -> str:
+    """The test database's URL; skips the test without one (fails under CI, or when unreachable)."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{POSTGRES_ENV} must name a PostgreSQL database when CI is set")
+        pytest.skip(f"PostgreSQL: set {POSTGRES_ENV}=postgresql://user@host:port/db to run this on PostgreSQL")
+    import psycopg
+
+    try:
+        psycopg.connect(_plain(url), connect_timeout=5).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"{POSTGRES_ENV}={url} cannot be reached: {exc}")
+    return url
+
+
+def _plain(url: str) -> str:
+    """The URL without gamelog's own query (``?schema=``), as libpq takes it."""
+    return url.split("?", 1)[0]
+
+
+class Locations:
+    """Fresh, empty store locations of one backend for one test; :meth:`drop` removes them.
+
+    SQLite: files in the test's tmp_path. PostgreSQL: a new schema per
+    location (``?schema=gl_test_...``) in the test database.
+    """
+
+    def __init__(self, backend: str, tmp_path: Path):
+        self.backend = backend
+        self.tmp_path = tmp_path
+        self.base = postgres_url() if backend == "postgresql" else ""
+        self.schemas: list[str] = []
+
+    def new(self) -> str:
+        """A location no other test uses."""
+        if self.backend == "sqlite":
+            return str(self.tmp_path / f"store-{len(list(self.tmp_path.glob('store-*.sqlite')))}-{uuid.uuid4().hex[:6]}.sqlite")
+        schema = f"gl_test_{uuid.uuid4().hex[:16]}"
+        self.schemas.append(schema)
+        return f"{_plain(self.base)}?schema={schema}"
+
+    def drop(self) -> None:
+        """Drop this test's PostgreSQL schemas (SQLite files go with tmp_path)."""
+        if not self.schemas:
+            return
+        import psycopg
+
+        with psycopg.connect(_plain(self.base), autocommit=True) as conn:
+            for schema in self.schemas:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=BACKENDS)
+def locations(request, tmp_path):
+    """Makes fresh store locations on each backend in turn."""
+    made = Locations(request.param, tmp_path)
+    yield made
+    made.drop()
+
+
 @pytest.fixture
-def store(tmp_path):
-    return GameStore(str(tmp_path / "gamelog.sqlite"))
+def store(locations):
+    opened = GameStore(locations.new())
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path):
+    opened = GameStore(str(tmp_path / "gamelog.sqlite"))
+    yield opened
+    opened.close()
 
 
 def stored_rows(store: GameStore) -> int:
-    with store.recorder.datastore.transaction(commit=False) as c:
-        c.execute("SELECT COUNT(*) FROM stored_events")
-        return c.fetchone()[0]
+    return store.count_events()
 
 
 def test_import_stores_the_game_and_lists_it(store):
@@ -43,11 +128,11 @@ def test_the_same_log_again_adds_nothing(store):
     assert stored_rows(store) == before
 
 
-def test_a_grown_log_adds_only_its_new_lines_and_ends_in_the_same_state(store, tmp_path):
+def test_a_grown_log_adds_only_its_new_lines_and_ends_in_the_same_state(store, locations):
     import_log(store, b"".join(SEED_LINES[:20]), "seed.jsonl")
     result = import_log(store, SEED, "seed.jsonl")
     assert (result.outcome, result.first_line) == (Outcome.IMPORTED, 22)
-    whole = GameStore(str(tmp_path / "whole.sqlite"))
+    whole = GameStore(locations.new())
     import_log(whole, SEED, "seed.jsonl")
     assert list(store.history("seed-examples")) == list(whole.history("seed-examples"))
 
@@ -97,8 +182,8 @@ def test_a_failure_during_the_write_leaves_the_store_as_it_was(store, monkeypatc
     assert import_log(store, SEED, "seed.jsonl").outcome is Outcome.IMPORTED
 
 
-def test_sqlite_runs_in_wal_mode_with_synchronous_full(store):
-    with store.recorder.datastore.transaction(commit=False) as c:
+def test_sqlite_runs_in_wal_mode_with_synchronous_full(sqlite_store):
+    with sqlite_store.recorder.datastore.transaction(commit=False) as c:
         c.execute("PRAGMA synchronous")
         assert c.fetchone()[0] == 2
         c.execute("PRAGMA journal_mode")
@@ -124,3 +209,31 @@ def test_a_database_that_is_not_a_store_is_an_error(tmp_path):
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises((sqlite3.DatabaseError, Exception)):
         GameStore(str(path))
+
+
+def test_a_reopened_store_finds_what_was_imported(store):
+    import_log(store, SEED, "seed.jsonl")
+    again = GameStore(store.location)
+    assert [g.id for g in again.games()] == ["seed-examples"]
+    assert again.count_events("seed-examples") == store.count_events() > 0
+    assert import_log(again, SEED, "seed.jsonl").outcome is Outcome.ALREADY_IMPORTED
+    again.close()
+
+
+def test_two_postgresql_schemas_are_two_stores():
+    url = _plain(postgres_url())
+    made = Locations("postgresql", Path("."))
+    try:
+        first, second = GameStore(made.new()), GameStore(made.new())
+        import_log(first, SEED, "seed.jsonl")
+        assert [g.id for g in first.games()] == ["seed-examples"] and second.games() == []
+        assert second.count_events() == 0 and url in first.location
+        first.close(), second.close()
+    finally:
+        made.drop()
+
+
+def test_an_unreachable_postgresql_server_is_a_store_error():
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match="cannot reach PostgreSQL"):
+        GameStore("postgresql://nobody@127.0.0.1:1/none")

@@ -70,6 +70,11 @@ class MerchantEngine(Engine):
         if delta:
             self.emit(CreditsChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
 
+    def open_game(self, line: int) -> None:
+        header = self.state.header
+        for player in header.players:
+            self.credits(line, player, header.per_player("starting_credits", player), "setup", "starting credits")
+
     def decide_event(self, line: int, event: Any) -> None:
         player = getattr(event, "player", None)
         if player is not None and not isinstance(event, (CreditsPaid, CreditsReceived)):

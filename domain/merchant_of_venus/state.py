@@ -69,7 +69,8 @@ class MerchantState(GameState):
         super().__init__(header, header_line)
         self.goal = header.setup.goal
         self.by_player = {
-            p: Player(credits=header.per_player("starting_credits", p), holds=header.per_player("holds", p))
+            # Starting credits arrive as the setup's CreditsChanged events, like every other credit.
+            p: Player(credits=0, holds=header.per_player("holds", p))
             for p in header.players
         }
         self.contacted: dict[str, tuple[str, int]] = {}

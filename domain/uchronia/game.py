@@ -62,6 +62,10 @@ class UchroniaEngine(Engine):
         if delta:
             self.emit(VpChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
 
+    def open_game(self, line: int) -> None:
+        for color in self.state.header.forum_colors():
+            self.forum(line, color, 1, "setup", "on the Forum at the start")
+
     def forum(self, line: int, color: str, count: int, rule: str, reason: str) -> None:
         """Change the Forum, never below zero cards of a color (the rules already flagged it)."""
         if count > 0 or self.state.forum[color] > 0:

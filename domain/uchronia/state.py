@@ -75,9 +75,8 @@ class UchroniaState(GameState):
         self.threshold = header.threshold()
         self.last_turn_card = header.last_turn_holder()
         self.by_player = {p: Player(operations_limit=header.setup.operations_limit) for p in header.players}
+        # The setup's Forum cards arrive as ForumChanged events (UchroniaEngine.open_game).
         self.forum = {c: 0 for c in COLORS}
-        for color in header.forum_colors():
-            self.forum[color] += 1
         self.monopolies = {c: Monopoly() for c in COLORS}
         self.reached: ThresholdReached | None = None
         # UCH-MONOPOLY-BONUS: the completion a monopoly holder may still answer with a Forum card.

@@ -1,0 +1,122 @@
+"""``gamelog report`` (per-turn or per-round reports) and ``gamelog projections`` (the views)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+import click
+
+from cli.errors import InputProblem, StoreProblem
+from cli.sources import load_game, open_store, store_option
+from projections.keeper import ViewKeeper, ViewsUnavailable, views_in_memory
+from projections.reports.formats import render_csv, render_json, render_markdown, render_text
+from projections.reports.html import render_html
+from projections.reports.model import build_report
+
+
+def keeper_for(store: str) -> ViewKeeper:
+    """The views of a store, brought up to date."""
+    try:
+        keeper = ViewKeeper(open_store(store, must_exist=True))
+    except ViewsUnavailable as exc:
+        raise StoreProblem(str(exc)) from exc
+    keeper.catch_up()
+    return keeper
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Print, or write to ``path`` atomically: a failure leaves no half-written file."""
+    if path is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as handle:
+            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file, not the temp file's 0600
+        os.replace(handle.name, path)
+    except OSError as exc:
+        raise InputProblem(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+@click.command()
+@click.argument("game")
+@click.option("--by", type=click.Choice(["turn", "round"]), help="Group by turn or by round (default: the game's own: round for Twilight Imperium, turn otherwise).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "csv", "html"]), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@store_option
+def report(game: str, by: str | None, fmt: str, output: str | None, store: str) -> None:
+    """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
+
+    GAME is a log file (read in memory) or a stored game's id. Formats: text
+    for a terminal, markdown for a forge, json and csv for programs, html for
+    one self-contained page with charts.
+    """
+    if os.path.isfile(game):
+        source = load_game(game, store)
+        cursor = views_in_memory(source.events).cursor()
+        document = build_report(cursor, source.id, by)
+    else:
+        keeper = keeper_for(store)
+        with keeper.connection() as cursor:
+            cursor.execute("SELECT 1 FROM view_context WHERE game = ?", (game,))
+            if cursor.fetchone() is None:
+                raise InputProblem(f"no log file or stored game named {game!r} (in {store})")
+            document = build_report(cursor, game, by)
+    if fmt == "text":
+        styled = output is None and sys.stdout.isatty()
+        text = render_text(document, click.style if styled else (lambda t, **_: t))
+    else:
+        text = {"markdown": render_markdown, "json": render_json, "csv": render_csv, "html": render_html}[fmt](document)
+    write_output(text, output)
+
+
+@click.group()
+def projections() -> None:
+    """The views the reports read: their position, and rebuilding them."""
+
+
+@projections.command()
+@store_option
+def status(store: str) -> None:
+    """Each view's position against the head of the store's notification log."""
+    try:
+        keeper = ViewKeeper(open_store(store, must_exist=True))
+    except ViewsUnavailable as exc:
+        raise StoreProblem(str(exc)) from exc
+    s = keeper.status()
+    state = "up to date" if s.behind == 0 else f"{s.behind} event(s) behind"
+    for view in ("lines", "turns", "tracks", "findings", "results"):
+        click.echo(f"{view:<9} at {s.position} of {s.head}: {state}")
+
+
+@projections.command()
+@store_option
+def rebuild(store: str) -> None:
+    """Rebuild every view from scratch, with progress on a terminal."""
+    try:
+        keeper = ViewKeeper(open_store(store, must_exist=True))
+    except ViewsUnavailable as exc:
+        raise StoreProblem(str(exc)) from exc
+    head = keeper.status().head
+    show = sys.stderr.isatty()
+    with click.progressbar(length=head, label="rebuilding views", file=sys.stderr) if show else _NoBar() as bar:
+        folded = keeper.rebuild(bar.update)
+    click.echo(f"rebuilt the views from {folded} event(s)")
+
+
+class _NoBar:
+    """Stands in for a progress bar when output is piped."""
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        pass

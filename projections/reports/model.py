@@ -1,0 +1,117 @@
+"""The report of one game, per turn or per round, read from the views.
+
+The report is a plain JSON-able dict (its fields are documented in the
+README and are stable): every renderer (text, Markdown, CSV, HTML, JSON)
+reads it, and nothing in it depends on the clock or on hash order, so the
+same game always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from projections.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
+
+SEVERITIES = ("violation", "unverifiable", "warning")
+
+
+class GameNotInViews(Exception):
+    """Raised when the views hold no game of that id."""
+
+
+def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:
+    cursor.execute(sql, params)
+    return [tuple(r) for r in cursor.fetchall()]
+
+
+def build_report(cursor: Any, game_id: str, by: str | None = None) -> dict[str, Any]:
+    """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default).
+
+    Raises :class:`GameNotInViews` when the views don't know the game.
+    """
+    found = _rows(cursor, "SELECT context FROM view_context WHERE game = ?", game_id)
+    if not found:
+        raise GameNotInViews(game_id)
+    context = json.loads(found[0][0])
+    game = context["game"]
+    by = by or PERIOD[game]
+    lines = _rows(cursor, "SELECT line, turn, round, player, type, text, voided FROM view_lines WHERE game = ? ORDER BY line", game_id)
+    tracks = _rows(cursor, "SELECT seq, line, subject, measure, delta, value, rule, reason FROM view_tracks WHERE game = ? ORDER BY seq", game_id)
+    findings = _rows(cursor, "SELECT seq, line, rule, severity, player, message FROM view_findings WHERE game = ? ORDER BY seq", game_id)
+    result = _rows(cursor, "SELECT line, winner, rule, reason FROM view_results WHERE game = ?", game_id)
+    counts = {s: sum(1 for f in findings if f[3] == s) for s in SEVERITIES}
+    return {
+        "game": game,
+        "id": game_id,
+        "players": context["players"],
+        "by": by,
+        "score": SCORE_NAME[game],
+        "goal": context["goal"],
+        "result": _result(result),
+        "findings": counts,
+        "opening": _standings(game, context["players"], tracks, 0),
+        "periods": _periods(game, context["players"], by, lines, tracks, findings),
+    }
+
+
+def _result(rows: list[tuple]) -> dict[str, Any]:
+    if not rows:
+        return {"finished": False, "winner": None, "line": None, "rule": None, "reason": None}
+    line, winner, rule, reason = rows[0]
+    return {"finished": True, "winner": winner, "line": line, "rule": rule, "reason": reason}
+
+
+def _periods(game: str, players: list[str], by: str, lines: list[tuple], tracks: list[tuple],
+             findings: list[tuple]) -> list[dict[str, Any]]:
+    key = 1 if by == "turn" else 2
+    changes_at: dict[int, list[dict]] = {}
+    for seq, line, subject, measure, delta, value, rule, reason in tracks:
+        changes_at.setdefault(line, []).append(
+            {"subject": subject, "measure": measure, "delta": delta, "value": value, "rule": rule, "reason": reason})
+    findings_at: dict[int, list[dict]] = {}
+    for seq, line, rule, severity, player, message in findings:
+        findings_at.setdefault(line, []).append({"rule": rule, "severity": severity, "player": player, "message": message})
+    periods: list[dict[str, Any]] = []
+    for row in lines:
+        number = row[key] or 0
+        if not periods or periods[-1]["number"] != number:
+            periods.append({"number": number, "players": [], "first_line": row[0], "last_line": row[0], "lines": []})
+        period = periods[-1]
+        line, _, _, player, kind, text, voided = row
+        period["last_line"] = line
+        if player and player not in period["players"]:
+            period["players"].append(player)
+        period["lines"].append({"line": line, "player": player, "type": kind, "text": text, "voided": bool(voided),
+                                "changes": changes_at.get(line, []), "findings": findings_at.get(line, [])})
+    for period in periods:
+        period["standings"] = _standings(game, players, tracks, period["last_line"])
+        period["forum"] = _forum(tracks, period["last_line"]) if game == "uchronia" else None
+    return periods
+
+
+def _values_at(tracks: list[tuple], last_line: int) -> dict[tuple[str, str], int]:
+    """Each (subject, measure)'s total after ``last_line`` (0: after the setup)."""
+    values: dict[tuple[str, str], int] = {}
+    for seq, line, subject, measure, delta, value, rule, reason in tracks:
+        if line > last_line and last_line:
+            break
+        if last_line or rule == "setup":
+            values[(subject, measure)] = value
+    return values
+
+
+def _standings(game: str, players: list[str], tracks: list[tuple], last_line: int) -> dict[str, dict[str, int]]:
+    values = _values_at(tracks, last_line)
+    out = {}
+    for player in players:
+        row = {m: values.get((player, m), 0) for m in MEASURES[game]}
+        row[SCORE_NAME[game]] = sum(values.get((player, m), 0) for m in SCORE[game])
+        out[player] = row
+    return out
+
+
+def _forum(tracks: list[tuple], last_line: int) -> dict[str, int]:
+    values = _values_at(tracks, last_line)
+    colors = ("wood", "clay", "brick", "stone", "marble")
+    return {c: values.get((c, "forum"), 0) for c in colors}

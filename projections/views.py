@@ -1,0 +1,132 @@
+"""The views: tables folded from stored events, read by reports and audits.
+
+* ``view_lines``: every recorded line with its turn, round, player and a short
+  description (and whether a correction voided it);
+* ``view_turns``: each turn's player and its first and last line;
+* ``view_tracks``: every change of a running total (credits, deeds, VP, trade
+  goods, commodities, Forum cards) with the line that caused it and the total
+  after it;
+* ``view_findings``: every rule finding, with its line, turn and round;
+* ``view_results``: how each finished game ended.
+
+:class:`ViewFolder` folds events into these tables through a DB-API cursor
+(SQLite's ``?`` placeholders). The same folder runs over a store's
+notification log (``projections.keeper``) and, for a log file, over the events
+decided in memory, into an in-memory SQLite database: one code path for both.
+Its running context per game (turn, round, totals) is kept in
+``view_context`` so that folding resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domain.events import FindingRaised, GameWon, LineVoided, TurnBegan, TurnFinished
+from projections.tracks import GOAL, STEPS
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "
+    "type TEXT, text TEXT, voided INTEGER DEFAULT 0, PRIMARY KEY (game, line))",
+    "CREATE TABLE IF NOT EXISTS view_turns (game TEXT, turn INTEGER, round INTEGER, player TEXT, first_line INTEGER, "
+    "last_line INTEGER, PRIMARY KEY (game, turn))",
+    "CREATE TABLE IF NOT EXISTS view_tracks (game TEXT, seq INTEGER, line INTEGER, turn INTEGER, round INTEGER, "
+    "subject TEXT, measure TEXT, delta INTEGER, value INTEGER, rule TEXT, reason TEXT, PRIMARY KEY (game, seq))",
+    "CREATE TABLE IF NOT EXISTS view_findings (game TEXT, seq INTEGER, line INTEGER, turn INTEGER, round INTEGER, "
+    "rule TEXT, severity TEXT, player TEXT, message TEXT, PRIMARY KEY (game, seq))",
+    "CREATE TABLE IF NOT EXISTS view_results (game TEXT PRIMARY KEY, line INTEGER, winner TEXT, rule TEXT, reason TEXT)",
+    "CREATE TABLE IF NOT EXISTS view_context (originator_id TEXT PRIMARY KEY, game TEXT, context TEXT)",
+)
+TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_context")
+
+
+def describe(event: Any) -> tuple[str, str | None, str]:
+    """(type, player, text) of a recorded event, for people: its fields in log order."""
+    kind = type(event).__struct_config__.tag
+    player = getattr(event, "player", None)
+    parts = []
+    for name, encoded in zip(event.__struct_fields__, event.__struct_encode_fields__):
+        value = getattr(event, name)
+        if name in ("player", "at", "source") or value is None or value == [] or value is False:
+            continue
+        parts.append(f"{encoded} {json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}")
+    return kind, player, kind.replace("_", " ") + (": " + ", ".join(parts) if parts else "")
+
+
+class ViewFolder:
+    """Folds stored events into the view tables through ``cursor``.
+
+    Call :meth:`fold` with each event in store order, tagged with its
+    aggregate's ID, then :meth:`flush` once per transaction to save the
+    running contexts it changed.
+    """
+
+    def __init__(self, cursor: Any):
+        self.cursor = cursor
+        self.contexts: dict[str, dict[str, Any]] = {}
+        self.dirty: set[str] = set()
+        cursor.execute("SELECT originator_id, context FROM view_context")
+        for originator_id, context in cursor.fetchall():
+            self.contexts[originator_id] = json.loads(context)
+
+    def fold(self, originator_id: str, event: Any) -> None:
+        context = self.contexts.get(originator_id)
+        if context is None:  # the header's line, first of every game
+            header = event.event
+            context = {"id": header.id, "game": header.game, "players": list(header.players),
+                       "goal": GOAL[header.game](header), "turn": 0, "round": None, "seq": 0, "values": {}}
+            self.contexts[originator_id] = context
+            self.dirty.add(originator_id)
+            return
+        self.dirty.add(originator_id)
+        step = STEPS.get(type(event))
+        if step is not None:
+            self._track(context, event.line, step(event))
+        elif hasattr(event, "event"):
+            self._line(context, event.line, event.event)
+        elif isinstance(event, FindingRaised):
+            self._insert(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
+        elif isinstance(event, TurnBegan):
+            context["turn"] = event.turn
+            self.cursor.execute("INSERT INTO view_turns VALUES (?, ?, ?, ?, ?, ?)",
+                                (context["id"], event.turn, context["round"], event.player, event.line, event.line))
+        elif isinstance(event, TurnFinished):
+            self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
+                                (event.line, context["id"], event.turn))
+        elif isinstance(event, LineVoided):
+            self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
+        elif isinstance(event, GameWon):
+            self.cursor.execute("INSERT OR REPLACE INTO view_results VALUES (?, ?, ?, ?, ?)",
+                                (context["id"], event.line, event.winner, event.rule, event.reason))
+
+    def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
+        kind, player, text = describe(recorded)
+        if kind == "round_started":
+            context["round"] = recorded.round
+        # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
+        turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
+        self.cursor.execute("INSERT INTO view_lines VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                            (context["id"], line, turn, context["round"], player, kind, text))
+        # A turn's last line is the last line recorded in it, until the next turn begins.
+        self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ? AND last_line < ?",
+                            (line, context["id"], context["turn"], line))
+
+    def _track(self, context: dict[str, Any], line: int, step: Any) -> None:
+        key = f"{step.subject}\x1f{step.measure}"
+        value = context["values"].get(key, 0) + step.delta
+        context["values"][key] = value
+        self._insert(context, "view_tracks", line, step.subject, step.measure, step.delta, value, step.rule, step.reason)
+
+    def _insert(self, context: dict[str, Any], table: str, line: int, *values: Any) -> None:
+        context["seq"] += 1
+        marks = ", ".join("?" * (len(values) + 5))
+        self.cursor.execute(f"INSERT INTO {table} VALUES ({marks})",
+                            (context["id"], context["seq"], line, context["turn"], context["round"], *values))
+
+    def flush(self) -> None:
+        """Save the running context of every game folded since the last flush."""
+        for originator_id in sorted(self.dirty):
+            context = self.contexts[originator_id]
+            self.cursor.execute("INSERT OR REPLACE INTO view_context VALUES (?, ?, ?)",
+                                (originator_id, context["id"], json.dumps(context, sort_keys=True)))
+        self.dirty.clear()
