@@ -33,13 +33,16 @@ from urllib.parse import parse_qs, unquote, urlparse
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import StoredEvent
+import sqlite3
+
+from eventsourcing.persistence import OperationalError, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteApplicationRecorder,
     SQLiteConnection,
     SQLiteConnectionPool,
     SQLiteCursor,
     SQLiteFactory,
+    SQLiteTransaction,
 )
 
 from projections.mapper import Envelope, StructMapper
@@ -82,6 +85,25 @@ class _DurablePool(SQLiteConnectionPool):
         if got != _SYNCHRONOUS_CODES[SYNCHRONOUS]:
             raise StoreError(f"SQLite refused PRAGMA synchronous={SYNCHRONOUS} (it reports {got})")
         return connection
+
+
+class _ImmediateTransaction(SQLiteTransaction):
+    """A SQLite write transaction that takes the write lock when it begins (``BEGIN IMMEDIATE``).
+
+    The library's plain ``BEGIN`` takes it at the first write; a transaction
+    that has read by then and finds another writer's commit newer than its
+    snapshot fails at once with "database is locked", without waiting. Taking
+    the lock first makes every writer wait its turn (up to the lock timeout).
+    Raises eventsourcing's ``OperationalError`` when the wait times out.
+    """
+
+    def __enter__(self) -> SQLiteCursor:
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise OperationalError(exc) from exc
+        return cursor
 
 
 class BatchSQLiteApplicationRecorder(SQLiteApplicationRecorder):
@@ -236,7 +258,9 @@ class GameStore(Application):
             self.dialect = _Dialect("gamelog_games", "?")
         try:
             super().__init__(env=env)
-            with self.transaction() as cursor:
+            # A plain transaction: when the table exists this writes nothing, so
+            # opening a store never waits for an import's write lock.
+            with self.recorder.datastore.transaction(commit=True) as cursor:
                 cursor.execute(self.dialect.sql(_CATALOG))
         except StoreError:
             raise
@@ -248,9 +272,20 @@ class GameStore(Application):
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
-        """A write transaction: committed on normal exit, rolled back on any exception."""
-        with self.recorder.datastore.transaction(commit=True) as cursor:
-            yield cursor
+        """A write transaction: committed on normal exit, rolled back on any exception.
+
+        On SQLite it holds the write lock from the start (see
+        :class:`_ImmediateTransaction`). Raises eventsourcing's
+        ``OperationalError`` when another writer keeps the lock past the lock timeout.
+        """
+        if self.postgres:
+            with self.recorder.datastore.transaction(commit=True) as cursor:
+                yield cursor
+            return
+        datastore = self.recorder.datastore
+        with datastore.get_connection(commit=True) as connection, connection as conn:
+            with _ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                yield cursor
 
     def append(self, cursor: Any, envelopes: list[Envelope]) -> None:
         """Insert events inside an open :meth:`transaction` (so a whole log commits at once).

@@ -122,4 +122,4 @@ def render_csv(report: dict[str, Any]) -> str:
 
 def render_json(report: dict[str, Any]) -> str:
     """The report itself, as one JSON document."""
-    return json.dumps(report, ensure_ascii=False, indent=1)
+    return json.dumps(report, ensure_ascii=False, indent=1) + "\n"

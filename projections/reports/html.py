@@ -18,7 +18,7 @@ FORUM_COLOURS = {"wood": "#8b5a2b", "clay": "#c96f3b", "brick": "#a52a2a", "ston
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-td:first-child,th:first-child{text-align:left}.log td{text-align:left;vertical-align:top}
+td:first-child,th:first-child{text-align:left}.log td,.log th{text-align:left;vertical-align:top}
 .violation{background:#fde2e2}.warning{background:#fff4d6}.unverifiable{background:#e4f0fb}
 .void{text-decoration:line-through;color:#888}.rule{font-family:monospace;font-weight:bold}
 svg text{font-size:12px}
@@ -39,16 +39,26 @@ def _chart(series: dict[str, list[int]], labels: list[str], goal: int | None, ti
              f'<text x="{left - 5}" y="{y(0):.1f}" text-anchor="end">0</text>']
     if goal:
         parts.append(f'<line class="goal" x1="{left}" y1="{y(goal):.1f}" x2="{width - right}" y2="{y(goal):.1f}" '
-                     f'stroke="#444" stroke-dasharray="6 4"/><text x="{width - right + 4}" y="{y(goal):.1f}">goal {goal}</text>')
+                     f'stroke="#444" stroke-dasharray="6 4"/><text x="{left + 4}" y="{y(goal) - 4:.1f}">goal {goal}</text>')
     for i, label in enumerate(labels):
         parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle">{escape(label)}</text>')
     for name, values in series.items():
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-        colour = colours[name]
-        parts.append(f'<polyline class="{css_class}" data-name="{escape(name)}" fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts.append(f'<text x="{x(len(values) - 1) + 6:.1f}" y="{y(values[-1]) + 4:.1f}" fill="{colour}">{escape(name)} {values[-1]}</text>')
+        parts.append(f'<polyline class="{css_class}" data-name="{escape(name)}" fill="none" stroke="{colours[name]}" stroke-width="2" points="{points}"/>')
+    for name, label_y in _spread({n: y(v[-1]) for n, v in series.items() if v}).items():
+        parts.append(f'<text x="{width - right + 6}" y="{label_y + 4:.1f}" fill="{colours[name]}">{escape(name)} {series[name][-1]}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _spread(ends: dict[str, float], gap: float = 14) -> dict[str, float]:
+    """Label heights near each line's end, moved apart so that no two labels overlap."""
+    placed: dict[str, float] = {}
+    last = None
+    for name, end in sorted(ends.items(), key=lambda item: (item[1], item[0])):
+        at = end if last is None else max(end, last + gap)
+        placed[name] = last = at
+    return placed
 
 
 def _score_chart(report: dict[str, Any]) -> str:

@@ -1,0 +1,165 @@
+"""TI Assistant exports to log format v1 (Twilight Imperium 4).
+
+TI Assistant (a web app that tables use to run a game of Twilight Imperium)
+exports a game as one JSON object::
+
+    {"data": {"factions": [{"id": "Council Keleres", "playerName": "Tanys", ...}, ...],
+              "options": {"victory-points": 10, ...}, "winner": "Council Keleres"},
+     "timers": {...},
+     "actionLog": [{"timestampMillis": 1739054700496, "gameSeconds": 31764,
+                    "data": {"action": "END_GAME", "event": {}, "timestamp": ...}}, ...]}
+
+The action log runs newest first; the log is written in playing order. The
+players are ``data.factions`` in its order (the app lists them by seat,
+clockwise), each named by ``playerName`` (or by the faction when the name is
+missing or repeated). What each kind of entry becomes is in
+``ti_assistant_entries``, checked access to the export's values in
+``ti_assistant_shape``; this module reads the export, writes the header and
+walks the entries.
+
+The game's ``id`` is the caller's, else ``ti-assistant-<UTC start>``: the
+time of the oldest entry, which a later export of the same game keeps, so
+importing it again appends only what is new.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from domain.converters import Conversion, ConversionError, Summary
+from domain.converters.ti_assistant_entries import Walk
+from domain.converters.ti_assistant_shape import Entry, iso, member, text
+from domain.twilight_imperium import reference
+
+SOURCE = "ti-assistant"
+GAME = "twilight-imperium-4"
+
+
+# -- reading the export ----------------------------------------------------------------
+
+
+NOT_OURS = "not a TI Assistant export?"
+
+
+def parse(export: bytes | str | Any) -> Any:
+    """The export as parsed JSON. Raises ConversionError at ``$`` for bytes that are not UTF-8 JSON."""
+    if isinstance(export, (bytes, bytearray)):
+        try:
+            export = bytes(export).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ConversionError("$", f"not UTF-8 text (byte {exc.start})") from exc
+    if not isinstance(export, str):
+        return export
+    try:
+        return json.loads(export)
+    except json.JSONDecodeError as exc:
+        # A file cut short (an interrupted download) fails here, at its last line.
+        raise ConversionError("$", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}); "
+                                   "is the export complete?") from exc
+
+
+def read_entry(raw: Any, index: int) -> Entry:
+    """One action-log entry, checked. Raises ConversionError naming the path of what is wrong."""
+    path = f"$.actionLog[{index}]"
+    data = member(raw, "data", path, dict, "an action-log entry")
+    action = text(data, "action", f"{path}.data")
+    event = member(data, "event", f"{path}.data", dict, f"the {action} entry's payload")
+    # timestampMillis is on every entry; data.timestamp (the client's clock) is not.
+    millis = raw.get("timestampMillis", data.get("timestamp"))
+    if not isinstance(millis, int) or isinstance(millis, bool) or millis < 0:
+        raise ConversionError(f"{path}.timestampMillis", "missing or not a time in milliseconds")
+    return Entry(index, action, event, millis)
+
+
+def read_entries(root: Any) -> list[Entry]:
+    """The action log in playing order (the export lists it newest first).
+
+    Raises ConversionError when it is missing, empty, or runs oldest first
+    (an export of another shape, whose order cannot be trusted).
+    """
+    log = member(root, "actionLog", "$", list, NOT_OURS)
+    if not log:
+        raise ConversionError("$.actionLog", "the action log is empty; there is no game to convert")
+    entries = [read_entry(raw, i) for i, raw in enumerate(log)]
+    if entries[0].millis < entries[-1].millis:
+        raise ConversionError("$.actionLog", "the action log runs oldest first; TI Assistant lists the newest entry first")
+    return entries[::-1]
+
+
+def read_factions(data: dict[str, Any]) -> dict[str, str]:
+    """Faction -> player name, in seating order. Raises ConversionError for a malformed list."""
+    factions = member(data, "factions", "$.data", list, NOT_OURS)
+    if not factions:
+        raise ConversionError("$.data.factions", "no factions: a game needs at least one player")
+    names = [text(f if isinstance(f, dict) else {}, "id", f"$.data.factions[{i}]") for i, f in enumerate(factions)]
+    if len(set(names)) != len(names):
+        raise ConversionError("$.data.factions", "a faction is listed twice")
+    people = [f.get("playerName") for f in factions]
+    out = {}
+    for faction, person in zip(names, people):
+        # A player is named by the person when every person has a distinct name, else by the faction.
+        usable = isinstance(person, str) and person.strip() and people.count(person) == 1 and person not in names
+        out[faction] = person.strip() if usable else faction
+    return out
+
+
+def vp_goal(data: dict[str, Any]) -> int:
+    """The game's victory point goal (``data.options["victory-points"]``, 10 when absent)."""
+    options = data.get("options", {})
+    goal = options.get("victory-points", 10) if isinstance(options, dict) else 10
+    if not isinstance(goal, int) or isinstance(goal, bool) or goal <= 0:
+        raise ConversionError("$.data.options.victory-points", "expected a whole number of victory points above 0")
+    return goal
+
+
+def first_speaker(entries: list[Entry], factions: dict[str, str]) -> str | None:
+    """The speaker at the start: the first the log states (a phase change's state, or a speaker change's previous one)."""
+    for e in entries:
+        state = e.event.get("state")
+        if e.action == "ADVANCE_PHASE" and isinstance(state, dict) and state.get("speaker") in factions:
+            return state["speaker"]
+        if e.action == "SET_SPEAKER" and e.event.get("prevSpeaker") in factions:
+            return e.event["prevSpeaker"]
+    return None
+
+
+def header(data: dict[str, Any], factions: dict[str, str], entries: list[Entry], game_id: str | None) -> dict[str, Any]:
+    """The log's header line. Raises ConversionError for a faction the TI4 reference data do not know."""
+    commodities = {}
+    for i, (faction, player) in enumerate(factions.items()):
+        known = reference.faction(faction)
+        if known is None:
+            raise ConversionError(f"$.data.factions[{i}].id",
+                                  f"the faction {faction!r} is not in the TI4 reference data; its commodity value is unknown")
+        commodities[player] = known[1]
+    setup: dict[str, Any] = {
+        "factions": {player: faction for faction, player in factions.items()},
+        "commodities": commodities,
+        "vp_goal": vp_goal(data),
+    }
+    speaker = first_speaker(entries, factions)
+    if speaker is not None:
+        setup["speaker"] = factions[speaker]
+    start = entries[0].millis
+    game_id = game_id if game_id is not None else f"ti-assistant-{datetime.fromtimestamp(start // 1000, tz=timezone.utc):%Y%m%dT%H%M%SZ}"
+    return {"type": "game", "game": GAME, "id": game_id, "players": list(factions.values()), "setup": setup,
+            "at": iso(start), "source": "data"}
+
+
+def convert(export: bytes | str | Any, game_id: str | None = None) -> Conversion:
+    """Convert a TI Assistant export (bytes, text or parsed JSON) to a v1 log and its summary.
+
+    Raises ConversionError, naming the JSON path, for an export that is not
+    valid JSON, is another app's, or lacks what this converter reads.
+    """
+    root = parse(export)
+    data = member(root, "data", "$", dict, NOT_OURS)
+    factions = read_factions(data)
+    entries = read_entries(root)
+    winner = data.get("winner") if isinstance(data.get("winner"), str) else None
+    walk = Walk(factions, entries, header(data, factions, entries, game_id), winner, Summary(SOURCE))
+    for entry in entries:
+        walk.translate(entry)
+    return Conversion(walk.lines, walk.summary)

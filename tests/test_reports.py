@@ -1,0 +1,69 @@
+"""Reports: golden files for every legal and disputed example in every format, byte for byte.
+
+Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change,
+then read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain.replay import run
+from projections.keeper import views_in_memory
+from projections.reports.formats import render_csv, render_json, render_markdown, render_text
+from projections.reports.html import render_html
+from projections.reports.model import build_report
+from tests.conftest import EXAMPLES, ROOT
+
+GOLDEN = Path(__file__).parent / "golden"
+RENDER = {"txt": render_text, "md": render_markdown, "json": render_json, "csv": render_csv, "html": render_html}
+EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
+
+
+def report_of(path: Path) -> dict:
+    outcome = run(path.read_bytes())
+    return build_report(views_in_memory(outcome.events).cursor(), outcome.header.id)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("ext", sorted(RENDER))
+def test_report_matches_its_golden_file(path, ext):
+    text = RENDER[ext](report_of(path))
+    golden = GOLDEN / path.parent.name / f"{path.stem}.{ext}"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("seed", ["0", "12345"])
+def test_reports_are_the_same_bytes_whatever_the_hash_seed(seed):
+    """The CLI's reports, run under another PYTHONHASHSEED, equal the golden files."""
+    path = EXAMPLES / "uchronia" / "complete-3p.jsonl"
+    for fmt, ext in (("html", "html"), ("csv", "csv"), ("json", "json")):
+        out = subprocess.run([sys.executable, "-m", "cli.main", "report", str(path), "--format", fmt],
+                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
+        assert out.stdout == (GOLDEN / "uchronia" / f"complete-3p.{ext}").read_text(encoding="utf-8")
+
+
+def test_the_seed_report_shows_the_numbers_a_person_checks():
+    report = report_of(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
+    periods = {p["number"]: p for p in report["periods"]}
+    turn4 = periods[4]
+    assert (turn4["number"], turn4["players"]) == (4, ["Human"])
+    assert turn4["standings"]["Human"] == {"credits": 1052, "deeds": 700, "net_worth": 1752}
+    paid = [c for line in periods[1]["lines"] for c in line["changes"]]
+    assert [(c["subject"], c["delta"], c["value"]) for c in paid] == [("Qossuth", -10, 90)]
+    assert report["result"]["winner"] == "Human" and report["findings"] == {"violation": 0, "unverifiable": 0, "warning": 1}
+
+
+def test_the_html_report_is_self_contained_with_one_line_per_player():
+    html = render_html(report_of(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"))
+    assert html.count('<polyline class="series"') == 4
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    assert "<script" not in html and 'class="goal"' in html
