@@ -10,7 +10,9 @@ from typing import Any
 import click
 
 from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from cli.convert import convert_file
 from cli.sources import open_store, store_option
+from domain import converters
 from domain.errors import LogInvalid
 from projections.importer import ImportResult, Outcome, import_log
 from projections.keeper import ViewKeeper, ViewsUnavailable
@@ -41,8 +43,11 @@ def _describe(path: str, result: ImportResult) -> str:
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--from", "source_format", type=click.Choice(sorted(converters.FORMATS)),
+              help="The files are another tool's exports: convert each, then import it.")
+@click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
 @store_option
-def import_(logs: tuple[str, ...], store: str) -> None:
+def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | None, store: str) -> None:
     """Append each log's new events to the store.
 
     Each log is imported whole or not at all. The same log again adds nothing;
@@ -53,6 +58,17 @@ def import_(logs: tuple[str, ...], store: str) -> None:
     game_store = open_store(store)
     code = EXIT_OK
     for path in logs:
+        if source_format is not None:
+            log, summary = convert_file(path, source_format, game_id)
+            click.echo(f"{path}: converted {summary.entries} entries from {source_format}", err=True)
+            result = _import_converted(game_store, log, path)
+            if result is None:
+                code = EXIT_INPUT
+                continue
+            click.echo(_describe(path, result))
+            if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
+                code = EXIT_VIOLATION
+            continue
         try:
             with open(path, "rb") as handle, _progress_bar(path) as bar:
                 done = [0]
@@ -77,6 +93,16 @@ def import_(logs: tuple[str, ...], store: str) -> None:
             code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
     _update_views(game_store)
     raise SystemExit(code)
+
+
+def _import_converted(game_store: Any, log: bytes, path: str) -> ImportResult | None:
+    """Import a converted export; None (errors printed) when it is not a valid log."""
+    try:
+        return import_log(game_store, log, f"{path} (converted)")
+    except LogInvalid as invalid:
+        for line in invalid.lines():
+            click.echo(line, err=True)
+        return None
 
 
 def _update_views(game_store: Any) -> None:

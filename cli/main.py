@@ -8,6 +8,7 @@ import click
 
 from cli.errors import InputProblem
 from cli.catalog import games, schema
+from cli.convert import convert
 from cli.importing import import_
 from cli.replay import replay
 from cli.report import projections, report
@@ -42,7 +43,7 @@ def main() -> None:
     """
 
 
-for command in (validate, import_, games, replay, report, projections, schema):
+for command in (validate, import_, games, replay, report, projections, convert, schema):
     main.add_command(command)
 
 

@@ -165,6 +165,7 @@ class Engine:
     TURN_RULE: ClassVar[str] = ""
     END_RULE: ClassVar[str] = ""
     CLAIM_RULE: ClassVar[str] = "CLAIM"
+    """A ``score_claimed`` that differs from the computed score (the audit shows the derivation)."""
     CLAIM_FIELD: ClassVar[str] = "vp"
     AFTER_END: ClassVar[tuple[type, ...]] = (Note,)
     """Recorded events that may follow the end of the game without breaking END_RULE."""
@@ -325,6 +326,10 @@ class Engine:
         self.emit(ScoreChecked(line=line, player=event.player, claimed=claimed, computed=computed))
         if claimed != computed:
             self.find(line, self.CLAIM_RULE, f"{event.player}'s {self.CLAIM_FIELD} is claimed as {claimed}, but the log gives {computed}", event.player)
+            self.explain_claim(line, event.player, claimed)
+
+    def explain_claim(self, line: int, player: str, claimed: int) -> None:
+        """A game may say which of its rules a wrong claim misapplied (a finding of its own)."""
 
 
 _COMMON: dict[type, str] = {

@@ -283,7 +283,7 @@ class GameStore(Application):
                 yield cursor
             return
         datastore = self.recorder.datastore
-        with datastore.get_connection(commit=True) as connection, connection as conn:
+        with datastore.get_connection(commit=True) as conn:
             with _ImmediateTransaction(conn, commit=True) as cursor, cursor:
                 yield cursor
 

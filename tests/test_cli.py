@@ -69,7 +69,7 @@ def test_validate_json_lists_each_finding_with_line_rule_and_severity(gamelog):
     assert report["errors"] == []
     assert {"line": 7, "rule": "MOV-BUY", "severity": "violation", "player": "Ann",
             "message": "buying Voil Silk needs a market of Volois, but the ship is at a surface city of Nillis"} in report["findings"]
-    assert len([f for f in report["findings"] if f["severity"] == "violation"]) == 16
+    assert len([f for f in report["findings"] if f["severity"] == "violation"]) == 17
 
 
 def test_import_then_games_then_replay_a_stored_game(gamelog):

@@ -46,4 +46,4 @@ def test_example_reports_exactly_its_annotated_violations(path):
 def test_the_disputed_merchant_of_venus_game_breaks_every_rule():
     rules = {rule for _, rule in announced(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")}
     assert rules == {"MOV-BUY", "MOV-IOU", "MOV-SELL", "MOV-LIMIT", "MOV-COMMISSION", "MOV-PASSENGER", "MOV-HAZARD",
-                     "MOV-RELIC", "MOV-CAPACITY", "MOV-BONUS-CUP", "MOV-TURN-END", "MOV-NET-WORTH", "MOV-WIN", "MOV-PAY"}
+                     "MOV-RELIC", "MOV-CAPACITY", "MOV-BONUS-CUP", "MOV-TURN-END", "MOV-NET-WORTH", "MOV-WIN", "MOV-PAY", "CLAIM"}

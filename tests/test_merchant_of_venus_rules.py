@@ -136,7 +136,9 @@ def test_illegal_case_is_a_violation_of_that_rule_on_its_line(rule):
     _, illegal = CASES[rule]
     found = violations(*illegal)
     last_line = len(illegal) + 1
-    assert found == [(last_line, rule)]
+    # A wrong net worth claim is a CLAIM too; MOV-NET-WORTH says which rule the table misapplied.
+    also = ["CLAIM"] if rule == "MOV-NET-WORTH" else []
+    assert found == [(last_line, r) for r in also + [rule]]
 
 
 def test_every_rule_of_the_section_has_its_cases():

@@ -255,12 +255,16 @@ def test_monopoly_vp_follow_the_monopoly_and_a_correct_claim_passes():
     assert (out.state.score("Ann"), out.state.score("Bob")) == (0, 1)
 
 
+def test_a_wrong_claim_is_a_claim_violation():
+    out = play(start("Ann"), monopoly("wood", "Ann", 2), ev("score_claimed", player="Ann", vp=3))
+    assert violations(out) == [(4, "CLAIM")]
+
+
 @pytest.mark.parametrize("events, line", [
-    ([start("Ann"), monopoly("wood", "Ann", 2), ev("score_claimed", player="Ann", vp=3)], 4),
     ([start("Ann"), monopoly("wood", "Ann", 2), vp("Ann", 2, "wood monopoly")], 4),
     ([start("Ann"), monopoly("wood", None, 2)], 3),
 ])
-def test_a_wrong_claim_or_hand_counted_monopoly_vp_are_a_violation(events, line):
+def test_hand_counted_or_holderless_monopoly_vp_are_a_violation(events, line):
     assert violations(play(*events)) == [(line, "UCH-SCORE")]
 
 

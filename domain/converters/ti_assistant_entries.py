@@ -36,9 +36,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from domain.converters import Summary
+from domain.converters import ConversionError, Summary
 from domain.converters.ti_assistant_shape import Entry, text
-from domain.converters import ConversionError
 from domain.twilight_imperium import reference
 
 OTHER_VP = {reference.key(name): name for name in (
@@ -219,7 +218,8 @@ def mark_secondary(walk: Walk, entry: Entry) -> str | None:
     player = walk.player(entry, "faction")
     state = entry.text("state")
     if walk.strategic != "Trade":
-        return f"the log format records the Trade secondary only, not {walk.strategic or 'this'} secondary"
+        what = f"the {walk.strategic} secondary" if walk.strategic else "a secondary outside a strategic action"
+        return f"the log format records only the Trade secondary, not {what}"
     if state != "DONE":
         return f"{state}: the Trade secondary was not used"
     walk.emit(entry, {"type": "trade_secondary", "player": player})

@@ -225,6 +225,7 @@ class Deed(msgspec.Struct, frozen=True):
     kind: str
     culture: str
     value: int
+    price_paid: int = 0
 
 
 class CreditsChanged(Invertible, frozen=True, kw_only=True):

@@ -56,7 +56,6 @@ class MerchantEngine(Engine):
     LINE_RECORDED = LineRecorded
     TURN_RULE = "MOV-TURN-END"
     END_RULE = "MOV-WIN"
-    CLAIM_RULE = "MOV-NET-WORTH"
     CLAIM_FIELD = "net_worth"
     state: MerchantState
 
@@ -74,6 +73,9 @@ class MerchantEngine(Engine):
         header = self.state.header
         for player in header.players:
             self.credits(line, player, header.per_player("starting_credits", player), "setup", "starting credits")
+
+    def explain_claim(self, line: int, player: str, claimed: int) -> None:
+        self.report(line, player, rules.net_worth_claim(self.state.by_player[player], claimed))
 
     def decide_event(self, line: int, event: Any) -> None:
         player = getattr(event, "player", None)
@@ -202,7 +204,7 @@ class MerchantEngine(Engine):
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.pay(p, e.price_paid, f"a {e.kind} deed"))
         self.credits(line, e.player, -e.price_paid, "MOV-PAY", f"paid for a {e.kind.replace('_', ' ')} deed at {e.culture}")
-        self.emit(DeedChanged(line=line, player=e.player, deed=Deed(e.kind, e.culture, e.value), gained=True))
+        self.emit(DeedChanged(line=line, player=e.player, deed=Deed(e.kind, e.culture, e.value, e.price_paid), gained=True))
 
     def bonus_cup_draw(self, line: int, e: BonusCupDraw) -> None:
         if self.state.cup_owed <= 0:

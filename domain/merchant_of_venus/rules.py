@@ -225,6 +225,23 @@ def equipment_reference(item: str, price: int) -> list[Problem]:
     return []
 
 
+# -- MOV-NET-WORTH -----------------------------------------------------------------------
+
+
+def net_worth_claim(player: Player, claimed: int) -> list[Problem]:
+    """MOV-NET-WORTH: deeds count at their full value, whatever was paid for them.
+
+    Called for a net worth claim that differs from the computed one: when the
+    claim is what counting deeds at their price would give, that is the rule
+    the table misapplied.
+    """
+    at_price = player.credits + sum(d.price_paid for d in player.deeds)
+    if claimed == at_price != player.net_worth:
+        return [Problem("MOV-NET-WORTH", f"the claim counts deeds at the c{at_price - player.credits} paid for them, "
+                                         f"not their full value of c{player.net_worth - player.credits}")]
+    return []
+
+
 # -- MOV-TURN-END, MOV-BONUS-CUP, MOV-WIN ------------------------------------------------
 
 

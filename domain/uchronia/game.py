@@ -48,7 +48,6 @@ class UchroniaEngine(Engine):
     LINE_RECORDED = LineRecorded
     TURN_RULE = "UCH-TURN"
     END_RULE = "UCH-THRESHOLD"
-    CLAIM_RULE = "UCH-SCORE"
     AFTER_END = (Note, WinnerDeclared)
     CLAIM_FIELD = "vp"
     state: UchroniaState

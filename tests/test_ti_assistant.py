@@ -1,0 +1,366 @@
+"""The TI Assistant converter on small exports written for these tests (tests/fixtures/ti-assistant/).
+
+``small-game.json`` is one short round of a 3-player game in the app's shape
+(newest entry first): Ann (Hacan) takes Trade, Bob (Sol) Leadership, Cat
+(Letnev) Politics; Cat becomes speaker; everyone passes; the status phase
+scores a public and a secret objective and Support for the Throne, which is
+then unscored. The other files are malformed exports.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.convert import convert as convert_command, convert_file
+from domain.converters import ConversionError, convert
+from domain.converters.ti_assistant_shape import iso
+from domain.events import FindingRaised
+from domain.replay import run
+from domain.twilight_imperium import reference
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ti-assistant"
+SMALL = FIXTURES / "small-game.json"
+
+
+def export(name: str = "small-game.json") -> dict:
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def lines_of(data: dict | bytes) -> list[dict]:
+    return convert("ti-assistant", data).lines
+
+
+def from_entry(lines: list[dict], index: int) -> list[dict]:
+    """The lines taken from ``actionLog[index]``."""
+    return [line for line in lines if f"actionLog[{index}]" in line.get("source", "")]
+
+
+def find_entry(data: dict, kind: str, /, **event: str) -> int:
+    """The index of the first entry (newest first) of that kind whose payload has those values."""
+    return next(i for i, e in enumerate(data["actionLog"])
+                if e["data"]["action"] == kind and all(e["data"]["event"].get(k) == v for k, v in event.items()))
+
+
+def typed(lines: list[dict], *types: str) -> list[dict]:
+    return [line for line in lines if line["type"] in types]
+
+
+# -- the header ---------------------------------------------------------------------------
+
+
+def test_header_players_factions_commodities_speaker_goal():
+    header = lines_of(export())[0]
+    assert header["type"] == "game" and header["game"] == "twilight-imperium-4"
+    assert header["players"] == ["Ann", "Bob", "Cat"]  # data.factions' order: the seats
+    setup = header["setup"]
+    assert setup["factions"] == {"Ann": "Emirates of Hacan", "Bob": "Federation of Sol", "Cat": "Barony of Letnev"}
+    assert setup["commodities"] == {p: reference.faction(f)[1] for p, f in setup["factions"].items()} == {"Ann": 6, "Bob": 4, "Cat": 2}
+    assert setup["vp_goal"] == 10
+    assert setup["speaker"] == "Ann"  # the first phase change's state names the speaker
+    assert header["source"] == "data"
+
+
+def test_game_id_from_the_export_start_or_given():
+    data = export()
+    assert lines_of(data)[0]["id"] == "ti-assistant-20250208T073320Z"  # the oldest entry's time, UTC
+    assert convert("ti-assistant", data, "my-game").lines[0]["id"] == "my-game"
+
+
+def test_a_player_without_a_distinct_name_is_named_by_faction():
+    data = export()
+    data["data"]["factions"][1]["playerName"] = "Ann"
+    assert lines_of(data)[0]["players"] == ["Emirates of Hacan", "Federation of Sol", "Cat"]
+
+
+# -- one test per translated kind ----------------------------------------------------------
+
+
+def test_advance_phase_rounds_and_phases():
+    seq = [(l["type"], l.get("round", l.get("phase"))) for l in typed(lines_of(export()), "round_started", "phase_started")]
+    assert seq == [("round_started", 1), ("phase_started", "strategy"), ("phase_started", "action"),
+                   ("phase_started", "status"), ("round_started", 2), ("phase_started", "strategy")]
+
+
+def test_advance_phase_from_status_enters_agenda_when_the_export_shows_it():
+    data = export()
+    status = find_entry(data, "ADVANCE_PHASE")  # the newest: it leaves the status phase
+    data["actionLog"][status]["data"]["event"]["state"]["agendaUnlocked"] = True
+    assert [l["phase"] for l in typed(lines_of(data), "phase_started")][-1] == "agenda"
+    # A later phase change that leaves the agenda phase says the same, and starts round 2.
+    later = copy.deepcopy(data["actionLog"][status])
+    later["timestampMillis"] += 1000
+    later["data"]["event"]["state"].update(phase="AGENDA", agendaUnlocked=False)
+    data["actionLog"].insert(1, later)  # newest first: just before END_GAME in playing order
+    seq = [(l["type"], l.get("round", l.get("phase"))) for l in typed(lines_of(data), "round_started", "phase_started")]
+    assert seq[-3:] == [("phase_started", "agenda"), ("round_started", 2), ("phase_started", "strategy")]
+
+
+def test_assign_strategy_card_with_initiative():
+    picks = typed(lines_of(export()), "strategy_card_picked")
+    assert [(p["player"], p["card"], p["initiative"]) for p in picks] == [
+        ("Ann", "Trade", 5), ("Bob", "Leadership", 1), ("Cat", "Politics", 3)]
+
+
+def test_select_action_and_end_turn_are_turns_of_the_end_turn_faction():
+    turns = typed(lines_of(export()), "turn_started", "turn_ended", "player_passed")
+    assert [(t["type"], t["player"]) for t in turns] == [
+        ("turn_started", "Bob"), ("turn_ended", "Bob"),
+        ("turn_started", "Cat"), ("turn_ended", "Cat"),
+        ("turn_started", "Ann"), ("turn_ended", "Ann"),
+        ("turn_started", "Bob"), ("turn_ended", "Bob"),
+        ("turn_started", "Cat"), ("player_passed", "Cat"),
+        ("turn_started", "Ann"), ("player_passed", "Ann"),
+        ("turn_started", "Bob"), ("player_passed", "Bob"),
+    ]
+
+
+def test_a_selection_no_end_turn_closes_is_a_note():
+    data = export()
+    del data["actionLog"][find_entry(data, "END_TURN", prevFaction="Federation of Sol", selectedAction="Pass")]
+    note = from_entry(lines_of(data), find_entry(data, "SELECT_ACTION", action="Pass"))
+    assert [l["type"] for l in note] == ["note"] and "whose it was" in note[0]["text"]
+
+
+def test_trade_primary_and_its_secondaries():
+    data = export()
+    lines = lines_of(data)
+    select = from_entry(lines, find_entry(data, "SELECT_ACTION", action="Trade"))
+    assert [(l["type"], l["player"]) for l in select] == [("turn_started", "Ann"), ("trade_primary", "Ann")]
+    done = from_entry(lines, find_entry(data, "MARK_SECONDARY", faction="Barony of Letnev"))
+    assert done == [{"type": "trade_secondary", "player": "Cat", "at": done[0]["at"], "source": done[0]["source"]}]
+    skipped = from_entry(lines, find_entry(data, "MARK_SECONDARY", faction="Federation of Sol"))
+    assert skipped[0]["type"] == "note" and "SKIPPED" in skipped[0]["text"]
+
+
+def test_other_secondaries_are_notes():
+    data = export()
+    leadership = from_entry(lines_of(data), find_entry(data, "MARK_SECONDARY", faction="Emirates of Hacan"))
+    assert leadership[0]["type"] == "note" and leadership[0]["player"] == "Ann"
+    assert "not the Leadership secondary" in leadership[0]["text"]
+
+
+def test_set_speaker():
+    data = export()
+    assert from_entry(lines_of(data), find_entry(data, "SET_SPEAKER"))[0]["type"] == "speaker_changed"
+    assert [l["player"] for l in typed(lines_of(data), "speaker_changed")] == ["Cat"]
+
+
+def test_a_speaker_the_phase_state_shows_otherwise_is_a_speaker_change():
+    # The Politics Rider moves the speaker; the export shows it only in the next phase change's state.
+    data = export()
+    status = find_entry(data, "ADVANCE_PHASE")
+    data["actionLog"][status]["data"]["event"]["state"]["speaker"] = "Federation of Sol"
+    lines = from_entry(lines_of(data), status)
+    assert [l["type"] for l in lines] == ["speaker_changed", "round_started", "phase_started"]
+    assert lines[0]["player"] == "Bob"
+    assert run(convert("ti-assistant", data).to_bytes()).state.speaker == "Bob"
+
+
+def test_reveal_objective_with_its_stage():
+    reveals = typed(lines_of(export()), "objective_revealed")
+    assert [(r["objective"], r["stage"]) for r in reveals] == [
+        ("Corner the Market", 1), ("Develop Weaponry", 1), ("Diversify Research", 1)]
+
+
+def test_score_objective_points_and_kind_from_the_card():
+    scores = typed(lines_of(export()), "objective_scored")
+    assert [(s["player"], s["objective"], s["kind"], s["points"]) for s in scores] == [
+        ("Ann", "Corner the Market", "public", 1), ("Bob", "Adapt New Strategies", "secret", 1)]
+
+
+def test_stage_two_objective_is_worth_two():
+    data = export()
+    entry = data["actionLog"][find_entry(data, "SCORE_OBJECTIVE", objective="Corner the Market")]
+    entry["data"]["event"]["objective"] = "Centralize Galactic Trade"
+    assert typed(lines_of(data), "objective_scored")[0]["points"] == 2
+
+
+def test_support_for_the_throne_is_other_vp():
+    gained = typed(lines_of(export()), "vp_gained")
+    assert len(gained) == 1
+    assert gained[0]["player"] == "Cat" and gained[0]["points"] == 1
+    # vp_gained's own `source` names where the VP came from; the entry's reference follows it.
+    assert gained[0]["source"].startswith("Support for the Throne of Ann (Emirates of Hacan) [from actionLog[")
+
+
+def test_unscore_is_a_correction_voiding_the_score_line():
+    data = export()
+    lines = lines_of(data)
+    correction = from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]
+    assert correction["type"] == "correction"
+    assert lines[correction["voids"] - 1]["type"] == "vp_gained"  # line numbers count from 1, the header
+    outcome = run(convert("ti-assistant", data).to_bytes())
+    assert correction["voids"] in outcome.state.voided
+    assert outcome.state.by_player["Cat"].vp == 0
+
+
+def test_an_unscore_without_a_score_is_a_note():
+    data = export()
+    del data["actionLog"][find_entry(data, "SCORE_OBJECTIVE", objective="Support for the Throne")]
+    lines = lines_of(data)
+    assert not typed(lines, "correction")
+    assert "no earlier score" in from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]["text"]
+
+
+def test_end_game_is_a_note_with_the_recorded_winner():
+    note = from_entry(lines_of(export()), 0)[0]
+    assert note["type"] == "note" and "winner Federation of Sol (Bob)" in note["text"]
+
+
+# -- order, references, notes, summary ------------------------------------------------------
+
+
+def test_output_runs_in_playing_order_newest_entry_last():
+    data = export()
+    lines = lines_of(data)[1:]
+    indices = [int(l["source"].rsplit("actionLog[", 1)[1].split("]")[0]) for l in lines]
+    assert indices == sorted(indices, reverse=True)
+    assert indices[0] == len(data["actionLog"]) - 1 and indices[-1] == 0
+    assert [l["at"] for l in lines] == sorted(l["at"] for l in lines)
+
+
+def test_every_line_names_its_entry_and_time():
+    data = export()
+    lines = lines_of(data)[1:]
+    first = data["actionLog"][-1]
+    assert lines[0]["at"] == iso(first["timestampMillis"]) == "2025-02-08T07:33:20.000Z"
+    assert all("actionLog[" in l["source"] and l["at"].endswith("Z") for l in lines)
+    named = {int(l["source"].rsplit("actionLog[", 1)[1].split("]")[0]) for l in lines}
+    assert named == set(range(len(data["actionLog"])))  # nothing dropped
+
+
+def test_untranslated_kinds_are_notes():
+    data = export()
+    data["actionLog"].insert(3, {"timestampMillis": data["actionLog"][3]["timestampMillis"] + 1, "gameSeconds": 0,
+                                 "data": {"action": "SOMETHING_NEW", "event": {"faction": "Federation of Sol", "x": 1}}})
+    conversion = convert("ti-assistant", data)
+    claim = from_entry(conversion.lines, find_entry(data, "CLAIM_PLANET"))[0]
+    assert claim == {"type": "note", "text": 'TI Assistant CLAIM_PLANET {"faction":"Federation of Sol","planet":"Mecatol Rex"}',
+                     "player": "Bob", "at": claim["at"], "source": claim["source"]}
+    new = from_entry(conversion.lines, 3)[0]
+    assert new["type"] == "note" and new["text"].startswith("TI Assistant SOMETHING_NEW") and new["player"] == "Bob"
+    assert vars(conversion.summary.kinds["SOMETHING_NEW"]) == {"entries": 1, "translated": 0, "noted": 1}
+
+
+def test_summary_kinds_and_counts():
+    summary = convert("ti-assistant", export()).summary
+    assert {k: (c.entries, c.translated, c.noted) for k, c in summary.kinds.items()} == {
+        "ADVANCE_PHASE": (4, 4, 0), "ASSIGN_STRATEGY_CARD": (3, 3, 0), "CHOOSE_STARTING_TECH": (1, 0, 1),
+        "CLAIM_PLANET": (1, 0, 1), "END_GAME": (1, 0, 1), "END_TURN": (7, 7, 0), "MARK_SECONDARY": (3, 1, 2),
+        "REVEAL_OBJECTIVE": (3, 3, 0), "SCORE_OBJECTIVE": (3, 3, 0), "SELECT_ACTION": (7, 7, 0),
+        "SET_SPEAKER": (1, 1, 0), "UNSCORE_OBJECTIVE": (1, 1, 0),
+    }
+    assert summary.entries == 35 and summary.lines == 39 and summary.types["note"] == 5
+    assert "MARK_SECONDARY" in summary.describe() and summary.to_json()["entries"] == 35
+
+
+def test_bytes_text_and_parsed_json_convert_alike():
+    raw = SMALL.read_bytes()
+    assert convert("ti-assistant", raw).lines == lines_of(raw.decode()) == lines_of(json.loads(raw))
+
+
+def test_converted_log_is_valid_and_replays():
+    outcome = run(convert("ti-assistant", export()).to_bytes())
+    assert outcome.errors == []
+    findings = [(f.rule, f.severity, f.player) for f in outcome.events if type(f) is FindingRaised]
+    # The export never records secret objectives drawn, only scored: Bob's score is of a card not known held.
+    assert findings == [("LRR 34.19", "violation", "Bob")]
+    assert {p: s.vp for p, s in outcome.state.by_player.items()} == {"Ann": 1, "Bob": 1, "Cat": 0}
+    assert outcome.state.round == 2 and outcome.state.speaker == "Cat"
+
+
+# -- malformed exports ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, path, words", [
+    ("missing-key.json", "$.actionLog[5].data.event.objective", "missing key `objective`"),
+    ("other-app.json", "$.data", "not a TI Assistant export"),
+    ("truncated.json", "$", "not valid JSON"),
+])
+def test_malformed_export_files(name, path, words):
+    with pytest.raises(ConversionError) as caught:
+        convert("ti-assistant", (FIXTURES / name).read_bytes())
+    assert caught.value.path == path and words in caught.value.message
+
+
+def _broken(change) -> ConversionError:
+    data = export()
+    change(data)
+    with pytest.raises(ConversionError) as caught:
+        convert("ti-assistant", data)
+    return caught.value
+
+
+def test_malformed_fragments_name_their_path():
+    assert _broken(lambda d: d.pop("actionLog")).path == "$.actionLog"
+    assert _broken(lambda d: d["data"]["factions"][2].pop("id")).path == "$.data.factions[2].id"
+    assert _broken(lambda d: d["actionLog"][7]["data"].pop("event")).path == "$.actionLog[7].data.event"
+    assert _broken(lambda d: d["actionLog"][7].pop("data")).path == "$.actionLog[7].data"
+    assert _broken(lambda d: d["actionLog"][7].pop("timestampMillis") and d["actionLog"][7]["data"].pop("timestamp")
+                   ).path == "$.actionLog[7].timestampMillis"
+    unknown = _broken(lambda d: d["actionLog"][8]["data"]["event"].update(prevFaction="Naalu Collective"))
+    assert unknown.path == "$.actionLog[8].data.event.prevFaction" and "unknown faction 'Naalu Collective'" in unknown.message
+    phase = _broken(lambda d: d["actionLog"][1]["data"]["event"]["state"].update(phase="LUNCH"))
+    assert phase.path == "$.actionLog[1].data.event.state.phase"
+    assert _broken(lambda d: d["data"]["factions"][0].update(id="Homebrew Horde")).path == "$.data.factions[0].id"
+    assert _broken(lambda d: d["actionLog"].reverse()).path == "$.actionLog"  # oldest first: not the app's order
+    assert _broken(lambda d: d["actionLog"].clear()).path == "$.actionLog"
+
+
+def test_not_an_object_or_not_utf8():
+    with pytest.raises(ConversionError) as caught:
+        convert("ti-assistant", b"[1, 2]")
+    assert caught.value.path == "$"
+    with pytest.raises(ConversionError) as caught:
+        convert("ti-assistant", b'{"data": "\xff"}')
+    assert caught.value.path == "$" and "UTF-8" in caught.value.message
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def test_convert_command_writes_the_log_to_stdout_and_the_summary_to_stderr():
+    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.encode() == convert("ti-assistant", SMALL.read_bytes()).to_bytes()
+    assert "35 entries from ti-assistant -> 39 log lines" in result.stderr
+    assert "CLAIM_PLANET" in result.stderr
+
+
+def test_convert_command_output_file_and_id(tmp_path):
+    out = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL), "-o", str(out), "--id", "heat-1"])
+    assert result.exit_code == 0 and result.stdout == ""
+    assert json.loads(out.read_text().splitlines()[0])["id"] == "heat-1"
+
+
+@pytest.mark.parametrize("name, message", [
+    ("missing-key.json", "missing key `objective` at $.actionLog[5].data.event.objective"),
+    ("other-app.json", "missing key `data` (not a TI Assistant export?) at $.data"),
+    ("truncated.json", "is the export complete? at $"),
+])
+def test_convert_command_malformed_exit_2(name, message):
+    path = FIXTURES / name
+    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {path}: ") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_convert_command_missing_file_and_bad_id(tmp_path):
+    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(tmp_path / "nope.json")])
+    assert result.exit_code == 2 and "Error: " in result.stderr
+    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL), "--id", ""])
+    assert result.exit_code == 2 and "$.id" in result.stderr
+
+
+def test_convert_file_for_import():
+    log, summary = convert_file(str(SMALL), "ti-assistant", "g")
+    assert log.startswith(b'{"type": "game"') and summary.entries == 35
+    assert Counter(json.loads(l)["type"] for l in log.splitlines())["note"] == 5
