@@ -275,10 +275,13 @@ def unscore_objective(walk: Walk, entry: Entry) -> str | None:
 
 
 def end_game(walk: Walk, entry: Entry) -> str | None:
-    # Always a note: the log format has no "game ended" event (the engine decides the end).
-    if walk.winner in walk.players:
-        return f"the app ended the game here; the export records the winner {walk.winner} ({walk.players[walk.winner]})"
-    return "the app ended the game here; the export records no winner"
+    # The app's winner is recorded as a claim, not as the end: the engine decides the end from the
+    # VP track, and says how far the log's VP are from the goal the declared winner must have reached.
+    if walk.winner not in walk.players:
+        return "the app ended the game here; the export records no winner"
+    walk.emit(entry, {"type": "winner_declared", "player": walk.players[walk.winner],
+                      "reason": f"the app ended the game with {walk.winner} as the winner"})
+    return None
 
 
 TRANSLATORS: dict[str, Callable[[Walk, Entry], str | None]] = {
@@ -293,4 +296,4 @@ TRANSLATORS: dict[str, Callable[[Walk, Entry], str | None]] = {
     "UNSCORE_OBJECTIVE": unscore_objective,
     "END_GAME": end_game,
 }
-"""The kinds of entry this converter translates (END_GAME is always kept as a note, with the winner)."""
+"""The kinds of entry this converter translates (END_GAME: the app's winner, as ``winner_declared``)."""

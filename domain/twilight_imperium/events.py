@@ -244,11 +244,23 @@ class SpeakerChanged(Recorded, tag="speaker_changed"):
     player: Name
 
 
+class WinnerDeclared(Recorded, tag="winner_declared"):
+    """Who the table (or the app that recorded the game) says won; null for no winner.
+
+    Checked against the VP track (TI4-VP-GOAL): a winner the log's VP don't
+    bear out is a finding that names the gap.
+    """
+
+    PLAYER_FIELDS = _PLAYER
+    player: Name | None
+    reason: str = ""
+
+
 GAME_EVENTS = (
     RoundStarted, PhaseStarted, StrategyCardPicked, TradePrimary, TradeSecondary,
     TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
     ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
-    HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged,
+    HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
 )
 EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
 

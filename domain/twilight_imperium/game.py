@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from domain.engine import VIOLATION, Engine
-from domain.events import GameWon, TurnStarted
+from domain.events import GameWon, Note, TurnStarted
 from domain.games import GameRules
 from domain.twilight_imperium import rules
 from domain.twilight_imperium.events import (
     DERIVED_TYPES,
     EVENT_TYPES,
+    WinnerDeclared,
     CombatEnded,
     CombatStarted,
     CommandTokenSpent,
@@ -61,6 +62,7 @@ class TwilightEngine(Engine):
     TURN_RULE = rules.TURN
     """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
     END_RULE = rules.VP_GOAL
+    AFTER_END = (Note, WinnerDeclared)
     state: TwilightState
 
     def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> bool:
@@ -200,7 +202,11 @@ class TwilightEngine(Engine):
     def vp_lost(self, line: int, e: VpLost) -> None:
         self.change(VpChanged, line, e.player, -e.points, rules.VP_GOAL, e.source)
 
+    def winner_declared(self, line: int, e: WinnerDeclared) -> None:
+        self.report(line, e.player, rules.declared_winner(self.state, e.player))
+
     DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
+        WinnerDeclared: winner_declared,
         RoundStarted: nothing,
         PhaseStarted: phase_started,
         StrategyCardPicked: nothing,

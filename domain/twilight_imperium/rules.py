@@ -317,6 +317,27 @@ def reaches_goal(player: Player, goal: int) -> bool:
     return player.vp >= goal
 
 
+def declared_winner(state: TwilightState, declared: str | None) -> list[Problem]:
+    """TI4-VP-GOAL: a declared winner is the one the VP track made, or the gap is named.
+
+    When the log's VP ended the game, a different winner is a violation. When
+    they did not (an app's record lacks the Custodians or Imperial points), the
+    log cannot show the win: an ``unverifiable`` finding names the missing VP.
+    """
+    ended = state.ended
+    if ended is not None:
+        if declared != ended.winner:
+            return [Problem(VP_GOAL, f"the log declares {declared or 'no winner'}, but {ended.winner or 'no one'} won: {ended.reason}")]
+        return []
+    if declared is None:
+        return []
+    vp = state.by_player[declared].vp
+    leader = max(state.by_player.items(), key=lambda item: item[1].vp)
+    return [Problem(VP_GOAL, f"{declared} is declared the winner with {vp} of {state.goal} VP in the log: "
+                             f"{state.goal - vp} VP are not recorded (the log's leader is {leader[0]} with {leader[1].vp})",
+                    UNVERIFIABLE)]
+
+
 # -- Secret objectives held (LRR 34.20–34.21) --------------------------------------------
 
 

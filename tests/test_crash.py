@@ -1,0 +1,110 @@
+"""Crash safety: an importer killed with SIGKILL leaves its game whole or absent.
+
+A real child process imports a large generated log and is killed, without
+warning, at a chosen point: in the middle of the import (some batches
+written), just before the commit (every event and the catalog row written),
+and just after it. Afterwards the game is either absent or fully imported,
+the catalog agrees with the events, a fresh import succeeds, and SQLite's
+``PRAGMA integrity_check`` says ``ok``. Runs on each store backend.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import time
+
+import pytest
+
+from projections import importer
+from projections.importer import Outcome, import_log
+from projections.store import GameStore
+from tests.benchmarks.generate import write_log
+from tests.test_store import locations  # noqa: F401  (the fixture: every test runs on each backend)
+
+SPAWN = multiprocessing.get_context("spawn")
+WAIT = 60
+EVENTS = 30_000
+
+
+def _pause_forever(reached) -> None:
+    """Tell the parent this point is reached, then wait to be killed."""
+    reached.set()
+    time.sleep(WAIT)
+
+
+def _importer_to_kill(location: str, log: str, point: str, reached) -> None:
+    """Child: import ``log``, stopping to be killed at ``point`` (mid-import, before-commit, after-commit)."""
+    if point == "mid-import":
+        append, batches = GameStore.append, []
+
+        def append_then_stop(self, cursor, batch):
+            append(self, cursor, batch)
+            batches.append(len(batch))
+            if len(batches) == 3:
+                _pause_forever(reached)
+
+        GameStore.append = append_then_stop
+    elif point == "before-commit":
+        save_summary = GameStore.save_summary
+
+        def save_summary_then_stop(self, cursor, summary):
+            save_summary(self, cursor, summary)  # the last write of the transaction
+            _pause_forever(reached)
+
+        GameStore.save_summary = save_summary_then_stop
+    else:
+        append_all = importer._append
+
+        def committed_then_stop(*args, **kwargs):
+            append_all(*args, **kwargs)
+            _pause_forever(reached)
+
+        importer._append = committed_then_stop
+    with open(log, "rb") as handle:
+        import_log(GameStore(location), handle, log)
+
+
+def kill_importer_at(location: str, log: str, point: str) -> None:
+    """Run an importer child until it reaches ``point``, then SIGKILL it."""
+    reached = SPAWN.Event()
+    child = SPAWN.Process(target=_importer_to_kill, args=(location, log, point, reached))
+    child.start()
+    try:
+        assert reached.wait(WAIT), f"the importer never reached {point} (exit code {child.exitcode})"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.join(WAIT)
+    assert child.exitcode == -signal.SIGKILL
+
+
+@pytest.mark.parametrize("point", ["mid-import", "before-commit", "after-commit"])
+def test_an_importer_killed_mid_import_leaves_the_game_whole_or_absent(locations, tmp_path, point):
+    location = locations.new()
+    GameStore(location).close()
+    log = tmp_path / "crash.jsonl"
+    with open(log, "wb") as handle:
+        events = write_log(handle, EVENTS, game_id="crash")
+    kill_importer_at(location, str(log), point)
+
+    store = GameStore(location)
+    stored, catalog = store.count_events("crash"), store.games()
+    if point == "after-commit":
+        assert catalog and stored  # committed before the kill: must have survived it
+    if catalog:  # whole: the catalog row and the events agree, up to the log's last line
+        (summary,) = catalog
+        assert (summary.id, summary.last_line) == ("crash", events + 1)
+        assert stored == len(list(store.history("crash"))) > events
+        expected = Outcome.ALREADY_IMPORTED
+    else:  # absent: not one event of it
+        assert stored == 0 == store.count_events()
+        expected = Outcome.IMPORTED
+    assert import_log(store, log.read_bytes(), str(log)).outcome is expected
+    (summary,) = store.games()
+    assert summary.last_line == events + 1 and store.count_events("crash") == len(list(store.history("crash")))
+    store.close()
+    if not store.postgres:
+        with sqlite3.connect(location) as check:
+            assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
