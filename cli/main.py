@@ -7,6 +7,7 @@ import os
 import click
 
 from cli.errors import InputProblem
+from cli.audit import audit
 from cli.catalog import games, schema
 from cli.convert import convert
 from cli.importing import import_
@@ -43,7 +44,7 @@ def main() -> None:
     """
 
 
-for command in (validate, import_, games, replay, report, projections, convert, schema):
+for command in (validate, import_, games, replay, report, audit, projections, convert, schema):
     main.add_command(command)
 
 

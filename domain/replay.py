@@ -90,3 +90,24 @@ def _starts_round(event: Derived, round: int) -> bool:
     recorded = getattr(event, "event", None)
     tag = getattr(getattr(recorded, "__struct_config__", None), "tag", None)
     return tag == "round_started" and recorded.round >= round
+
+
+def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Derived]:
+    """The history the game would have had if ``lines`` had been void from the start.
+
+    The recorded lines are decided again by the rules, those lines left out;
+    nothing stored changes. Raises :class:`PointNotReached` when a line holds
+    no event (the header included: a game without its header is no game).
+    """
+    engine_cls = GAMES[game].engine
+    recorded = [e for e in events if type(e) is engine_cls.LINE_RECORDED]
+    header, rest = recorded[0], recorded[1:]
+    missing = lines - {e.line for e in rest}
+    if missing:
+        raise PointNotReached(f"line(s) {', '.join(map(str, sorted(missing)))} hold no event that can be left out")
+    engine = engine_cls(header.event, header.line)
+    out = engine.header_events()
+    for event in rest:
+        if event.line not in lines:
+            out.extend(engine.record(event.line, event.event))
+    return out

@@ -7,7 +7,8 @@
   goods, commodities, Forum cards) with the line that caused it and the total
   after it;
 * ``view_findings``: every rule finding, with its line, turn and round;
-* ``view_results``: how each finished game ended.
+* ``view_results``: how each finished game ended;
+* ``view_corrections``: each correction, the line it voided and why.
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
 (SQLite's ``?`` placeholders). The same folder runs over a store's
@@ -35,9 +36,10 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_findings (game TEXT, seq INTEGER, line INTEGER, turn INTEGER, round INTEGER, "
     "rule TEXT, severity TEXT, player TEXT, message TEXT, PRIMARY KEY (game, seq))",
     "CREATE TABLE IF NOT EXISTS view_results (game TEXT PRIMARY KEY, line INTEGER, winner TEXT, rule TEXT, reason TEXT)",
+    "CREATE TABLE IF NOT EXISTS view_corrections (game TEXT, line INTEGER, voided INTEGER, reason TEXT, PRIMARY KEY (game, line))",
     "CREATE TABLE IF NOT EXISTS view_context (originator_id TEXT PRIMARY KEY, game TEXT, context TEXT)",
 )
-TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_context")
+TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context")
 
 
 def describe(event: Any) -> tuple[str, str | None, str]:
@@ -95,6 +97,7 @@ class ViewFolder:
                                 (event.line, context["id"], event.turn))
         elif isinstance(event, LineVoided):
             self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
+            self.cursor.execute("INSERT INTO view_corrections VALUES (?, ?, ?, ?)", (context["id"], event.line, event.voided, event.reason))
         elif isinstance(event, GameWon):
             self.cursor.execute("INSERT OR REPLACE INTO view_results VALUES (?, ?, ?, ?, ?)",
                                 (context["id"], event.line, event.winner, event.rule, event.reason))

@@ -1,0 +1,123 @@
+"""``gamelog audit``: findings with rule texts, how scores were made, claims, what-ifs, corrections."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from domain.replay import run
+from domain.ruletext import rules
+from tests.conftest import EXAMPLES, ROOT, shared_path
+from tests.test_examples import EXAMPLE_LOGS, announced
+
+
+def audit(*args: str, tmp_path=None):
+    result = CliRunner().invoke(main, ["audit", *args], catch_exceptions=False)
+    return result
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_example_audits_to_exactly_its_annotated_violations(path):
+    result = audit(str(path), "--format", "json")
+    document = json.loads(result.stdout)
+    found = Counter((f["line"], f["rule"]) for f in document["findings"] if f["severity"] == "violation")
+    assert found == announced(path)
+    assert result.exit_code == (1 if found else 0)
+    for f in document["findings"]:
+        assert not f["rule_text"].startswith("(no text"), f["rule"]
+        assert f["log"]  # what the log says on that line
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_player_scores_add_up_to_the_replayed_score(path):
+    state = run(path.read_bytes()).state
+    for player in state.players:
+        document = json.loads(audit(str(path), "--player", player, "--format", "json").stdout)
+        score = document["scores"][player]
+        assert list(document["scores"]) == [player]
+        assert score["total"] == state.score(player) == sum(e["points"] for e in score["entries"])
+        assert all(e["line"] and e["source"] for e in score["entries"])
+
+
+def test_a_wrong_claim_is_shown_with_its_derivation():
+    document = json.loads(audit(str(EXAMPLES / "merchant-of-venus" / "disputed.jsonl"), "--format", "json").stdout)
+    (claim,) = [f for f in document["findings"] if f["rule"] == "CLAIM"]
+    assert claim["message"] == "Ann's net_worth is claimed as 1010, but the log gives 1030"
+    assert claim["derivation"][-1]["total"] == 1030
+    assert claim["derivation"][-1]["source"] == "deeds: gained factory deed at Humans (full value c100)"
+    assert claim["in_seeds"] is False and "(not in the seeds)" in claim["rule_text"]
+
+
+def test_the_text_audit_explains_how_a_players_net_worth_was_made():
+    result = audit(str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"), "--player", "Human")
+    assert result.exit_code == 0
+    assert "how Human's net worth of 2214 was made:" in result.stdout
+    assert "line    26     +100  = 1752    deeds: gained factory deed at Humans (full value c100) [MOV-NET-WORTH]" in result.stdout
+
+
+def test_an_unknown_player_is_an_input_error():
+    result = audit(str(EXAMPLES / "uchronia" / "complete-3p.jsonl"), "--player", "Zed")
+    assert result.exit_code == 2 and "no player 'Zed'" in result.stderr
+
+
+LAST_OBJECTIVE = EXAMPLES / "twilight-imperium-4" / "disputed-no-objectives-left.jsonl"
+
+
+@pytest.fixture
+def decided_by_one_objective(tmp_path):
+    """A game that ends by LRR 34.15 where one scored objective decides the winner.
+
+    Without Bob's Expand Borders (line 21) Ann and Bob tie at 1 VP, and Ann, first in
+    initiative order in the last round, wins; with it, Bob wins with 2 VP.
+    """
+    lines = LAST_OBJECTIVE.read_text().splitlines()[:110]
+    lines.insert(20, json.dumps({"type": "objective_scored", "player": "Bob", "objective": "Expand Borders",
+                                 "kind": "public", "points": 1}))
+    path = tmp_path / "decided.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_without_a_scored_objective_the_winner_changes(decided_by_one_objective):
+    actual = json.loads(CliRunner().invoke(main, ["replay", str(decided_by_one_objective), "--format", "json"]).stdout)
+    assert (actual["winner"], actual["players"]["Bob"]["vp"]) == ("Bob", 2)
+    result = audit(str(decided_by_one_objective), "--without", "21", "--format", "json")
+    diff = json.loads(result.stdout)
+    assert diff["winner_changes"] is True
+    assert (diff["result"]["actual"]["winner"], diff["result"]["what_if"]["winner"]) == ("Bob", "Ann")
+    assert diff["standings"][0]["actual"]["Bob"]["vp"] == 2 and diff["standings"][0]["what_if"]["Bob"]["vp"] == 1
+    text = audit(str(decided_by_one_objective), "--without", "21").stdout
+    assert "(the winner changes)" in text
+
+
+def test_without_a_line_that_holds_no_event_is_an_input_error(decided_by_one_objective):
+    result = audit(str(decided_by_one_objective), "--without", "2")
+    assert result.exit_code == 2 and "line(s) 2 hold no event" in result.stderr
+
+
+def test_corrections_are_listed_with_the_voided_line_and_reason(tmp_path):
+    log = tmp_path / "corrected.jsonl"
+    log.write_text("\n".join([
+        '{"type": "game", "game": "merchant-of-venus", "id": "c", "players": ["Ann", "Bob"], "setup": {"starting_credits": 500}}',
+        '{"type": "turn_started", "player": "Ann"}',
+        '{"type": "hazard_paid", "player": "Ann", "cost": 40}',
+        '{"type": "correction", "voids": 3, "reason": "the hazard was passed with a drive"}']) + "\n")
+    document = json.loads(audit(str(log), "--player", "Ann", "--format", "json").stdout)
+    assert document["corrections"] == [{"line": 4, "voids": 3, "reason": "the hazard was passed with a drive",
+                                        "voided_line": "hazard paid: cost 40"}]
+    assert document["scores"]["Ann"]["total"] == 500
+
+
+def test_every_rule_id_of_rules_md_has_its_text():
+    texts = rules()
+    assert {"MOV-IOU", "UCH-WINNER", "LRR 34.6", "LRR 90 comment 1", "TI4-PAY", "CLAIM", "LOG-CORRECTION"} <= set(texts)
+    assert texts["LRR 34.6"].in_seeds and not texts["TI4-VP-GOAL"].in_seeds
+
+
+def test_the_shipped_rules_are_the_shared_digest():
+    shared = shared_path("RULES.md")
+    assert (ROOT / "domain" / "data" / "RULES.md").read_bytes() == shared.read_bytes()
