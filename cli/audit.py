@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import ExitStack
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ from domain.replay import PointNotReached, without as replay_without
 from projections.audit import build_audit
 from projections.keeper import views_in_memory
 from projections.reports.model import build_report
+from projections.verify import SHORT, fingerprint_of
 from projections.whatif import compare
 
 
@@ -41,8 +43,14 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, store: 
     --without, the game without those lines) breaks a rule, 0 otherwise.
     """
     lines = _lines(without_) if without_ is not None else None
-    events, cursor, game_id = _open(game, store, need_events=lines is not None)
+    with ExitStack() as stack:
+        _audit(stack, game, player, lines, fmt, store)
+
+
+def _audit(stack: ExitStack, game: str, player: str | None, lines: list[int] | None, fmt: str, store: str) -> None:
+    events, cursor, game_id, fingerprint = _open(stack, game, store, need_events=lines is not None)
     document = build_audit(cursor, game_id)
+    document["fingerprint"] = fingerprint
     if player is not None and player not in document["scores"]:
         raise InputProblem(f"no player {player!r} in {game_id!r} (players: {', '.join(document['scores'])})")
     if lines is not None:
@@ -63,18 +71,18 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, store: 
     raise SystemExit(EXIT_VIOLATION if any(f["severity"] == "violation" for f in violated) else EXIT_OK)
 
 
-def _open(game: str, store: str, need_events: bool) -> tuple[list[Any] | None, Any, str]:
-    """(events when asked for, a cursor on the game's views, the game's id)."""
+def _open(stack: ExitStack, game: str, store: str, need_events: bool) -> tuple[list[Any] | None, Any, str, str]:
+    """(events when asked for, a cursor on the game's views, the game's id, its fingerprint)."""
     if os.path.isfile(game):
         source = load_game(game, store)
         events = list(source.events)
-        return events, views_in_memory(events).cursor(), source.id
+        return events, views_in_memory(events).cursor(), source.id, fingerprint_of(source.id, events)
     keeper = keeper_for(store)
-    cursor = keeper.store.recorder.datastore.transaction(commit=False).__enter__()
-    cursor.execute("SELECT 1 FROM view_context WHERE game = ?", (game,))
-    if cursor.fetchone() is None:
+    summary = next((g for g in keeper.store.games() if g.id == game), None)
+    if summary is None:
         raise InputProblem(f"no log file or stored game named {game!r} (in {store})")
-    return (list(keeper.store.history(game)) if need_events else None), cursor, game
+    cursor = stack.enter_context(keeper.connection())
+    return (list(keeper.store.history(game)) if need_events else None), cursor, game, summary.fingerprint
 
 
 def _signed(n: int) -> str:
@@ -90,7 +98,7 @@ def _text(doc: dict[str, Any]) -> str:
     for f in doc["findings"]:
         counts[f["severity"]] = counts.get(f["severity"], 0) + 1
     summary = ", ".join(f"{n} {s}(s)" for s, n in sorted(counts.items())) or "no findings"
-    out = [f"audit of {doc['game']} {doc['id']!r}: {summary}"]
+    out = [f"audit of {doc['game']} {doc['id']!r} (fingerprint {doc['fingerprint'][:SHORT]}): {summary}"]
     for f in doc["findings"]:
         who = f" [{f['player']}]" if f["player"] else ""
         out.append(f"line {f['line']}: {f['severity']} {f['rule']}{who}: {f['message']}")
@@ -111,7 +119,7 @@ def _text(doc: dict[str, Any]) -> str:
 
 
 def _markdown(doc: dict[str, Any]) -> str:
-    out = [f"# Audit of {doc['game']} `{doc['id']}`", "", "| line | severity | rule | player | finding | rule text | log |",
+    out = [f"# Audit of {doc['game']} `{doc['id']}`", "", f"Fingerprint: `{doc['fingerprint']}`", "", "| line | severity | rule | player | finding | rule text | log |",
            "| ---: | --- | --- | --- | --- | --- | --- |"]
     esc = lambda s: (s or "").replace("|", "\\|")
     for f in doc["findings"]:

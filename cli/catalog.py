@@ -18,7 +18,12 @@ from domain.games import GAMES
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @store_option
 def games(fmt: str, store: str) -> None:
-    """List the stored games: id, game, players, events, last line, finished, winner."""
+    """List the stored games: id, game, players, events, last line, finished, winner, fingerprint.
+
+    The fingerprint is the head of the game's hash chain: keep it outside the
+    store, and `gamelog verify GAME --fingerprint HEX` proves later that the
+    history is unchanged.
+    """
     # Listing never creates a store: no file yet means no games yet.
     rows = [] if "://" not in store and not os.path.exists(store) else open_store(store).games()
     if fmt == "json":
@@ -27,9 +32,9 @@ def games(fmt: str, store: str) -> None:
     if not rows:
         click.echo(f"no games in {store}")
         return
-    header = ("id", "game", "players", "events", "last line", "finished", "winner")
+    header = ("id", "game", "players", "events", "last line", "finished", "winner", "fingerprint")
     table = [header] + [(r.id, r.game, ", ".join(r.players), str(r.events), str(r.last_line),
-                         "yes" if r.finished else "no", r.winner or "-") for r in rows]
+                         "yes" if r.finished else "no", r.winner or "-", r.fingerprint[:16]) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())

@@ -14,6 +14,7 @@ from cli.importing import import_
 from cli.replay import replay
 from cli.report import projections, report
 from cli.validate import validate
+from cli.verify import verify
 
 
 class _Group(click.Group):
@@ -44,7 +45,7 @@ def main() -> None:
     """
 
 
-for command in (validate, import_, games, replay, report, audit, projections, convert, schema):
+for command in (validate, import_, games, replay, report, audit, verify, projections, convert, schema):
     main.add_command(command)
 
 

@@ -135,6 +135,7 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
     uid = game_uuid(header.id)
     added, first_new, last_new = 0, None, None
     with store.transaction() as cursor:
+        head = store.head(header.id)  # inside the transaction: no other writer can move it now
         batch = [Envelope(uid, v + 1, e) for v, e in enumerate(engine.header_events())] if version == 0 else []
         version += len(batch)
         for line, event in pending:
@@ -144,16 +145,16 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
             added, last_new = added + 1, line
             first_new = first_new or line
             if len(batch) >= BATCH:
-                store.append(cursor, batch)
+                head = store.append(cursor, batch, head)
                 batch = []
                 if progress:
                     progress(reader.line)
         if reader.errors:
             raise LogInvalid(filename, reader.errors)  # rolls the transaction back
         if batch:
-            store.append(cursor, batch)
+            head = store.append(cursor, batch, head)
         if added:
-            store.save_summary(cursor, _summary(engine))
+            store.save_summary(cursor, _summary(engine, version, head))
     if progress:
         progress(reader.line)
     if not added:
@@ -161,12 +162,12 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
     return ImportResult(Outcome.IMPORTED, header.id, added, first_new, last_new)
 
 
-def _summary(engine: Engine) -> GameSummary:
+def _summary(engine: Engine, versions: int, head: bytes) -> GameSummary:
     state = engine.state
     header = state.header
     return GameSummary(id=header.id, game=header.game, players=list(header.players), events=len(state.event_lines),
                        last_line=state.line, finished=state.ended is not None,
-                       winner=state.ended.winner if state.ended else None)
+                       winner=state.ended.winner if state.ended else None, versions=versions, fingerprint=head.hex())
 
 
 def _check_header(engine: Engine, header: Any, header_line: int) -> None:

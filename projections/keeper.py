@@ -67,6 +67,11 @@ class ViewKeeper:
             if not page:
                 return folded
             with self.store.transaction() as cursor:
+                # Another process may have folded this page since it was read: the write
+                # lock is held now, so the position read here is the latest committed one.
+                if (self.tracking._max_tracking_id(VIEWS, cursor) or 0) != position:
+                    position = self.tracking._max_tracking_id(VIEWS, cursor) or 0
+                    continue
                 folder = ViewFolder(cursor)
                 for notification in page:
                     envelope = self.store.mapper.to_domain_event(notification)

@@ -5,7 +5,9 @@ don't have, and its JSON transcoder is several times slower than msgspec. So
 the store keeps the domain's own Structs: an :class:`Envelope` carries one with
 the aggregate's ID and version, and :class:`StructMapper` encodes its payload
 with one cached msgspec encoder and decodes it with one cached decoder per
-topic (the payload's class). The domain never sees the store's IDs.
+topic (the payload's class). The domain never sees the store's IDs. The
+store seals each encoded event with its chain hash (``projections.chain``);
+decoding opens the seal.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
+
+from projections.chain import open_sealed
 
 
 class Envelope:
@@ -61,7 +65,7 @@ class StructMapper(Mapper):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         """Decode a stored event; raises ``MapperDeserialisationError`` when its bytes are not its type's."""
         try:
-            payload = _decoder(stored_event.topic).decode(stored_event.state)
+            payload = _decoder(stored_event.topic).decode(open_sealed(stored_event.state)[1])
         except (msgspec.MsgspecError, Exception) as exc:
             raise MapperDeserialisationError(
                 f"stored event {stored_event.originator_id} v{stored_event.originator_version} "

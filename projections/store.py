@@ -45,6 +45,7 @@ from eventsourcing.sqlite import (
     SQLiteTransaction,
 )
 
+from projections.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
 from projections.mapper import Envelope, StructMapper
 
 DEFAULT_STORE = "gamelog.sqlite"
@@ -144,19 +145,23 @@ class GameSummary:
     last_line: int
     finished: bool
     winner: str | None
+    versions: int = 0
+    fingerprint: str = ""
 
 
 _CATALOG = (
     "CREATE TABLE IF NOT EXISTS {table} ("
     "id TEXT PRIMARY KEY, originator_id TEXT NOT NULL, game TEXT NOT NULL, players TEXT NOT NULL, "
-    "events BIGINT NOT NULL, last_line BIGINT NOT NULL, finished INTEGER NOT NULL, winner TEXT)"
+    "events BIGINT NOT NULL, last_line BIGINT NOT NULL, finished INTEGER NOT NULL, winner TEXT, "
+    "versions BIGINT NOT NULL, fingerprint TEXT NOT NULL)"
 )
 _UPSERT = (
-    "INSERT INTO {table} (id, originator_id, game, players, events, last_line, finished, winner) "
+    "INSERT INTO {table} (id, originator_id, game, players, events, last_line, finished, winner, versions, fingerprint) "
     "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET events = excluded.events, "
-    "last_line = excluded.last_line, finished = excluded.finished, winner = excluded.winner"
+    "last_line = excluded.last_line, finished = excluded.finished, winner = excluded.winner, "
+    "versions = excluded.versions, fingerprint = excluded.fingerprint"
 )
-_SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner FROM {table} ORDER BY id"
+_SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner, versions, fingerprint FROM {table} ORDER BY id"
 
 
 @dataclass(frozen=True)
@@ -167,7 +172,7 @@ class _Dialect:
     mark: str
 
     def sql(self, template: str) -> str:
-        return template.format(table=self.catalog, marks=", ".join([self.mark] * 8))
+        return template.format(table=self.catalog, marks=", ".join([self.mark] * 10))
 
 
 def _lock_timeout(lock_timeout: float | None) -> int:
@@ -287,13 +292,20 @@ class GameStore(Application):
             with _ImmediateTransaction(conn, commit=True) as cursor, cursor:
                 yield cursor
 
-    def append(self, cursor: Any, envelopes: list[Envelope]) -> None:
+    def append(self, cursor: Any, envelopes: list[Envelope], previous: bytes) -> bytes:
         """Insert events inside an open :meth:`transaction` (so a whole log commits at once).
 
-        Raises eventsourcing's ``IntegrityError`` (at once, or when the
-        transaction commits) when another writer stored one of these versions.
+        Each event is sealed with its chain hash (``projections.chain``),
+        following ``previous``, the chain hash of the event before the first;
+        returns the chain hash after the last. Raises eventsourcing's
+        ``IntegrityError`` (at once, or when the transaction commits) when
+        another writer stored one of these versions.
         """
-        stored: list[StoredEvent] = [self.mapper.to_stored_event(e) for e in envelopes]
+        stored: list[StoredEvent] = []
+        for envelope in envelopes:
+            event = self.mapper.to_stored_event(envelope)
+            previous = link(previous, event_hash(event.topic, event.state))
+            stored.append(StoredEvent(event.originator_id, event.originator_version, event.topic, seal(previous, event.state)))
         # The recorder's own insert_events opens a transaction per call; an import
         # writes many batches in one transaction, so it uses the per-cursor step.
         if self.postgres:
@@ -302,12 +314,31 @@ class GameStore(Application):
             self.recorder._insert_stored_events(cursor, stored)
         else:
             self.recorder._insert_events(cursor, stored)
+        return previous
+
+    def head(self, game_id: str) -> bytes:
+        """The chain hash of a game's last stored event (``GENESIS`` for a game not stored)."""
+        latest = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+        return open_sealed(latest[0].state)[0] if latest else GENESIS
+
+    def stored_links(self, game_id: str) -> Iterator[StoredLink]:
+        """A game's stored events as they are in the store (sealed bytes), in version order."""
+        uid = game_uuid(game_id)
+        version = 0
+        while True:
+            page = self.recorder.select_events(uid, gt=version, limit=PAGE)
+            for stored in page:
+                yield StoredLink(stored.originator_version, stored.topic, stored.state)
+            if len(page) < PAGE:
+                return
+            version = page[-1].originator_version
 
     def save_summary(self, cursor: Any, summary: GameSummary) -> None:
         """Write a game's catalog row inside an open :meth:`transaction`."""
         cursor.execute(self.dialect.sql(_UPSERT),
                        (summary.id, game_uuid(summary.id).hex, summary.game, json.dumps(summary.players),
-                        summary.events, summary.last_line, int(summary.finished), summary.winner))
+                        summary.events, summary.last_line, int(summary.finished), summary.winner,
+                        summary.versions, summary.fingerprint))
 
     def history(self, game_id: str) -> Iterator[Any]:
         """The stored events of a game, in order, read a page at a time."""
@@ -331,7 +362,7 @@ class GameStore(Application):
         """Every stored game, by id."""
         rows = self._read(self.dialect.sql(_SELECT_GAMES))
         return [GameSummary(r["id"], r["game"], json.loads(r["players"]), r["events"], r["last_line"],
-                            bool(r["finished"]), r["winner"]) for r in rows]
+                            bool(r["finished"]), r["winner"], r["versions"], r["fingerprint"]) for r in rows]
 
     @property
     def events_table(self) -> str:

@@ -62,23 +62,11 @@ def _import_child(location: str, log: str, barrier, results) -> None:
     results.put((result.game_id, result.outcome.value, result.events))
 
 
-def _cli_child(location: str, log: str, barrier, views_lock, output: str) -> None:
+def _cli_child(location: str, log: str, barrier, output: str) -> None:
     """Child process: ``gamelog import`` of ``log``, its output to a file; the exit code is the child's."""
     _wait_before_writing(barrier)
     sys.stdout = sys.stderr = open(output, "w")
-    import cli.importing
     from cli.main import main
-
-    # The views' catch-up after an import reads its tracking position outside its
-    # write transaction, so two at once fold the same page (a UNIQUE error): a
-    # known race of projections/keeper.py, outside this test; take turns at it.
-    update_views = cli.importing._update_views
-
-    def update_views_in_turn(store):
-        with views_lock:
-            update_views(store)
-
-    cli.importing._update_views = update_views_in_turn
 
     main(["import", "--store", location, log])
 
@@ -122,9 +110,9 @@ def test_the_cli_reports_the_losing_importer_as_a_conflict_exit_1(locations, tmp
     location = locations.new()
     GameStore(location).close()
     log, events = make_log(tmp_path, "race", 2000)
-    barrier, views_lock = SPAWN.Barrier(2), SPAWN.Lock()
+    barrier = SPAWN.Barrier(2)
     outputs = [str(tmp_path / "out-0.txt"), str(tmp_path / "out-1.txt")]
-    children = run_children(_cli_child, [(location, log, barrier, views_lock, out) for out in outputs])
+    children = run_children(_cli_child, [(location, log, barrier, out) for out in outputs])
     codes = {c.exitcode: Path(out).read_text() for c, out in zip(children, outputs)}
     assert sorted(codes) == [0, 1], codes
     assert f"imported {events} events" in codes[0]
@@ -151,11 +139,12 @@ def _slow_writer(location: str, log: str, written_some, reader_looked, results) 
     """Child: import ``log``; after its first batch, wait (bounded) until the reader has looked."""
     original = GameStore.append
 
-    def append_then_pause(self, cursor, batch):
-        original(self, cursor, batch)
+    def append_then_pause(self, cursor, batch, previous):
+        head = original(self, cursor, batch, previous)
         if not written_some.is_set():
             written_some.set()
             reader_looked.wait(WAIT)
+        return head
 
     GameStore.append = append_then_pause
     with open(log, "rb") as handle:

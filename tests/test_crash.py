@@ -40,11 +40,12 @@ def _importer_to_kill(location: str, log: str, point: str, reached) -> None:
     if point == "mid-import":
         append, batches = GameStore.append, []
 
-        def append_then_stop(self, cursor, batch):
-            append(self, cursor, batch)
+        def append_then_stop(self, cursor, batch, previous):
+            head = append(self, cursor, batch, previous)
             batches.append(len(batch))
             if len(batches) == 3:
                 _pause_forever(reached)
+            return head
 
         GameStore.append = append_then_stop
     elif point == "before-commit":
