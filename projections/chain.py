@@ -72,42 +72,81 @@ class StoredLink:
     state: bytes
 
 
+WINDOW = 64
+"""How far (in positions) a moved event's true neighbour is looked for."""
+
+
 def check(events: Iterable[StoredLink]) -> tuple[list[Problem], bytes, int]:
     """Check a game's stored events in version order: (problems, chain head, last version).
 
-    Each event's stored chain hash must follow from the previous stored chain
-    hash and its own content; versions must run 1, 2, 3... A break names
-    the kind: an event whose content fits another position was moved or
-    copied there; one that fits nowhere was altered or forged.
+    Each event's stored chain hash must follow from the chain hash stored
+    before it and its own content; versions must run 1, 2, 3... Where the
+    chain breaks, each event's true predecessor is looked for nearby, which
+    tells a moved event (reordered) or a copy (duplicated) from one whose
+    content was changed (altered); an intact event after a removed or
+    overwritten one is not blamed for it.
     """
-    rows = list(events)
+    rows, problems = _open_rows(events)
+    chains = [chain for _, chain, _ in rows]
+    first_seen: dict[bytes, int] = {}
+    for i, chain in enumerate(chains):
+        first_seen.setdefault(chain, i)
+    pred = [_predecessor(rows, i) for i in range(len(rows))]
+    original = _original_positions(pred)
+    skipped = {i for i, (version, _, _) in enumerate(rows) if i and version != rows[i - 1][0] + 1}
+    for i, (version, chain, own) in enumerate(rows):
+        before = chains[i - 1] if i else GENESIS
+        if link(before, own) == chain or (i in skipped and pred[i] is None):
+            continue  # intact, or the event right after a gap (the gap is named already)
+        if first_seen[chain] != i:
+            problems.append(Problem(version, "duplicated", f"event {version} is a copy of event {rows[first_seen[chain]][0]}"))
+        elif pred[i] is not None and original.get(i) != i:
+            problems.append(Problem(version, "reordered", f"event {version} belongs at another place in the history"))
+        elif pred[i] is None and not (i and first_seen[chains[i - 1]] != i - 1):
+            problems.append(Problem(version, "altered", f"event {version} was altered (or forged): its hash does not follow the chain"))
+    head = chains[-1] if chains else GENESIS
+    return sorted(problems, key=lambda p: (p.version, p.kind)), head, rows[-1][0] if rows else 0
+
+
+def _open_rows(events: Iterable[StoredLink]) -> tuple[list[tuple[int, bytes, bytes]], list[Problem]]:
+    """(version, stored chain hash, own hash) of each readable event, and the problems of the rest and of gaps."""
+    rows: list[tuple[int, bytes, bytes]] = []
     problems: list[Problem] = []
-    previous, expected_version = GENESIS, 1
-    links: list[tuple[int, bytes, bytes, bytes]] = []  # version, previous chain, event hash, chain
-    for row in rows:
+    expected = 1
+    for row in events:
+        if row.version > expected:
+            gap = f"{expected}" if row.version == expected + 1 else f"{expected}-{row.version - 1}"
+            problems.append(Problem(expected, "missing", f"event(s) {gap} are missing"))
+        expected = row.version + 1
         try:
             chain, payload = open_sealed(row.state)
         except (msgspec.DecodeError, ValueError):
             problems.append(Problem(row.version, "altered", f"event {row.version} is not a sealed event: its bytes were changed"))
-            previous, expected_version = GENESIS, row.version + 1
             continue
-        if row.version > expected_version:
-            gap = f"{expected_version}" if row.version == expected_version + 1 else f"{expected_version}-{row.version - 1}"
-            problems.append(Problem(expected_version, "missing", f"event(s) {gap} are missing"))
-        own = event_hash(row.topic, payload)
-        links.append((row.version, previous, own, chain))
-        previous, expected_version = chain, row.version + 1
-    by_hash: dict[bytes, list[int]] = {}
-    for version, _, own, _ in links:
-        by_hash.setdefault(own, []).append(version)
-    fits = {(before, chain): version for version, before, _, chain in links}
-    for version, before, own, chain in links:
-        if link(before, own) == chain:
-            continue
-        if len(by_hash[own]) > 1 and by_hash[own][0] != version:
-            problems.append(Problem(version, "duplicated", f"event {version} repeats event {by_hash[own][0]}"))
-        elif any(link(b, own) == c for (b, c) in fits):
-            problems.append(Problem(version, "reordered", f"event {version} belongs at another place in the history"))
-        else:
-            problems.append(Problem(version, "altered", f"event {version} was altered (or forged): its hash does not follow the chain"))
-    return sorted(problems, key=lambda p: (p.version, p.kind)), previous, expected_version - 1
+        rows.append((row.version, chain, event_hash(row.topic, payload)))
+    return rows, problems
+
+
+def _predecessor(rows: list[tuple[int, bytes, bytes]], i: int) -> int | None:
+    """The position whose chain hash this event's own chain hash was made from (-1: the start), if nearby."""
+    _, chain, own = rows[i]
+    if link(GENESIS, own) == chain:
+        return -1
+    for j in sorted(range(max(0, i - WINDOW), min(len(rows), i + WINDOW)), key=lambda j: abs(j - i + 1)):
+        if j != i and link(rows[j][1], own) == chain:
+            return j
+    return None
+
+
+def _original_positions(pred: list[int | None]) -> dict[int, int]:
+    """Each event's position in the history as it was written, following the predecessors from the start."""
+    after: dict[int, int] = {}
+    for i, j in enumerate(pred):
+        if j is not None:
+            after.setdefault(j, i)
+    original, position, at = {}, -1, 0
+    while position in after and after[position] not in original:
+        position = after[position]
+        original[position] = at
+        at += 1
+    return original
