@@ -9,13 +9,14 @@ from typing import Any
 
 import click
 
-from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, StoreProblem
 from cli.convert import convert_file
 from cli.sources import open_store, store_option
 from domain import converters
 from domain.errors import LogInvalid
 from projections.importer import ImportResult, Outcome, import_log
 from projections.keeper import ViewKeeper, ViewsUnavailable
+from projections.store import StoreBusy
 
 PROGRESS_FROM_BYTES = 1 << 20
 """Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""
@@ -88,6 +89,8 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
             click.echo(f"Error: {path}: {len(invalid.errors)} input error(s); nothing stored", err=True)
             code = EXIT_INPUT
             continue
+        except StoreBusy as busy:
+            raise StoreProblem(str(busy)) from busy
         click.echo(_describe(path, result))
         if result.outcome is Outcome.CONFLICT:
             code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code

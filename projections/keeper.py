@@ -10,9 +10,11 @@ needs subscriptions, which its SQLite recorder lacks, hence the pull loop.
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
@@ -26,7 +28,34 @@ PAGE = 1000
 
 
 class ViewsUnavailable(Exception):
-    """Raised when the store's kind has no view tables (views are kept on SQLite stores)."""
+    """Raised when the views cannot be kept on this store."""
+
+
+_VIEW_TABLE = re.compile(r"\b(view_(?:lines|turns|tracks|findings|results|corrections|context))\b")
+
+
+class PortableCursor:
+    """A DB-API cursor that runs the views' SQLite-flavoured SQL on PostgreSQL too.
+
+    On PostgreSQL it turns ``?`` into ``%s`` and names the view tables in the
+    store's schema; on both it returns rows as tuples in column order.
+    """
+
+    def __init__(self, cursor: Any, schema: str | None):
+        self._cursor = cursor
+        self._schema = schema
+
+    def execute(self, sql: str, params: Any = ()) -> None:
+        if self._schema is not None:
+            sql = _VIEW_TABLE.sub(f'"{self._schema}".\\1', sql).replace("?", "%s")
+        self._cursor.execute(sql, params)
+
+    def fetchall(self) -> list[tuple]:
+        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in self._cursor.fetchall()]
+
+    def fetchone(self) -> tuple | None:
+        row = self._cursor.fetchone()
+        return None if row is None else tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
 
 @dataclass(frozen=True)
@@ -45,15 +74,32 @@ class ViewKeeper:
     """Brings the views of a store up to date, reports their position, rebuilds them."""
 
     def __init__(self, store: GameStore):
-        if not isinstance(store.recorder.datastore, SQLiteDatastore):
-            raise ViewsUnavailable("views and reports are kept on SQLite stores; this store is not one")
         self.store = store
-        self.tracking = SQLiteTrackingRecorder(store.recorder.datastore)
+        datastore = store.recorder.datastore
+        if isinstance(datastore, SQLiteDatastore):
+            self.schema = None
+            self.tracking = SQLiteTrackingRecorder(datastore)
+        else:
+            from eventsourcing.postgres import PostgresTrackingRecorder  # a PostgreSQL store only
+
+            self.schema = datastore.schema or "public"
+            self.tracking = PostgresTrackingRecorder(datastore, tracking_table_name="gamelog_tracking")
         self.tracking.create_table()
-        with store.transaction() as cursor:
+        with self.transaction() as cursor:
             for statement in SCHEMA:
                 cursor.execute(statement)
-        self._folder: ViewFolder | None = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[PortableCursor]:
+        """A write transaction on the store, through a cursor the views' SQL runs on."""
+        with self.store.transaction() as cursor:
+            yield PortableCursor(cursor, self.schema)
+
+    @contextmanager
+    def connection(self) -> Iterator[PortableCursor]:
+        """A read transaction's cursor on the views (``with keeper.connection() as cursor``)."""
+        with self.store.recorder.datastore.transaction(commit=False) as cursor:
+            yield PortableCursor(cursor, self.schema)
 
     def status(self) -> ViewStatus:
         return ViewStatus(self.tracking.max_tracking_id(VIEWS) or 0, self.store.recorder.max_notification_id() or 0)
@@ -66,34 +112,31 @@ class ViewKeeper:
             page = self.store.recorder.select_notifications(start=position, limit=PAGE, inclusive_of_start=False)
             if not page:
                 return folded
-            with self.store.transaction() as cursor:
+            with self.store.transaction() as raw:
                 # Another process may have folded this page since it was read: the write
                 # lock is held now, so the position read here is the latest committed one.
-                if (self.tracking._max_tracking_id(VIEWS, cursor) or 0) != position:
-                    position = self.tracking._max_tracking_id(VIEWS, cursor) or 0
+                if (self.tracking._max_tracking_id(VIEWS, raw) or 0) != position:
+                    position = self.tracking._max_tracking_id(VIEWS, raw) or 0
                     continue
-                folder = ViewFolder(cursor)
+                folder = ViewFolder(PortableCursor(raw, self.schema))
                 for notification in page:
                     envelope = self.store.mapper.to_domain_event(notification)
                     folder.fold(envelope.originator_id.hex, envelope.payload)
                 folder.flush()
                 position = page[-1].id
-                self.tracking._insert_tracking(cursor, Tracking(VIEWS, position))  # same transaction as the rows
+                self.tracking._insert_tracking(raw, Tracking(VIEWS, position))  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Empty the views and fold the whole notification log again."""
-        with self.store.transaction() as cursor:
+        tracking_table = "tracking" if self.schema is None else f'"{self.schema}".gamelog_tracking'
+        with self.transaction() as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
-            cursor.execute("DELETE FROM tracking WHERE application_name = ?", (VIEWS,))
+            cursor.execute(f"DELETE FROM {tracking_table} WHERE application_name = ?", (VIEWS,))
         return self.catch_up(progress)
-
-    def connection(self) -> Any:
-        """A read transaction's cursor context on the views (``with keeper.connection() as c``)."""
-        return self.store.recorder.datastore.transaction(commit=False)
 
 
 def views_in_memory(events: Iterable[Any]) -> sqlite3.Connection:

@@ -11,7 +11,8 @@
 * ``view_corrections``: each correction, the line it voided and why.
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
-(SQLite's ``?`` placeholders). The same folder runs over a store's
+(SQLite's ``?`` placeholders; ``keeper.PortableCursor`` adapts them to
+PostgreSQL). The same folder runs over a store's
 notification log (``projections.keeper``) and, for a log file, over the events
 decided in memory, into an in-memory SQLite database: one code path for both.
 Its running context per game (turn, round, totals) is kept in
@@ -99,7 +100,8 @@ class ViewFolder:
             self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
             self.cursor.execute("INSERT INTO view_corrections VALUES (?, ?, ?, ?)", (context["id"], event.line, event.voided, event.reason))
         elif isinstance(event, GameWon):
-            self.cursor.execute("INSERT OR REPLACE INTO view_results VALUES (?, ?, ?, ?, ?)",
+            self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
+                                "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
                                 (context["id"], event.line, event.winner, event.rule, event.reason))
 
     def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
@@ -130,6 +132,7 @@ class ViewFolder:
         """Save the running context of every game folded since the last flush."""
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
-            self.cursor.execute("INSERT OR REPLACE INTO view_context VALUES (?, ?, ?)",
+            self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "
+                                "game = excluded.game, context = excluded.context",
                                 (originator_id, context["id"], json.dumps(context, sort_keys=True)))
         self.dirty.clear()

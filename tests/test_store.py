@@ -197,6 +197,24 @@ def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
     assert from_store == from_file
 
 
+def test_views_kept_on_the_store_equal_the_views_of_the_log_in_memory(store):
+    from projections.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.verify import verify_game
+
+    keeper = ViewKeeper(store)
+    import_log(store, b"".join(SEED_LINES[:30]), "seed.jsonl")
+    keeper.catch_up()
+    import_log(store, SEED, "seed.jsonl")
+    keeper.catch_up()
+    with keeper.connection() as cursor:
+        kept = table_dump(cursor)
+    assert kept == table_dump(views_in_memory(run(SEED).events).cursor())
+    keeper.rebuild()
+    with keeper.connection() as cursor:
+        assert table_dump(cursor) == kept
+    assert verify_game(store, "seed-examples").intact
+
+
 def test_replay_at_line_n_equals_replaying_the_first_n_lines():
     events = run(SEED).events
     for n in range(3, len(SEED_LINES) + 1):
