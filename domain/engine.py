@@ -47,6 +47,24 @@ CORRECTION_RULE = "LOG-CORRECTION"
 """LOG_FORMAT.md: a correction voids an earlier event line, and never one twice."""
 
 
+class EffectIndex:
+    """The invertible effects of each line, kept so that a correction can undo them.
+
+    This one keeps them in memory. An importer of long logs passes one that
+    keeps them on disk (``projections.effects``): same two methods.
+    """
+
+    def __init__(self) -> None:
+        self._by_line: dict[int, list[Invertible]] = {}
+
+    def add(self, line: int, effect: Invertible) -> None:
+        self._by_line.setdefault(line, []).append(effect)
+
+    def of(self, line: int) -> list[Invertible]:
+        """The line's effects in the order they were applied (none: an empty list)."""
+        return list(self._by_line.get(line, ()))
+
+
 class GameState:
     """What a game looks like after some line: the fold of its events.
 
@@ -72,8 +90,14 @@ class GameState:
         # Every event line, in order, for checking what a correction names
         # (an unsigned int array costs 4 bytes a line on logs of millions of lines).
         self.event_lines = array("I")
-        # The invertible effects of each line, so a correction can undo them.
-        self.effects: dict[int, list[Invertible]] = {}
+        # The lines where each turn began and ended (turn n at index n - 1), for
+        # telling what a correction cannot undo; arrays again, for long logs.
+        self.turn_starts = array("I")
+        self.turn_ends = array("I")
+        # The invertible effects of each line, so a correction can undo them:
+        # in memory by default; an importer may keep them on disk (EffectIndex).
+        self.effects: EffectIndex = EffectIndex()
+        # Other lines a correction cannot undo the consequence of (rare: the end...).
         self.structural: dict[int, str] = {}
 
     # -- folding -------------------------------------------------------------------
@@ -85,7 +109,7 @@ class GameState:
         if handler is None:
             raise TypeError(f"{type(self).__name__} has no handler for {cls.__name__}")
         if cls in _INVERTIBLE or (issubclass(cls, Invertible) and not _INVERTIBLE.add(cls)):
-            self.effects.setdefault(event.line, []).append(event)
+            self.effects.add(event.line, event)
         handler(self, event)
 
     def _line_recorded(self, event: Any) -> None:
@@ -103,11 +127,11 @@ class GameState:
         self.turn = event.turn
         self.active = event.player
         self.turn_over = None
-        self.structural[event.line] = f"the start of turn {event.turn}"
+        self.turn_starts.append(event.line)
 
     def _turn_finished(self, event: TurnFinished) -> None:
         self.turn_over = event
-        self.structural[event.line] = f"the end of turn {event.turn}"
+        self.turn_ends.append(event.line)
 
     def _line_voided(self, event: LineVoided) -> None:
         self.voided.add(event.voided)
@@ -137,6 +161,14 @@ class GameState:
         """True when ``line`` holds an event (not the header, a blank or a comment)."""
         i = bisect_left(self.event_lines, line)
         return i < len(self.event_lines) and self.event_lines[i] == line
+
+    def consequence(self, line: int) -> str | None:
+        """What ``line`` began or ended that voiding it does not undo (a turn, the game...), if anything."""
+        for lines, what in ((self.turn_starts, "the start"), (self.turn_ends, "the end")):
+            i = bisect_left(lines, line)
+            if i < len(lines) and lines[i] == line:
+                return f"{what} of turn {i + 1}"
+        return self.structural.get(line)
 
     def next_player(self, player: str) -> str:
         """The player on ``player``'s left: the next in seating order."""
@@ -170,8 +202,10 @@ class Engine:
     AFTER_END: ClassVar[tuple[type, ...]] = (Note,)
     """Recorded events that may follow the end of the game without breaking END_RULE."""
 
-    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True):
+    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True, effects: EffectIndex | None = None):
         self.state = self.STATE(header, header_line)
+        if effects is not None:
+            self.state.effects = effects
         self._out: list[Derived] = []
         if opening:
             self.emit(self.LINE_RECORDED(line=header_line, event=header))
@@ -179,11 +213,11 @@ class Engine:
         self._opening = self._out
 
     @classmethod
-    def from_history(cls, events: Iterable[Derived]) -> "Engine":
+    def from_history(cls, events: Iterable[Derived], effects: EffectIndex | None = None) -> "Engine":
         """Rebuild an engine from stored events: the first must record the header."""
         it = iter(events)
         first = next(it)
-        engine = cls(first.event, first.line, opening=False)
+        engine = cls(first.event, first.line, opening=False, effects=effects)
         engine.apply(first)
         for event in it:
             engine.apply(event)
@@ -307,10 +341,11 @@ class Engine:
             self.find(line, CORRECTION_RULE, problem)
             return
         self.emit(LineVoided(line=line, voided=target, reason=event.reason))
-        for effect in reversed(s.effects.get(target, [])):
+        for effect in reversed(s.effects.of(target)):
             self.emit(effect.inverse(line))
-        if target in s.structural:
-            self.find(line, CORRECTION_RULE, f"line {target} caused {s.structural[target]}, which a correction does not undo", severity=WARNING)
+        consequence = s.consequence(target)
+        if consequence:
+            self.find(line, CORRECTION_RULE, f"line {target} caused {consequence}, which a correction does not undo", severity=WARNING)
 
     def note(self, line: int, event: Note) -> None:
         """A note is kept in the log and decides nothing."""

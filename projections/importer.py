@@ -26,11 +26,11 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from domain.engine import Engine
+from domain.engine import EffectIndex, Engine
 from domain.errors import LogInvalid
 from domain.reader import LogReader
-from projections.mapper import Envelope
-from projections.store import GameStore, GameSummary, StoreBusy, game_uuid
+from projections.effects import SpilledEffects
+from projections.store import GameStore, GameSummary, StoreBusy
 
 BATCH = 1000
 
@@ -76,8 +76,9 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
         raise LogInvalid(filename, reader.errors)
     game_id = reader.header.id
     try:
-        engine, version, pending = _resume(store, reader)
-        return _append(store, reader, filename, engine, version, pending, progress)
+        with SpilledEffects() as effects:  # bounded memory on logs of any length
+            engine, version, pending = _resume(store, reader, effects)
+            return _append(store, reader, filename, engine, version, pending, progress)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
             pass
@@ -100,7 +101,7 @@ def _is_lock_timeout(exc: OperationalError) -> bool:
     return "database is locked" in text or "lock timeout" in text
 
 
-def _resume(store: GameStore, reader: LogReader) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
+def _resume(store: GameStore, reader: LogReader, effects: EffectIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
     """Fold the stored game while checking that the log repeats it line for line.
 
     Returns the engine at the end of the stored history, the number of stored
@@ -110,8 +111,8 @@ def _resume(store: GameStore, reader: LogReader) -> tuple[Engine, int, Iterator[
     history = store.history(header.id)
     first = next(history, None)
     if first is None:
-        return rules.engine(header, reader.header_line), 0, reader.events()
-    engine = rules.engine.from_history([first])
+        return rules.engine(header, reader.header_line, effects=effects), 0, reader.events()
+    engine = rules.engine.from_history([first], effects)
     _check_header(engine, header, reader.header_line)
     incoming = reader.events()
     version = 1
@@ -132,29 +133,27 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
             pending: Iterator[tuple[int, Any]], progress: Callable[[int], None] | None) -> ImportResult:
     """Decide the new lines and write them, with the catalog row, in one transaction."""
     header = reader.header
-    uid = game_uuid(header.id)
     added, first_new, last_new = 0, None, None
     with store.transaction() as cursor:
         head = store.head(header.id)  # inside the transaction: no other writer can move it now
-        batch = [Envelope(uid, v + 1, e) for v, e in enumerate(engine.header_events())] if version == 0 else []
-        version += len(batch)
+        batch = engine.header_events() if version == 0 else []
+        written = version  # the version of the last event handed to the store
         for line, event in pending:
-            for derived in engine.record(line, event):
-                version += 1
-                batch.append(Envelope(uid, version, derived))
+            batch.extend(engine.record(line, event))
             added, last_new = added + 1, line
             first_new = first_new or line
             if len(batch) >= BATCH:
-                head = store.append(cursor, batch, head)
-                batch = []
+                head = store.append(cursor, header.id, written + 1, batch, head)
+                written, batch = written + len(batch), []
                 if progress:
                     progress(reader.line)
         if reader.errors:
             raise LogInvalid(filename, reader.errors)  # rolls the transaction back
         if batch:
-            head = store.append(cursor, batch, head)
+            head = store.append(cursor, header.id, written + 1, batch, head)
+            written += len(batch)
         if added:
-            store.save_summary(cursor, _summary(engine, version, head))
+            store.save_summary(cursor, _summary(engine, written, head))
     if progress:
         progress(reader.line)
     if not added:

@@ -42,6 +42,11 @@ def _topic(cls: type) -> str:
     return get_topic(cls)
 
 
+def encoded(payload: Any) -> tuple[str, bytes]:
+    """(topic, canonical encoding) of a domain event, as the store keeps it."""
+    return _topic(type(payload)), _encode(payload)
+
+
 @lru_cache(maxsize=None)
 def _decoder(topic: str) -> msgspec.json.Decoder:
     return msgspec.json.Decoder(resolve_topic(topic))
@@ -54,12 +59,12 @@ class StructMapper(Mapper):
         super().__init__(transcoder=None)  # type: ignore[arg-type]  # msgspec does the transcoding
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        payload = domain_event.payload
+        topic, state = encoded(domain_event.payload)
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
-            topic=_topic(type(payload)),
-            state=_encode(payload),
+            topic=topic,
+            state=state,
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:

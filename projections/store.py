@@ -46,7 +46,7 @@ from eventsourcing.sqlite import (
 )
 
 from projections.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
-from projections.mapper import Envelope, StructMapper
+from projections.mapper import StructMapper, encoded
 
 DEFAULT_STORE = "gamelog.sqlite"
 SYNCHRONOUS = "FULL"
@@ -292,8 +292,8 @@ class GameStore(Application):
             with _ImmediateTransaction(conn, commit=True) as cursor, cursor:
                 yield cursor
 
-    def append(self, cursor: Any, envelopes: list[Envelope], previous: bytes) -> bytes:
-        """Insert events inside an open :meth:`transaction` (so a whole log commits at once).
+    def append(self, cursor: Any, game_id: str, first_version: int, payloads: list[Any], previous: bytes) -> bytes:
+        """Insert a game's events, numbered from ``first_version``, inside an open :meth:`transaction`.
 
         Each event is sealed with its chain hash (``projections.chain``),
         following ``previous``, the chain hash of the event before the first;
@@ -301,19 +301,20 @@ class GameStore(Application):
         ``IntegrityError`` (at once, or when the transaction commits) when
         another writer stored one of these versions.
         """
-        stored: list[StoredEvent] = []
-        for envelope in envelopes:
-            event = self.mapper.to_stored_event(envelope)
-            previous = link(previous, event_hash(event.topic, event.state))
-            stored.append(StoredEvent(event.originator_id, event.originator_version, event.topic, seal(previous, event.state)))
+        uid = game_uuid(game_id)
+        rows = []
+        for version, payload in enumerate(payloads, first_version):
+            topic, state = encoded(payload)
+            previous = link(previous, event_hash(topic, state))
+            rows.append((version, topic, seal(previous, state)))
         # The recorder's own insert_events opens a transaction per call; an import
         # writes many batches in one transaction, so it uses the per-cursor step.
         if self.postgres:
             # The PostgreSQL recorder's _insert_events is a hook that inserts nothing;
             # this step takes the table lock, notifies listeners and inserts.
-            self.recorder._insert_stored_events(cursor, stored)
+            self.recorder._insert_stored_events(cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
         else:
-            self.recorder._insert_events(cursor, stored)
+            cursor.executemany(self.recorder.insert_events_statement, [(uid.hex, v, t, st) for v, t, st in rows])
         return previous
 
     def head(self, game_id: str) -> bytes:

@@ -139,8 +139,8 @@ def _slow_writer(location: str, log: str, written_some, reader_looked, results) 
     """Child: import ``log``; after its first batch, wait (bounded) until the reader has looked."""
     original = GameStore.append
 
-    def append_then_pause(self, cursor, batch, previous):
-        head = original(self, cursor, batch, previous)
+    def append_then_pause(self, cursor, *batch):
+        head = original(self, cursor, *batch)
         if not written_some.is_set():
             written_some.set()
             reader_looked.wait(WAIT)

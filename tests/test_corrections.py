@@ -68,3 +68,21 @@ def test_a_line_cannot_be_voided_twice_nor_a_correction_voided():
 def test_voiding_a_turn_end_warns_that_turns_are_not_rewound():
     result = run_with({"type": "turn_ended", "player": "Ann"}, {"type": "correction", "voids": 7, "reason": "x"})
     assert findings(result) == [(8, "LOG-CORRECTION", "warning", "line 7 caused the end of turn 1, which a correction does not undo")]
+
+
+def test_an_import_voids_a_line_whose_effects_went_to_disk(tmp_path, monkeypatch):
+    """The importer keeps effects on disk past a threshold; a correction still finds them."""
+    from projections import effects
+    from projections.importer import import_log
+    from projections.store import GameStore
+    from domain.replay import state_at
+
+    monkeypatch.setattr(effects, "FLUSH", 2)
+    log = log_bytes(HEADER, *PLAY, {"type": "turn_ended", "player": "Ann"}, {"type": "turn_started", "player": "Bob"},
+                    {"type": "credits_paid", "player": "Bob", "amount": 40, "to": "Ann", "reason": "a debt"},
+                    {"type": "correction", "voids": 5, "reason": "misread price"})
+    store = GameStore(str(tmp_path / "gamelog.sqlite"))
+    import_log(store, log, "log.jsonl")
+    stored = state_at("merchant-of-venus", store.history("c")).to_json()["players"]
+    assert (stored["Ann"]["credits"], stored["Ann"]["ious"], stored["Bob"]["credits"]) == (540, {"Shenna": 90}, 460)
+    assert stored == run(log).state.to_json()["players"]

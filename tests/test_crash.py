@@ -40,8 +40,8 @@ def _importer_to_kill(location: str, log: str, point: str, reached) -> None:
     if point == "mid-import":
         append, batches = GameStore.append, []
 
-        def append_then_stop(self, cursor, batch, previous):
-            head = append(self, cursor, batch, previous)
+        def append_then_stop(self, cursor, *batch):
+            head = append(self, cursor, *batch)
             batches.append(len(batch))
             if len(batches) == 3:
                 _pause_forever(reached)

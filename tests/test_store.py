@@ -168,11 +168,11 @@ def test_a_failure_during_the_write_leaves_the_store_as_it_was(store, monkeypatc
     monkeypatch.setattr(importer, "BATCH", 5)
     calls = []
 
-    def failing_append(cursor, batch, previous):
+    def failing_append(cursor, *batch):
         calls.append(len(batch))
         if len(calls) == 3:
             raise OSError("disk full (injected)")
-        return GameStore.append(store, cursor, batch, previous)
+        return GameStore.append(store, cursor, *batch)
 
     monkeypatch.setattr(store, "append", failing_append)
     with pytest.raises(OSError):
