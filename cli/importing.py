@@ -15,7 +15,7 @@ from cli.sources import open_store, store_option
 from domain import converters
 from domain.errors import LogInvalid
 from projections.importer import ImportResult, Outcome, import_log
-from projections.keeper import ViewKeeper, ViewsUnavailable
+from projections.keeper import ViewKeeper
 from projections.store import StoreBusy
 
 PROGRESS_FROM_BYTES = 1 << 20
@@ -109,8 +109,5 @@ def _import_converted(game_store: Any, log: bytes, path: str) -> ImportResult | 
 
 
 def _update_views(game_store: Any) -> None:
-    """Bring the views up to date at the end of every import (kept on SQLite stores)."""
-    try:
-        ViewKeeper(game_store).catch_up()
-    except ViewsUnavailable:
-        pass  # this kind of store keeps no views; reports say so when asked
+    """Bring the views up to date at the end of every import."""
+    ViewKeeper(game_store).catch_up()

@@ -8,20 +8,22 @@ import tempfile
 
 import click
 
-from cli.errors import InputProblem, StoreProblem
+from cli.errors import InputProblem
 from cli.sources import load_game, open_store, store_option
-from projections.keeper import ViewKeeper, ViewsUnavailable, views_in_memory
+from projections.keeper import ViewKeeper, views_in_memory
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
 from projections.reports.model import build_report
 
 
+def _keeper(store: str) -> ViewKeeper:
+    """The views of an existing store; raises StoreProblem when there is no store there."""
+    return ViewKeeper(open_store(store, must_exist=True))
+
+
 def keeper_for(store: str) -> ViewKeeper:
     """The views of a store, brought up to date."""
-    try:
-        keeper = ViewKeeper(open_store(store, must_exist=True))
-    except ViewsUnavailable as exc:
-        raise StoreProblem(str(exc)) from exc
+    keeper = _keeper(store)
     keeper.catch_up()
     return keeper
 
@@ -84,11 +86,7 @@ def projections() -> None:
 @store_option
 def status(store: str) -> None:
     """Each view's position against the head of the store's notification log."""
-    try:
-        keeper = ViewKeeper(open_store(store, must_exist=True))
-    except ViewsUnavailable as exc:
-        raise StoreProblem(str(exc)) from exc
-    s = keeper.status()
+    s = _keeper(store).status()
     state = "up to date" if s.behind == 0 else f"{s.behind} event(s) behind"
     for view in ("lines", "turns", "tracks", "findings", "results"):
         click.echo(f"{view:<9} at {s.position} of {s.head}: {state}")
@@ -98,10 +96,7 @@ def status(store: str) -> None:
 @store_option
 def rebuild(store: str) -> None:
     """Rebuild every view from scratch, with progress on a terminal."""
-    try:
-        keeper = ViewKeeper(open_store(store, must_exist=True))
-    except ViewsUnavailable as exc:
-        raise StoreProblem(str(exc)) from exc
+    keeper = _keeper(store)
     head = keeper.status().head
     show = sys.stderr.isatty()
     with click.progressbar(length=head, label="rebuilding views", file=sys.stderr) if show else _NoBar() as bar:

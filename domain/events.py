@@ -26,6 +26,9 @@ PositiveInt = Annotated[int, msgspec.Meta(gt=0)]
 NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
 Name = Annotated[str, msgspec.Meta(min_length=1)]
 
+PLAYER: dict[str, frozenset[str]] = {"player": frozenset()}
+"""``Recorded.PLAYER_FIELDS`` of an event whose only player field is ``player``."""
+
 
 class Recorded(
     msgspec.Struct,
@@ -71,20 +74,37 @@ class Invertible(Derived, frozen=True, kw_only=True):
         raise NotImplementedError(type(self).__name__)
 
 
+class Change(Invertible, frozen=True, kw_only=True):
+    """A player's running count (credits, VP, trade goods...) changes by ``delta`` under ``rule``.
+
+    Each game names its counts with subclasses (``CreditsChanged``,
+    ``VpChanged``); a count changes only through its class, so the
+    projections add up exactly what the rules decided.
+    """
+
+    player: str
+    delta: int
+    rule: str
+    reason: str
+
+    def inverse(self, line: int) -> "Change":
+        return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
+
+
 # --- Recorded events every game has -------------------------------------------------
 
 
 class TurnStarted(Recorded, tag="turn_started"):
     """That player's turn begins."""
 
-    PLAYER_FIELDS = {"player": frozenset()}
+    PLAYER_FIELDS = PLAYER
     player: Name
 
 
 class TurnEnded(Recorded, tag="turn_ended"):
     """That player's turn ends; end-of-turn rules are checked here."""
 
-    PLAYER_FIELDS = {"player": frozenset()}
+    PLAYER_FIELDS = PLAYER
     player: Name
 
 
@@ -98,7 +118,7 @@ class Correction(Recorded, tag="correction"):
 class Note(Recorded, tag="note"):
     """A remark kept in the log and shown in reports."""
 
-    PLAYER_FIELDS = {"player": frozenset()}
+    PLAYER_FIELDS = PLAYER
     text: str
     player: str | None = None
 
@@ -106,7 +126,7 @@ class Note(Recorded, tag="note"):
 class ScoreClaimed(Recorded, tag="score_claimed"):
     """What the table believed a player's score was at this point."""
 
-    PLAYER_FIELDS = {"player": frozenset()}
+    PLAYER_FIELDS = PLAYER
     player: Name
     vp: int | None = None
     net_worth: int | None = None

@@ -27,10 +27,6 @@ VIEWS = "gamelog-views"
 PAGE = 1000
 
 
-class ViewsUnavailable(Exception):
-    """Raised when the views cannot be kept on this store."""
-
-
 _VIEW_TABLE = re.compile(r"\b(view_(?:lines|turns|tracks|findings|results|corrections|context))\b")
 
 

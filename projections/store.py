@@ -324,15 +324,8 @@ class GameStore(Application):
 
     def stored_links(self, game_id: str) -> Iterator[StoredLink]:
         """A game's stored events as they are in the store (sealed bytes), in version order."""
-        uid = game_uuid(game_id)
-        version = 0
-        while True:
-            page = self.recorder.select_events(uid, gt=version, limit=PAGE)
-            for stored in page:
-                yield StoredLink(stored.originator_version, stored.topic, stored.state)
-            if len(page) < PAGE:
-                return
-            version = page[-1].originator_version
+        for stored in self._pages(game_id):
+            yield StoredLink(stored.originator_version, stored.topic, stored.state)
 
     def save_summary(self, cursor: Any, summary: GameSummary) -> None:
         """Write a game's catalog row inside an open :meth:`transaction`."""
@@ -341,17 +334,21 @@ class GameStore(Application):
                         summary.events, summary.last_line, int(summary.finished), summary.winner,
                         summary.versions, summary.fingerprint))
 
-    def history(self, game_id: str) -> Iterator[Any]:
-        """The stored events of a game, in order, read a page at a time."""
+    def _pages(self, game_id: str) -> Iterator[Any]:
+        """A game's stored events as the recorder returns them, in version order, a page at a time."""
         uid = game_uuid(game_id)
         version = 0
         while True:
             page = self.recorder.select_events(uid, gt=version, limit=PAGE)
-            for stored in page:
-                yield self.mapper.to_domain_event(stored).payload
+            yield from page
             if len(page) < PAGE:
                 return
             version = page[-1].originator_version
+
+    def history(self, game_id: str) -> Iterator[Any]:
+        """The stored events of a game, decoded, in order."""
+        for stored in self._pages(game_id):
+            yield self.mapper.to_domain_event(stored).payload
 
     def _read(self, statement: str, params: tuple = ()) -> list[Any]:
         """Rows of one read-only statement (rows index by column name on both backends)."""

@@ -15,6 +15,8 @@ import msgspec
 
 from domain.events import (
     COMMON_EVENTS,
+    PLAYER,
+    Change,
     Derived,
     FindingRaised,
     GameWon,
@@ -29,7 +31,6 @@ from domain.events import (
     TurnFinished,
 )
 
-_PLAYER = {"player": frozenset()}
 Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]
 Dots = Literal[1, 2]
 
@@ -84,19 +85,19 @@ class Landed(Recorded, tag="landed"):
 
 
 class MovementSkipped(Recorded, tag="movement_skipped"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
 
 
 class FirstContact(Recorded, tag="first_contact"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     culture: Name
     iou: PositiveInt
 
 
 class GoodsBought(Recorded, tag="goods_bought"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     good: Name
     culture: Name
@@ -108,7 +109,7 @@ class GoodsBought(Recorded, tag="goods_bought"):
 
 
 class EquipmentBought(Recorded, tag="equipment_bought"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     item: Name
     price: PositiveInt
@@ -116,7 +117,7 @@ class EquipmentBought(Recorded, tag="equipment_bought"):
 
 
 class GoodsSold(Recorded, tag="goods_sold"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     good: Name
     culture: Name
@@ -125,45 +126,45 @@ class GoodsSold(Recorded, tag="goods_sold"):
 
 
 class PassengerBoarded(Recorded, tag="passenger_boarded"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     passenger: Name
     destination: Name
 
 
 class PassengerDelivered(Recorded, tag="passenger_delivered"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     passenger: Name
     fare: PositiveInt
 
 
 class HazardPaid(Recorded, tag="hazard_paid"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     cost: PositiveInt
 
 
 class HazardDeclined(Recorded, tag="hazard_declined"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     cost: PositiveInt
 
 
 class HazardPassed(Recorded, tag="hazard_passed"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     color: Name
 
 
 class RelicTaken(Recorded, tag="relic_taken"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     relic: Name
 
 
 class DeedAcquired(Recorded, tag="deed_acquired"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     kind: Literal["merchant_spaceport", "factory"]
     culture: Name
@@ -228,17 +229,8 @@ class Deed(msgspec.Struct, frozen=True):
     price_paid: int = 0
 
 
-class CreditsChanged(Invertible, frozen=True, kw_only=True):
+class CreditsChanged(Change, frozen=True, kw_only=True):
     """A player's credits change by ``delta`` under ``rule``: the only way credits change."""
-
-    player: str
-    delta: int
-    rule: str
-    reason: str
-
-    def inverse(self, line: int) -> "CreditsChanged":
-        return CreditsChanged(line=line, player=self.player, delta=-self.delta, rule=self.rule,
-                              reason=f"void line {self.line}: {self.reason}")
 
 
 class CargoChanged(Invertible, frozen=True, kw_only=True):

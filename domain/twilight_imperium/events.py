@@ -26,6 +26,8 @@ from typing import Annotated, Literal, Union
 import msgspec
 
 from domain.events import (
+    PLAYER,
+    Change,
     COMMON_EVENTS,
     Derived,
     FindingRaised,
@@ -42,7 +44,6 @@ from domain.events import (
 )
 from domain.twilight_imperium import reference
 
-_PLAYER = {"player": frozenset()}
 Phase = Literal["strategy", "action", "status", "agenda"]
 Pool = Literal["tactic", "fleet", "strategy"]
 Tokens = NonNegativeInt | dict[str, NonNegativeInt]
@@ -124,7 +125,7 @@ class PhaseStarted(Recorded, tag="phase_started"):
 
 
 class StrategyCardPicked(Recorded, tag="strategy_card_picked"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     card: Name
     initiative: Initiative
@@ -138,21 +139,21 @@ class TradePrimary(Recorded, tag="trade_primary"):
 
 
 class TradeSecondary(Recorded, tag="trade_secondary"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     free: bool = False
     replenished: NonNegativeInt | None = None
 
 
 class TradeGoodsGained(Recorded, tag="trade_goods_gained"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     amount: PositiveInt
     reason: str
 
 
 class TradeGoodsSpent(Recorded, tag="trade_goods_spent"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     amount: PositiveInt
     reason: str
@@ -166,14 +167,14 @@ class CommoditiesGiven(Recorded, tag="commodities_given"):
 
 
 class CommandTokenSpent(Recorded, tag="command_token_spent"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     pool: Pool
     reason: str
 
 
 class CommandTokensGained(Recorded, tag="command_tokens_gained"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     pool: Pool
     amount: PositiveInt
@@ -186,13 +187,13 @@ class ObjectiveRevealed(Recorded, tag="objective_revealed"):
 
 
 class SecretObjectiveDrawn(Recorded, tag="secret_objective_drawn"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     objective: Name
 
 
 class SecretObjectiveReturned(Recorded, tag="secret_objective_returned"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     objective: Name
 
@@ -206,13 +207,13 @@ class CombatEnded(Recorded, tag="combat_ended"):
 
 
 class HomeSystemControl(Recorded, tag="home_system_control"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     controls_all: bool
 
 
 class ObjectiveScored(Recorded, tag="objective_scored"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     objective: Name
     kind: Literal["public", "secret"]
@@ -221,26 +222,26 @@ class ObjectiveScored(Recorded, tag="objective_scored"):
 
 
 class VpGained(Recorded, tag="vp_gained"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     points: PositiveInt
     source: str
 
 
 class VpLost(Recorded, tag="vp_lost"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     points: PositiveInt
     source: str
 
 
 class PlayerPassed(Recorded, tag="player_passed"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
 
 
 class SpeakerChanged(Recorded, tag="speaker_changed"):
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
 
 
@@ -251,7 +252,7 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     bear out is a finding that names the gap.
     """
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name | None
     reason: str = ""
 
@@ -274,31 +275,19 @@ class LineRecorded(Derived, frozen=True, kw_only=True):
     event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
 
 
-class _Change(Invertible, frozen=True, kw_only=True):
-    """A player's count changes by ``delta`` under ``rule``, for ``reason``."""
-
-    player: str
-    delta: int
-    rule: str
-    reason: str
-
-    def inverse(self, line: int) -> "_Change":
-        return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
-
-
-class VpChanged(_Change, frozen=True, kw_only=True):
+class VpChanged(Change, frozen=True, kw_only=True):
     """Victory points change: the only way they do."""
 
 
-class TradeGoodsChanged(_Change, frozen=True, kw_only=True):
+class TradeGoodsChanged(Change, frozen=True, kw_only=True):
     """Trade goods change: the only way they do."""
 
 
-class CommoditiesChanged(_Change, frozen=True, kw_only=True):
+class CommoditiesChanged(Change, frozen=True, kw_only=True):
     """Commodities change: the only way they do (never above the faction's value, LRR 90.4a)."""
 
 
-class TokensChanged(_Change, frozen=True, kw_only=True):
+class TokensChanged(Change, frozen=True, kw_only=True):
     """Command tokens in one ``pool`` change."""
 
     pool: str = "strategy"

@@ -16,6 +16,8 @@ from typing import Literal, Union
 import msgspec
 
 from domain.events import (
+    PLAYER,
+    Change,
     COMMON_EVENTS,
     Derived,
     FindingRaised,
@@ -32,7 +34,6 @@ from domain.events import (
 )
 from domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
 
-_PLAYER = {"player": frozenset()}
 
 
 class ForumCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -98,7 +99,7 @@ class Header(Recorded, tag="game"):
 class ForumCardAdded(Recorded, tag="forum_card_added"):
     """A card goes onto the Forum (an order played, or a card placed by ``player``)."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     color: Color
     card: Name | None = None
     player: Name | None = None
@@ -115,7 +116,7 @@ class ForumCardRemoved(Recorded, tag="forum_card_removed"):
 class ConstructionStarted(Recorded, tag="construction_started"):
     """UCH-START, UCH-UNIQUE: ``player`` lays the foundation of ``building``."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     building: Name
     color: Color
@@ -125,7 +126,7 @@ class ConstructionStarted(Recorded, tag="construction_started"):
 class ResourceMoved(Recorded, tag="resource_moved"):
     """UCH-MOVE: one resource goes from the Storehouse under ``building``."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     building: Name
     color: Color
@@ -134,7 +135,7 @@ class ResourceMoved(Recorded, tag="resource_moved"):
 class MonopolyChanged(Recorded, tag="monopoly_changed"):
     """Who now holds ``color``'s monopoly (None: no one) and its Operations (UCH-SCORE)."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     color: Color
     player: Name | None
     operations: NonNegativeInt
@@ -143,7 +144,7 @@ class MonopolyChanged(Recorded, tag="monopoly_changed"):
 class ForumCardTaken(Recorded, tag="forum_card_taken"):
     """UCH-MONOPOLY-BONUS: the monopoly holder moves a Forum card to their hand."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     color: Color
     card: Name | None = None
@@ -152,7 +153,7 @@ class ForumCardTaken(Recorded, tag="forum_card_taken"):
 class VpAdjusted(Recorded, tag="vp_adjusted"):
     """A building effect changes a player's VP (UCH-EFFECT, UCH-SCORE)."""
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name
     delta: int
     reason: str
@@ -165,7 +166,7 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     UCH-WINNER could contradict. It is the one event allowed after the end.
     """
 
-    PLAYER_FIELDS = _PLAYER
+    PLAYER_FIELDS = PLAYER
     player: Name | None
     reason: str | None = None
 
@@ -252,17 +253,8 @@ class BuildingCompleted(Invertible, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, line=line, undoes=self.line)
 
 
-class VpChanged(Invertible, frozen=True, kw_only=True):
+class VpChanged(Change, frozen=True, kw_only=True):
     """A player's VP change by ``delta`` under ``rule``: the only way VP change."""
-
-    player: str
-    delta: int
-    rule: str
-    reason: str
-
-    def inverse(self, line: int) -> "VpChanged":
-        return VpChanged(line=line, player=self.player, delta=-self.delta, rule=self.rule,
-                         reason=f"void line {self.line}: {self.reason}")
 
 
 class MonopolySet(Invertible, frozen=True, kw_only=True):
