@@ -5,7 +5,9 @@ The views are an eventsourcing projection of the store's notification log:
 them (``projections.views``) and writes the view rows and the new tracking
 record in one transaction, so an interrupted catch-up resumes where it
 stopped and never counts an event twice. eventsourcing's ``ProjectionRunner``
-needs subscriptions, which its SQLite recorder lacks, hence the pull loop.
+needs subscriptions, which its SQLite recorder lacks, hence the pull loop; on
+PostgreSQL the same views can also be kept by a ``ProjectionRunner``
+(``projections.runner``), sharing this tracking record.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from projections.store import GameStore
 from projections.views import SCHEMA, TABLES, ViewFolder
 
-VIEWS = "gamelog-views"
-"""The tracking name of the views (one position: they are written together)."""
+VIEWS = GameStore.name
+"""The tracking name of the views: the application they follow (one position: they are written together)."""
 PAGE = 1000
 
 
@@ -76,14 +78,13 @@ class ViewKeeper:
             self.schema = None
             self.tracking = SQLiteTrackingRecorder(datastore)
         else:
-            from eventsourcing.postgres import PostgresTrackingRecorder  # a PostgreSQL store only
+            from projections.runner import ViewRecorder  # a PostgreSQL store only
 
             self.schema = datastore.schema or "public"
-            self.tracking = PostgresTrackingRecorder(datastore, tracking_table_name="gamelog_tracking")
+            self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")
         self.tracking.create_table()
         with self.transaction() as cursor:
-            for statement in SCHEMA:
-                cursor.execute(statement)
+            create_views(cursor)
 
     @contextmanager
     def transaction(self) -> Iterator[PortableCursor]:
@@ -135,12 +136,17 @@ class ViewKeeper:
         return self.catch_up(progress)
 
 
+def create_views(cursor: Any) -> None:
+    """Create the view tables where they are missing."""
+    for statement in SCHEMA:
+        cursor.execute(statement)
+
+
 def views_in_memory(events: Iterable[Any]) -> sqlite3.Connection:
     """The views of one game's events (a log file read in memory), in an in-memory database."""
     connection = sqlite3.connect(":memory:")
     cursor = connection.cursor()
-    for statement in SCHEMA:
-        cursor.execute(statement)
+    create_views(cursor)
     folder = ViewFolder(cursor)
     for event in events:
         folder.fold("log", event)

@@ -255,3 +255,27 @@ def test_an_unreachable_postgresql_server_is_a_store_error():
     pytest.importorskip("psycopg")
     with pytest.raises(StoreError, match="cannot reach PostgreSQL"):
         GameStore("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_a_projection_runner_keeps_the_same_views_on_postgresql(locations):
+    """On PostgreSQL, eventsourcing's ProjectionRunner keeps the views with the keeper's projection code."""
+    if locations.backend != "postgresql":
+        pytest.skip("ProjectionRunner needs subscriptions, which eventsourcing's SQLite recorder lacks")
+    from eventsourcing.projection import ProjectionRunner
+
+    from projections.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.runner import GameViews, StoreApplication, ViewRecorder
+    from projections.store import store_env
+
+    location = locations.new()
+    store = GameStore(location)
+    log = (EXAMPLES / "uchronia" / "complete-3p.jsonl").read_bytes()
+    with ProjectionRunner(application_class=StoreApplication, projection_class=GameViews, view_class=ViewRecorder,
+                          env=store_env(location)) as runner:
+        import_log(store, log, "log.jsonl")
+        runner.wait(store.recorder.max_notification_id(), timeout=30)
+    keeper = ViewKeeper(store)
+    assert keeper.status().behind == 0  # the runner's tracking record is the keeper's
+    with keeper.connection() as cursor:
+        assert table_dump(cursor) == table_dump(views_in_memory(run(log).events).cursor())
+    store.close()

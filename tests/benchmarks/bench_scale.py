@@ -82,6 +82,14 @@ def task_import(workdir: str, store: str) -> int:
     return n
 
 
+def task_rebuild(workdir: str, store: str) -> int:
+    """``gamelog projections rebuild`` of every view, on the store the import task filled; counts stored events."""
+    from projections.keeper import ViewKeeper
+    from projections.store import GameStore
+
+    return ViewKeeper(GameStore(store)).rebuild()
+
+
 def _rows(source_store: str) -> list[tuple]:
     import sqlite3
 
@@ -249,6 +257,7 @@ def run_once(workdir: str, pg: str | None, run: int) -> dict[str, dict]:
         if os.path.exists(reference + suffix):
             os.remove(reference + suffix)
     got["import sqlite"] = measure("import", workdir, reference)
+    got["projections rebuild"] = measure("rebuild", workdir, reference)
     got["executemany (ceiling)"] = measure("executemany", workdir, store("many"))
     got["straightforward import"] = measure("straightforward", workdir, store("plain"))
     if pg:
