@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable, Iterator
 
-from domain.engine import Engine, GameState
+from domain.engine import EffectIndex, Engine, GameState
 from domain.errors import InputError
 from domain.events import Derived, TurnFinished
 from domain.games import GAMES
@@ -21,15 +21,17 @@ class PointNotReached(Exception):
     """Raised when the asked line, turn or round is not in the game's history."""
 
 
-def decide(reader: LogReader) -> Iterator[Derived]:
+def decide(reader: LogReader, effects: EffectIndex | None = None) -> Iterator[Derived]:
     """Every event to store for the log: the header's, then each line's in order.
 
     Input errors are appended to ``reader.errors`` as the lines are read; a
     caller that must not keep a bad log checks them when this is exhausted.
+    ``effects`` is where the engine keeps what corrections may undo (in
+    memory by default).
     """
     if reader.header is None:
         return
-    engine: Engine = reader.rules.engine(reader.header, reader.header_line)
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, effects=effects)
     yield from engine.header_events()
     for line, event in reader.events():
         yield from engine.record(line, event)
