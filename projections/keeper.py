@@ -48,6 +48,11 @@ class PortableCursor:
             sql = _VIEW_TABLE.sub(f'"{self._schema}".\\1', sql).replace("?", "%s")
         self._cursor.execute(sql, params)
 
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        if self._schema is not None:
+            sql = _VIEW_TABLE.sub(f'"{self._schema}".\\1', sql).replace("?", "%s")
+        self._cursor.executemany(sql, rows)
+
     def fetchall(self) -> list[tuple]:
         return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in self._cursor.fetchall()]
 

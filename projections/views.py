@@ -60,14 +60,16 @@ class ViewFolder:
     """Folds stored events into the view tables through ``cursor``.
 
     Call :meth:`fold` with each event in store order, tagged with its
-    aggregate's ID, then :meth:`flush` once per transaction to save the
-    running contexts it changed.
+    aggregate's ID, then :meth:`flush` once per transaction: new rows are
+    written a table at a time (``executemany``), then the running contexts
+    of the games folded.
     """
 
     def __init__(self, cursor: Any):
         self.cursor = cursor
         self.contexts: dict[str, dict[str, Any]] = {}
         self.dirty: set[str] = set()
+        self.rows: dict[str, list[tuple]] = {}
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
             self.contexts[originator_id] = json.loads(context)
@@ -88,18 +90,25 @@ class ViewFolder:
         elif hasattr(event, "event"):
             self._line(context, event.line, event.event)
         elif isinstance(event, FindingRaised):
-            self._insert(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
+            self._numbered(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
         elif isinstance(event, TurnBegan):
             context["turn"] = event.turn
-            self.cursor.execute("INSERT INTO view_turns VALUES (?, ?, ?, ?, ?, ?)",
-                                (context["id"], event.turn, context["round"], event.player, event.line, event.line))
-        elif isinstance(event, TurnFinished):
+            self._add("view_turns", context["id"], event.turn, context["round"], event.player, event.line, event.line)
+        else:
+            self._rare(context, event)
+
+    def _rare(self, context: dict[str, Any], event: Any) -> None:
+        """The events that change rows already written: the new rows go first."""
+        if not isinstance(event, (TurnFinished, LineVoided, GameWon)):
+            return
+        self._write_rows()
+        if isinstance(event, TurnFinished):
             self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
                                 (event.line, context["id"], event.turn))
         elif isinstance(event, LineVoided):
             self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
-            self.cursor.execute("INSERT INTO view_corrections VALUES (?, ?, ?, ?)", (context["id"], event.line, event.voided, event.reason))
-        elif isinstance(event, GameWon):
+            self._add("view_corrections", context["id"], event.line, event.voided, event.reason)
+        else:
             self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
                                 "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
                                 (context["id"], event.line, event.winner, event.rule, event.reason))
@@ -110,26 +119,31 @@ class ViewFolder:
             context["round"] = recorded.round
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
-        self.cursor.execute("INSERT INTO view_lines VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                            (context["id"], line, turn, context["round"], player, kind, text))
-        # A turn's last line is the last line recorded in it, until the next turn begins.
-        self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ? AND last_line < ?",
-                            (line, context["id"], context["turn"], line))
+        self._add("view_lines", context["id"], line, turn, context["round"], player, kind, text, 0)
 
     def _track(self, context: dict[str, Any], line: int, step: Any) -> None:
         key = f"{step.subject}\x1f{step.measure}"
         value = context["values"].get(key, 0) + step.delta
         context["values"][key] = value
-        self._insert(context, "view_tracks", line, step.subject, step.measure, step.delta, value, step.rule, step.reason)
+        self._numbered(context, "view_tracks", line, step.subject, step.measure, step.delta, value, step.rule, step.reason)
 
-    def _insert(self, context: dict[str, Any], table: str, line: int, *values: Any) -> None:
+    def _numbered(self, context: dict[str, Any], table: str, line: int, *values: Any) -> None:
+        """A row numbered in its game (``seq``), with the line's turn and round."""
         context["seq"] += 1
-        marks = ", ".join("?" * (len(values) + 5))
-        self.cursor.execute(f"INSERT INTO {table} VALUES ({marks})",
-                            (context["id"], context["seq"], line, context["turn"], context["round"], *values))
+        self._add(table, context["id"], context["seq"], line, context["turn"], context["round"], *values)
+
+    def _add(self, table: str, *row: Any) -> None:
+        self.rows.setdefault(table, []).append(row)
+
+    def _write_rows(self) -> None:
+        for table, rows in self.rows.items():
+            if rows:
+                self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        self.rows = {}
 
     def flush(self) -> None:
-        """Save the running context of every game folded since the last flush."""
+        """Write the new rows, then the running context of every game folded since the last flush."""
+        self._write_rows()
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
             self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "

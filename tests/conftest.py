@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,71 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(f"{path} is required when CI is set")
         pytest.skip(f"{path} is absent (../shared is not part of a clone)")
     return path
+
+
+# --- Stores on each backend (SQLite always; PostgreSQL when GAMELOG_TEST_POSTGRES names a database) ---
+
+POSTGRES_ENV = "GAMELOG_TEST_POSTGRES"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+
+def postgres_url() -> str:
+    """The test database's URL; skips the test without one (fails under CI, or when unreachable)."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{POSTGRES_ENV} must name a PostgreSQL database when CI is set")
+        pytest.skip(f"PostgreSQL: set {POSTGRES_ENV}=postgresql://user@host:port/db to run this on PostgreSQL")
+    import psycopg
+
+    try:
+        psycopg.connect(_plain(url), connect_timeout=5).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"{POSTGRES_ENV}={url} cannot be reached: {exc}")
+    return url
+
+
+def _plain(url: str) -> str:
+    """The URL without gamelog's own query (``?schema=``), as libpq takes it."""
+    return url.split("?", 1)[0]
+
+
+class Locations:
+    """Fresh, empty store locations of one backend for one test; :meth:`drop` removes them.
+
+    SQLite: files in the test's tmp_path. PostgreSQL: a new schema per
+    location (``?schema=gl_test_...``) in the test database.
+    """
+
+    def __init__(self, backend: str, tmp_path: Path):
+        self.backend = backend
+        self.tmp_path = tmp_path
+        self.base = postgres_url() if backend == "postgresql" else ""
+        self.schemas: list[str] = []
+
+    def new(self) -> str:
+        """A location no other test uses."""
+        if self.backend == "sqlite":
+            return str(self.tmp_path / f"store-{len(list(self.tmp_path.glob('store-*.sqlite')))}-{uuid.uuid4().hex[:6]}.sqlite")
+        schema = f"gl_test_{uuid.uuid4().hex[:16]}"
+        self.schemas.append(schema)
+        return f"{_plain(self.base)}?schema={schema}"
+
+    def drop(self) -> None:
+        """Drop this test's PostgreSQL schemas (SQLite files go with tmp_path)."""
+        if not self.schemas:
+            return
+        import psycopg
+
+        with psycopg.connect(_plain(self.base), autocommit=True) as conn:
+            for schema in self.schemas:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=BACKENDS)
+def locations(request, tmp_path):
+    """Makes fresh store locations on each backend in turn."""
+    made = Locations(request.param, tmp_path)
+    yield made
+    made.drop()

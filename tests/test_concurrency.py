@@ -28,7 +28,6 @@ from projections import importer
 from projections.importer import Outcome, import_log
 from projections.store import GameStore, StoreBusy
 from tests.benchmarks.generate import write_log
-from tests.test_store import locations  # noqa: F401  (the fixture: every test runs on each backend)
 
 SPAWN = multiprocessing.get_context("spawn")
 WAIT = 60  # seconds a child or a barrier may take before the test fails instead of hanging
@@ -190,7 +189,7 @@ def _hold_write_lock(store: GameStore):
     if store.postgres:
         import psycopg
 
-        from tests.test_store import _plain
+        from tests.conftest import _plain
 
         conn = psycopg.connect(_plain(store.location))
         conn.execute(f"LOCK TABLE {store.events_table} IN EXCLUSIVE MODE")

@@ -22,7 +22,6 @@ from projections import importer
 from projections.importer import Outcome, import_log
 from projections.store import GameStore
 from tests.benchmarks.generate import write_log
-from tests.test_store import locations  # noqa: F401  (the fixture: every test runs on each backend)
 
 SPAWN = multiprocessing.get_context("spawn")
 WAIT = 60

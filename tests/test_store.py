@@ -7,15 +7,13 @@ its own there, dropped afterwards. Without that variable the PostgreSQL runs
 are skipped, with the reason shown; under CI (``CI`` set) they fail instead,
 as they do when the database cannot be reached.
 
-The helpers here (:class:`Locations`, :func:`postgres_url`) are shared with
-the concurrency and crash tests.
+The fixture ``locations`` (in ``conftest.py``) gives fresh locations on each
+backend; the concurrency and crash tests use it too.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import uuid
 from pathlib import Path
 
 import pytest
@@ -25,74 +23,10 @@ from domain.replay import run, state_at
 from projections import importer
 from projections.importer import Outcome, import_log
 from projections.store import GameStore, StoreError
-from tests.conftest import EXAMPLES
-
-POSTGRES_ENV = "GAMELOG_TEST_POSTGRES"
-BACKENDS = ["sqlite", "postgresql"]
+from tests.conftest import EXAMPLES, Locations, _plain, postgres_url
 
 SEED = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes()
 SEED_LINES = SEED.splitlines(keepends=True)
-
-
-def postgres_url() -> str:
-    """The test database's URL; skips the test without one (fails under CI, or when unreachable)."""
-    url = os.environ.get(POSTGRES_ENV, "").strip()
-    if not url:
-        if os.environ.get("CI"):
-            pytest.fail(f"{POSTGRES_ENV} must name a PostgreSQL database when CI is set")
-        pytest.skip(f"PostgreSQL: set {POSTGRES_ENV}=postgresql://user@host:port/db to run this on PostgreSQL")
-    import psycopg
-
-    try:
-        psycopg.connect(_plain(url), connect_timeout=5).close()
-    except psycopg.Error as exc:
-        pytest.fail(f"{POSTGRES_ENV}={url} cannot be reached: {exc}")
-    return url
-
-
-def _plain(url: str) -> str:
-    """The URL without gamelog's own query (``?schema=``), as libpq takes it."""
-    return url.split("?", 1)[0]
-
-
-class Locations:
-    """Fresh, empty store locations of one backend for one test; :meth:`drop` removes them.
-
-    SQLite: files in the test's tmp_path. PostgreSQL: a new schema per
-    location (``?schema=gl_test_...``) in the test database.
-    """
-
-    def __init__(self, backend: str, tmp_path: Path):
-        self.backend = backend
-        self.tmp_path = tmp_path
-        self.base = postgres_url() if backend == "postgresql" else ""
-        self.schemas: list[str] = []
-
-    def new(self) -> str:
-        """A location no other test uses."""
-        if self.backend == "sqlite":
-            return str(self.tmp_path / f"store-{len(list(self.tmp_path.glob('store-*.sqlite')))}-{uuid.uuid4().hex[:6]}.sqlite")
-        schema = f"gl_test_{uuid.uuid4().hex[:16]}"
-        self.schemas.append(schema)
-        return f"{_plain(self.base)}?schema={schema}"
-
-    def drop(self) -> None:
-        """Drop this test's PostgreSQL schemas (SQLite files go with tmp_path)."""
-        if not self.schemas:
-            return
-        import psycopg
-
-        with psycopg.connect(_plain(self.base), autocommit=True) as conn:
-            for schema in self.schemas:
-                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
-@pytest.fixture(params=BACKENDS)
-def locations(request, tmp_path):
-    """Makes fresh store locations on each backend in turn."""
-    made = Locations(request.param, tmp_path)
-    yield made
-    made.drop()
 
 
 @pytest.fixture

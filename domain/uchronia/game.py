@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from domain.engine import Engine
-from domain.events import Correction, GameWon, Note, Recorded
+from domain.events import Correction, GameWon, Note
 from domain.games import GameRules
 from domain.uchronia import rules
 from domain.uchronia.events import (

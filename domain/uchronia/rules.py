@@ -5,7 +5,7 @@ event and the event, and returns the problems it finds as :class:`Problem`
 values naming one rule ID. The other functions compute what a rule fixes (a
 cost, a completion, who reached the threshold, the winner). ``game.py`` turns
 both into stored events. Two checks live in the shared engine, driven by
-``game.py``'s class attributes: score claims (``CLAIM_RULE``, UCH-SCORE) and
+``game.py``'s class attributes: score claims (``CLAIM``) and
 events after the end (``END_RULE``, UCH-THRESHOLD).
 """
 
