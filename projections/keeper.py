@@ -26,7 +26,7 @@ from projections.views import SCHEMA, TABLES, ViewFolder
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
-PAGE = 1000
+PAGE = 5000
 
 
 _VIEW_TABLE = re.compile(r"\b(view_(?:lines|turns|tracks|findings|results|corrections|context))\b")

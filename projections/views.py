@@ -22,6 +22,7 @@ Its running context per game (turn, round, totals) is kept in
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from domain.events import FindingRaised, GameWon, LineVoided, TurnBegan, TurnFinished
@@ -45,15 +46,23 @@ TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_resu
 
 def describe(event: Any) -> tuple[str, str | None, str]:
     """(type, player, text) of a recorded event, for people: its fields in log order."""
-    kind = type(event).__struct_config__.tag
-    player = getattr(event, "player", None)
+    kind, fields = _shape(type(event))
     parts = []
-    for name, encoded in zip(event.__struct_fields__, event.__struct_encode_fields__):
+    for name, encoded in fields:
         value = getattr(event, name)
-        if name in ("player", "at", "source") or value is None or value == [] or value is False:
+        if value is None or value == [] or value is False:
             continue
-        parts.append(f"{encoded} {json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}")
-    return kind, player, kind.replace("_", " ") + (": " + ", ".join(parts) if parts else "")
+        kind_of = type(value)
+        parts.append(f"{encoded} {value if kind_of is str or kind_of is int else json.dumps(value, ensure_ascii=False)}")
+    return kind, getattr(event, "player", None), kind.replace("_", " ") + (": " + ", ".join(parts) if parts else "")
+
+
+@lru_cache(maxsize=None)
+def _shape(cls: type) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A recorded event class's tag, and the fields a description shows (all but who, when and whence)."""
+    fields = tuple((name, encoded) for name, encoded in zip(cls.__struct_fields__, cls.__struct_encode_fields__)
+                   if name not in ("player", "at", "source"))
+    return cls.__struct_config__.tag, fields
 
 
 class ViewFolder:
@@ -70,6 +79,7 @@ class ViewFolder:
         self.contexts: dict[str, dict[str, Any]] = {}
         self.dirty: set[str] = set()
         self.rows: dict[str, list[tuple]] = {}
+        self._turns: dict[tuple[str, int], int] = {}  # (game, turn) -> its row in rows["view_turns"]
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
             self.contexts[originator_id] = json.loads(context)
@@ -93,7 +103,12 @@ class ViewFolder:
             self._numbered(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
         elif isinstance(event, TurnBegan):
             context["turn"] = event.turn
+            self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
             self._add("view_turns", context["id"], event.turn, context["round"], event.player, event.line, event.line)
+        elif isinstance(event, TurnFinished) and (context["id"], event.turn) in self._turns:
+            # The turn's row is not written yet (the usual case): finish it in place.
+            rows, at = self.rows["view_turns"], self._turns.pop((context["id"], event.turn))
+            rows[at] = rows[at][:5] + (event.line,)
         else:
             self._rare(context, event)
 
@@ -139,7 +154,7 @@ class ViewFolder:
         for table, rows in self.rows.items():
             if rows:
                 self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
-        self.rows = {}
+        self.rows, self._turns = {}, {}
 
     def flush(self) -> None:
         """Write the new rows, then the running context of every game folded since the last flush."""
