@@ -67,15 +67,17 @@ class StructMapper(Mapper):
             state=state,
         )
 
+    @staticmethod
+    def decode_payload(topic: str, state: bytes) -> Any:
+        """The domain event in a stored (sealed) state; raises ``MapperDeserialisationError``."""
+        try:
+            return _decoder(topic).decode(open_sealed(state)[1])
+        except Exception as exc:  # a bad topic, a broken seal, bytes that are not the type's
+            raise MapperDeserialisationError(f"a stored {topic} event cannot be decoded: {exc}") from exc
+
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         """Decode a stored event; raises ``MapperDeserialisationError`` when its bytes are not its type's."""
-        try:
-            payload = _decoder(stored_event.topic).decode(open_sealed(stored_event.state)[1])
-        except (msgspec.MsgspecError, Exception) as exc:
-            raise MapperDeserialisationError(
-                f"stored event {stored_event.originator_id} v{stored_event.originator_version} "
-                f"({stored_event.topic}) cannot be decoded: {exc}"
-            ) from exc
+        payload = self.decode_payload(stored_event.topic, stored_event.state)
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):
             originator_id = UUID(str(originator_id))

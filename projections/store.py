@@ -28,7 +28,7 @@ import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -161,6 +161,18 @@ _UPSERT = (
     "last_line = excluded.last_line, finished = excluded.finished, winner = excluded.winner, "
     "versions = excluded.versions, fingerprint = excluded.fingerprint"
 )
+_SELECT_PAGE = ("SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? "
+                "AND originator_version > ? ORDER BY originator_version LIMIT ?")
+
+
+class _Row(NamedTuple):
+    """A stored event as read from SQLite: what replay and verification need of it."""
+
+    originator_version: int
+    topic: str
+    state: bytes
+
+
 _SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner, versions, fingerprint FROM {table} ORDER BY id"
 
 
@@ -335,20 +347,30 @@ class GameStore(Application):
                         summary.versions, summary.fingerprint))
 
     def _pages(self, game_id: str) -> Iterator[Any]:
-        """A game's stored events as the recorder returns them, in version order, a page at a time."""
+        """A game's stored events (version, topic, state), in version order, a page at a time."""
         uid = game_uuid(game_id)
         version = 0
         while True:
-            page = self.recorder.select_events(uid, gt=version, limit=PAGE)
+            page = self._page(uid, version)
             yield from page
             if len(page) < PAGE:
                 return
             version = page[-1].originator_version
 
+    def _page(self, uid: UUID, after: int) -> list[Any]:
+        if self.postgres:
+            return self.recorder.select_events(uid, gt=after, limit=PAGE)
+        # On SQLite, the rows as they are: the recorder would build a UUID and a
+        # StoredEvent for each, a third of the time of replaying a game.
+        with self.recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(_SELECT_PAGE.format(table=self.recorder.events_table_name), (uid.hex, after, PAGE))
+            return [_Row(*row) for row in cursor.fetchall()]
+
     def history(self, game_id: str) -> Iterator[Any]:
         """The stored events of a game, decoded, in order."""
+        decode = self.mapper.decode_payload
         for stored in self._pages(game_id):
-            yield self.mapper.to_domain_event(stored).payload
+            yield decode(stored.topic, stored.state)
 
     def _read(self, statement: str, params: tuple = ()) -> list[Any]:
         """Rows of one read-only statement (rows index by column name on both backends)."""
