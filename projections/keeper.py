@@ -111,7 +111,7 @@ class ViewKeeper:
         folded = 0
         position = self.tracking.max_tracking_id(VIEWS) or 0
         while True:
-            page = self.store.recorder.select_notifications(start=position, limit=PAGE, inclusive_of_start=False)
+            page = self._notifications(position)
             if not page:
                 return folded
             with self.store.transaction() as raw:
@@ -121,15 +121,26 @@ class ViewKeeper:
                     position = self.tracking._max_tracking_id(VIEWS, raw) or 0
                     continue
                 folder = ViewFolder(PortableCursor(raw, self.schema))
-                for notification in page:
-                    envelope = self.store.mapper.to_domain_event(notification)
-                    folder.fold(envelope.originator_id.hex, envelope.payload)
+                decode = self.store.mapper.decode_payload
+                for notification_id, originator, topic, state in page:
+                    folder.fold(originator, decode(topic, state))
                 folder.flush()
-                position = page[-1].id
+                position = page[-1][0]
                 self.tracking._insert_tracking(raw, Tracking(VIEWS, position))  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
+
+    def _notifications(self, after: int) -> list[tuple[int, str, str, bytes]]:
+        """(notification id, aggregate ID as hex, topic, state) of the next page of the store's log."""
+        if self.schema is not None:
+            return [(n.id, n.originator_id.hex, n.topic, n.state) for n in
+                    self.store.recorder.select_notifications(start=after, limit=PAGE, inclusive_of_start=False)]
+        # On SQLite, the log's rows as they are: the recorder would build a UUID per row.
+        with self.store.recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT rowid, originator_id, topic, state FROM {self.store.recorder.events_table_name} "
+                           "WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, PAGE))
+            return [tuple(row) for row in cursor.fetchall()]
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Empty the views and fold the whole notification log again."""
