@@ -27,6 +27,7 @@ from projections.views import SCHEMA, TABLES, ViewFolder
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
 PAGE = 5000
+_ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the PostgreSQL lock views writers take turns on
 
 
 _VIEW_TABLE = re.compile(r"\b(view_(?:lines|turns|tracks|findings|results|corrections|context))\b")
@@ -115,6 +116,10 @@ class ViewKeeper:
             if not page:
                 return folded
             with self.store.transaction() as raw:
+                if self.schema is not None:
+                    # SQLite's transaction holds the write lock from its start; on PostgreSQL,
+                    # views writers take turns through a transaction-scoped advisory lock.
+                    raw.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))
                 # Another process may have folded this page since it was read: the write
                 # lock is held now, so the position read here is the latest committed one.
                 if (self.tracking._max_tracking_id(VIEWS, raw) or 0) != position:

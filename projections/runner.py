@@ -48,9 +48,12 @@ class ViewRecorder(PostgresTrackingRecorder):
 
     def fold(self, envelope: Any, tracking: Tracking) -> None:
         """Fold one stored event into the views and move the tracking record, in one transaction."""
-        from projections.keeper import PortableCursor
+        from projections.keeper import _ADVISORY_LOCK, PortableCursor
 
         with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))  # as ViewKeeper does
+            if (self._max_tracking_id(tracking.application_name, cursor) or 0) >= tracking.notification_id:
+                return  # a ViewKeeper folded it already
             folder = ViewFolder(PortableCursor(cursor, self.datastore.schema or "public"))
             folder.fold(envelope.originator_id.hex, envelope.payload)
             folder.flush()
