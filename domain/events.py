@@ -91,21 +91,24 @@ class Change(Invertible, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
 
 
+class PlayerRecorded(Recorded, kw_only=True):
+    """A recorded event done by (or to) one player of the header, named in ``player``."""
+
+    PLAYER_FIELDS = PLAYER
+    player: Name
+
+
 # --- Recorded events every game has -------------------------------------------------
 
 
-class TurnStarted(Recorded, tag="turn_started"):
+class TurnStarted(PlayerRecorded, tag="turn_started"):
     """That player's turn begins."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
 
 
-class TurnEnded(Recorded, tag="turn_ended"):
+class TurnEnded(PlayerRecorded, tag="turn_ended"):
     """That player's turn ends; end-of-turn rules are checked here."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
 
 
 class Correction(Recorded, tag="correction"):
@@ -123,11 +126,9 @@ class Note(Recorded, tag="note"):
     player: str | None = None
 
 
-class ScoreClaimed(Recorded, tag="score_claimed"):
+class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
     """What the table believed a player's score was at this point."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
     vp: int | None = None
     net_worth: int | None = None
 

@@ -14,9 +14,8 @@ from typing import Literal, Union
 import msgspec
 
 from domain.events import (
-    COMMON_EVENTS,
-    PLAYER,
     Change,
+    COMMON_EVENTS,
     Derived,
     FindingRaised,
     GameWon,
@@ -24,6 +23,7 @@ from domain.events import (
     LineVoided,
     Name,
     NonNegativeInt,
+    PlayerRecorded,
     PositiveInt,
     Recorded,
     ScoreChecked,
@@ -84,21 +84,16 @@ class Landed(Recorded, tag="landed"):
             raise ValueError("`owner` is given for a merchant spaceport, and only there - at `$.owner`")
 
 
-class MovementSkipped(Recorded, tag="movement_skipped"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class MovementSkipped(PlayerRecorded, tag="movement_skipped"):
+    """The ship stays where it was: trading there is unlimited this turn (MOV-LIMIT)."""
 
 
-class FirstContact(Recorded, tag="first_contact"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class FirstContact(PlayerRecorded, tag="first_contact"):
     culture: Name
     iou: PositiveInt
 
 
-class GoodsBought(Recorded, tag="goods_bought"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class GoodsBought(PlayerRecorded, tag="goods_bought"):
     good: Name
     culture: Name
     unit_price: PositiveInt
@@ -108,64 +103,46 @@ class GoodsBought(Recorded, tag="goods_bought"):
     factory: bool = False
 
 
-class EquipmentBought(Recorded, tag="equipment_bought"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class EquipmentBought(PlayerRecorded, tag="equipment_bought"):
     item: Name
     price: PositiveInt
     dots: Dots = 1
 
 
-class GoodsSold(Recorded, tag="goods_sold"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class GoodsSold(PlayerRecorded, tag="goods_sold"):
     good: Name
     culture: Name
     resale_value: PositiveInt
     quantity: PositiveInt = 1
 
 
-class PassengerBoarded(Recorded, tag="passenger_boarded"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class PassengerBoarded(PlayerRecorded, tag="passenger_boarded"):
     passenger: Name
     destination: Name
 
 
-class PassengerDelivered(Recorded, tag="passenger_delivered"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class PassengerDelivered(PlayerRecorded, tag="passenger_delivered"):
     passenger: Name
     fare: PositiveInt
 
 
-class HazardPaid(Recorded, tag="hazard_paid"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class HazardPaid(PlayerRecorded, tag="hazard_paid"):
     cost: PositiveInt
 
 
-class HazardDeclined(Recorded, tag="hazard_declined"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class HazardDeclined(PlayerRecorded, tag="hazard_declined"):
     cost: PositiveInt
 
 
-class HazardPassed(Recorded, tag="hazard_passed"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class HazardPassed(PlayerRecorded, tag="hazard_passed"):
     color: Name
 
 
-class RelicTaken(Recorded, tag="relic_taken"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class RelicTaken(PlayerRecorded, tag="relic_taken"):
     relic: Name
 
 
-class DeedAcquired(Recorded, tag="deed_acquired"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class DeedAcquired(PlayerRecorded, tag="deed_acquired"):
     kind: Literal["merchant_spaceport", "factory"]
     culture: Name
     value: PositiveInt

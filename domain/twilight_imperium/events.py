@@ -26,7 +26,6 @@ from typing import Annotated, Literal, Union
 import msgspec
 
 from domain.events import (
-    PLAYER,
     Change,
     COMMON_EVENTS,
     Derived,
@@ -36,6 +35,8 @@ from domain.events import (
     LineVoided,
     Name,
     NonNegativeInt,
+    PLAYER,
+    PlayerRecorded,
     PositiveInt,
     Recorded,
     ScoreChecked,
@@ -124,9 +125,7 @@ class PhaseStarted(Recorded, tag="phase_started"):
     phase: Phase
 
 
-class StrategyCardPicked(Recorded, tag="strategy_card_picked"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class StrategyCardPicked(PlayerRecorded, tag="strategy_card_picked"):
     card: Name
     initiative: Initiative
 
@@ -138,23 +137,17 @@ class TradePrimary(Recorded, tag="trade_primary"):
     replenished: NonNegativeInt | None = None
 
 
-class TradeSecondary(Recorded, tag="trade_secondary"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class TradeSecondary(PlayerRecorded, tag="trade_secondary"):
     free: bool = False
     replenished: NonNegativeInt | None = None
 
 
-class TradeGoodsGained(Recorded, tag="trade_goods_gained"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class TradeGoodsGained(PlayerRecorded, tag="trade_goods_gained"):
     amount: PositiveInt
     reason: str
 
 
-class TradeGoodsSpent(Recorded, tag="trade_goods_spent"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class TradeGoodsSpent(PlayerRecorded, tag="trade_goods_spent"):
     amount: PositiveInt
     reason: str
 
@@ -166,16 +159,12 @@ class CommoditiesGiven(Recorded, tag="commodities_given"):
     amount: PositiveInt
 
 
-class CommandTokenSpent(Recorded, tag="command_token_spent"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class CommandTokenSpent(PlayerRecorded, tag="command_token_spent"):
     pool: Pool
     reason: str
 
 
-class CommandTokensGained(Recorded, tag="command_tokens_gained"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class CommandTokensGained(PlayerRecorded, tag="command_tokens_gained"):
     pool: Pool
     amount: PositiveInt
     reason: str
@@ -186,15 +175,11 @@ class ObjectiveRevealed(Recorded, tag="objective_revealed"):
     stage: Literal[1, 2]
 
 
-class SecretObjectiveDrawn(Recorded, tag="secret_objective_drawn"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class SecretObjectiveDrawn(PlayerRecorded, tag="secret_objective_drawn"):
     objective: Name
 
 
-class SecretObjectiveReturned(Recorded, tag="secret_objective_returned"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class SecretObjectiveReturned(PlayerRecorded, tag="secret_objective_returned"):
     objective: Name
 
 
@@ -206,43 +191,33 @@ class CombatEnded(Recorded, tag="combat_ended"):
     kind: Literal["space", "ground"]
 
 
-class HomeSystemControl(Recorded, tag="home_system_control"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class HomeSystemControl(PlayerRecorded, tag="home_system_control"):
     controls_all: bool
 
 
-class ObjectiveScored(Recorded, tag="objective_scored"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class ObjectiveScored(PlayerRecorded, tag="objective_scored"):
     objective: Name
     kind: Literal["public", "secret"]
     points: PositiveInt
     phase: Phase | None = None
 
 
-class VpGained(Recorded, tag="vp_gained"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class VpGained(PlayerRecorded, tag="vp_gained"):
     points: PositiveInt
     source: str
 
 
-class VpLost(Recorded, tag="vp_lost"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class VpLost(PlayerRecorded, tag="vp_lost"):
     points: PositiveInt
     source: str
 
 
-class PlayerPassed(Recorded, tag="player_passed"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class PlayerPassed(PlayerRecorded, tag="player_passed"):
+    """The active player passes in the action phase; the turn ends and later turns skip them (TI4-TURN)."""
 
 
-class SpeakerChanged(Recorded, tag="speaker_changed"):
-    PLAYER_FIELDS = PLAYER
-    player: Name
+class SpeakerChanged(PlayerRecorded, tag="speaker_changed"):
+    """The speaker token moves to ``player`` (Politics)."""
 
 
 class WinnerDeclared(Recorded, tag="winner_declared"):

@@ -16,7 +16,6 @@ from typing import Literal, Union
 import msgspec
 
 from domain.events import (
-    PLAYER,
     Change,
     COMMON_EVENTS,
     Derived,
@@ -26,6 +25,8 @@ from domain.events import (
     LineVoided,
     Name,
     NonNegativeInt,
+    PLAYER,
+    PlayerRecorded,
     PositiveInt,
     Recorded,
     ScoreChecked,
@@ -113,21 +114,17 @@ class ForumCardRemoved(Recorded, tag="forum_card_removed"):
     card: Name | None = None
 
 
-class ConstructionStarted(Recorded, tag="construction_started"):
+class ConstructionStarted(PlayerRecorded, tag="construction_started"):
     """UCH-START, UCH-UNIQUE: ``player`` lays the foundation of ``building``."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
     building: Name
     color: Color
     vp: PositiveInt | None = None
 
 
-class ResourceMoved(Recorded, tag="resource_moved"):
+class ResourceMoved(PlayerRecorded, tag="resource_moved"):
     """UCH-MOVE: one resource goes from the Storehouse under ``building``."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
     building: Name
     color: Color
 
@@ -141,20 +138,16 @@ class MonopolyChanged(Recorded, tag="monopoly_changed"):
     operations: NonNegativeInt
 
 
-class ForumCardTaken(Recorded, tag="forum_card_taken"):
+class ForumCardTaken(PlayerRecorded, tag="forum_card_taken"):
     """UCH-MONOPOLY-BONUS: the monopoly holder moves a Forum card to their hand."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
     color: Color
     card: Name | None = None
 
 
-class VpAdjusted(Recorded, tag="vp_adjusted"):
+class VpAdjusted(PlayerRecorded, tag="vp_adjusted"):
     """A building effect changes a player's VP (UCH-EFFECT, UCH-SCORE)."""
 
-    PLAYER_FIELDS = PLAYER
-    player: Name
     delta: int
     reason: str
 
