@@ -39,7 +39,7 @@ def decide(reader: LogReader, effects: EffectIndex | None = None) -> Iterator[De
 
 @dataclass
 class Outcome:
-    """A log read and decided in memory: its events, its input errors, its final engine."""
+    """A log read and decided in memory: its events, its input errors, its header."""
 
     events: list[Derived]
     errors: list[InputError]
