@@ -20,7 +20,8 @@ def check_file(path: str) -> dict[str, Any]:
     try:
         handle = open(path, "rb")
     except OSError as exc:
-        return {"path": path, "errors": [{"line": 0, "path": "$", "message": f"cannot read the file: {exc.strerror or exc}"}], "findings": []}
+        return {"path": path, "errors": [{"line": None, "path": "$", "message": f"cannot read the file: {exc.strerror or exc}"}],
+                "findings": []}
     with handle, SpilledEffects() as effects:  # bounded memory on logs of any length
         reader = LogReader(handle)
         findings = [finding_json(e) for e in decide(reader, effects) if type(e) is FindingRaised]
@@ -59,6 +60,9 @@ def validate(logs: tuple[str, ...], fmt: str) -> None:
 def _print_text(result: dict[str, Any]) -> None:
     path = result["path"]
     for e in result["errors"]:
+        if e["line"] is None:  # the file itself, not one of its lines
+            click.echo(f"Error: {path}: {e['message']}", err=True)
+            continue
         click.echo(f"{path}:{e['line']}: {e['message']} at {e['path']}", err=True)
     for f in result["findings"]:
         who = f" [{f['player']}]" if f["player"] else ""
