@@ -1,7 +1,7 @@
 """The views: tables folded from stored events, read by reports and audits.
 
-* ``view_lines``: every recorded line with its turn, round, player and a short
-  description (and whether a correction voided it);
+* ``view_lines``: every recorded line with its turn, round, player and what it
+  did in words (``projections.phrases``), and whether a correction voided it;
 * ``view_turns``: each turn's player and its first and last line;
 * ``view_tracks``: every change of a running total (credits, deeds, VP, trade
   goods, commodities, Forum cards) with the line that caused it and the total
@@ -22,10 +22,10 @@ Its running context per game (turn, round, totals) is kept in
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 from domain.events import FindingRaised, GameWon, LineVoided, TurnBegan, TurnFinished
+from projections.phrases import phrase
 from projections.tracks import GOAL, STEPS
 
 SCHEMA = (
@@ -42,27 +42,6 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_context (originator_id TEXT PRIMARY KEY, game TEXT, context TEXT)",
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context")
-
-
-def describe(event: Any) -> tuple[str, str | None, str]:
-    """(type, player, text) of a recorded event, for people: its fields in log order."""
-    kind, fields = _shape(type(event))
-    parts = []
-    for name, encoded in fields:
-        value = getattr(event, name)
-        if value is None or value == [] or value is False:
-            continue
-        kind_of = type(value)
-        parts.append(f"{encoded} {value if kind_of is str or kind_of is int else json.dumps(value, ensure_ascii=False)}")
-    return kind, getattr(event, "player", None), kind.replace("_", " ") + (": " + ", ".join(parts) if parts else "")
-
-
-@lru_cache(maxsize=None)
-def _shape(cls: type) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A recorded event class's tag, and the fields a description shows (all but who, when and whence)."""
-    fields = tuple((name, encoded) for name, encoded in zip(cls.__struct_fields__, cls.__struct_encode_fields__)
-                   if name not in ("player", "at", "source"))
-    return cls.__struct_config__.tag, fields
 
 
 class ViewFolder:
@@ -129,7 +108,7 @@ class ViewFolder:
                                 (context["id"], event.line, event.winner, event.rule, event.reason))
 
     def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
-        kind, player, text = describe(recorded)
+        kind, player, text = phrase(recorded)
         if kind == "round_started":
             context["round"] = recorded.round
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.

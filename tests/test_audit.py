@@ -108,7 +108,7 @@ def test_corrections_are_listed_with_the_voided_line_and_reason(tmp_path):
         '{"type": "correction", "voids": 3, "reason": "the hazard was passed with a drive"}']) + "\n")
     document = json.loads(audit(str(log), "--player", "Ann", "--format", "json").stdout)
     assert document["corrections"] == [{"line": 4, "voids": 3, "reason": "the hazard was passed with a drive",
-                                        "voided_line": "hazard paid: cost 40"}]
+                                        "voided_line": "Ann pays a c40 hazard"}]
     assert document["scores"]["Ann"]["total"] == 500
 
 

@@ -67,3 +67,19 @@ def test_the_html_report_is_self_contained_with_one_line_per_player():
     assert html.count('<polyline class="series"') == 4
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
     assert "<script" not in html and 'class="goal"' in html
+
+
+def test_every_event_type_of_every_game_has_words_for_reports():
+    from domain.games import GAMES
+    from projections.phrases import PHRASES
+
+    tags = {t.__struct_config__.tag for name in GAMES for t in GAMES[name].event_types}
+    assert tags - set(PHRASES) == set()
+
+
+def test_a_line_is_told_in_words():
+    from domain.merchant_of_venus.events import GoodsBought
+    from projections.phrases import phrase
+
+    event = GoodsBought(player="Qossuth", good="Melf Pelts", culture="Shenna", unit_price=50, quantity=2, iou=True)
+    assert phrase(event) == ("goods_bought", "Qossuth", "Qossuth buys 2 Melf Pelts from Shenna at c50 with the IOU")
