@@ -1,4 +1,8 @@
-"""Projections: views kept across many small imports equal views rebuilt from scratch, byte for byte."""
+"""Projections: views kept across many small imports equal views rebuilt from scratch, byte for byte.
+
+The games are the legal examples and generated legal games of each title
+(``tests/benchmarks/generate.py``), imported in pieces cut where hypothesis says.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from domain.replay import run
 from projections.importer import import_log
 from projections.keeper import ViewKeeper, table_dump, views_in_memory
 from projections.store import GameStore
+from tests.benchmarks import generate
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES
 
@@ -33,7 +38,11 @@ def dump(keeper: ViewKeeper) -> bytes:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_views_kept_incrementally_equal_views_rebuilt(tmp_path_factory, data):
-    logs = [p.read_bytes() for p in LEGAL] + [generated_merchant_log(data.draw(st.integers(20, 300)), "generated")]
+    logs = [p.read_bytes() for p in LEGAL] + [
+        generated_merchant_log(data.draw(st.integers(20, 300)), "generated"),
+        generate.log_bytes(generate.uchronia_lines(data.draw(st.integers(1, 30)))),
+        generate.log_bytes(generate.twilight_lines(data.draw(st.integers(1, 8)))),
+    ]
     keeper = ViewKeeper(GameStore(str(tmp_path_factory.mktemp("views") / "gamelog.sqlite")))
     for log in logs:
         lines = log.splitlines(keepends=True)
@@ -86,3 +95,14 @@ def test_an_interrupted_catch_up_resumes_where_it_stopped(tmp_path, monkeypatch)
     in_memory = table_dump(views_in_memory(run(LEGAL[0].read_bytes()).events).cursor())
     with keeper.connection() as cursor:
         assert table_dump(cursor) == in_memory
+
+
+@settings(max_examples=10, deadline=None)
+@given(turns=st.integers(1, 30), rounds=st.integers(1, 8), events=st.integers(1, 400))
+def test_the_generated_games_are_legal(turns, rounds, events):
+    logs = [generate.log_bytes(generate.uchronia_lines(turns)), generate.log_bytes(generate.twilight_lines(rounds)),
+            generated_merchant_log(events, "generated")]
+    for log in logs:
+        outcome = run(log)
+        assert outcome.errors == []
+        assert [e for e in outcome.events if type(e).__name__ == "FindingRaised"] == []
