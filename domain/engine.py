@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Iterable, NamedTuple
 
 from domain.events import (
     Correction,
@@ -40,6 +40,17 @@ from domain.events import (
 VIOLATION = "violation"
 WARNING = "warning"
 UNVERIFIABLE = "unverifiable"
+
+class Problem(NamedTuple):
+    """A finding before it is stored: the rule ID, a one-line message, and its severity.
+
+    Each game's ``rules`` module returns these; the engine stores them with :meth:`Engine.report`.
+    """
+
+    rule: str
+    message: str
+    severity: str = VIOLATION
+
 
 _INVERTIBLE: set[type] = set()  # the Invertible classes seen, to spare an isinstance per event
 
@@ -238,6 +249,12 @@ class Engine:
         """Store-and-fold an event decided for the current line."""
         self.state.apply(event)
         self._out.append(event)
+
+    def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
+        """Store each problem as a finding on ``line``; True when one was a violation."""
+        for p in problems:
+            self.find(line, p.rule, p.message, player, p.severity)
+        return any(p.severity == VIOLATION for p in problems)
 
     def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
         """Attach a finding under ``rule`` to ``line``."""

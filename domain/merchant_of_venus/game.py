@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from domain.engine import Engine, VIOLATION
+from domain.engine import Engine
 from domain.events import GameWon
 from domain.games import GameRules
 from domain.merchant_of_venus import rules
@@ -59,12 +59,6 @@ class MerchantEngine(Engine):
     CLAIM_FIELD = "net_worth"
     state: MerchantState
 
-    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> bool:
-        """Store each problem as a finding; True when there was a violation."""
-        for p in problems:
-            self.find(line, p.rule, p.message, player, p.severity)
-        return any(p.severity == VIOLATION for p in problems)
-
     def credits(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
         if delta:
             self.emit(CreditsChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
@@ -108,8 +102,7 @@ class MerchantEngine(Engine):
         problems = rules.at_market("MOV-BUY", p, e.culture, f"buying {e.good}")
         problems += rules.buy_reference(e)
         problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
-        if e.iou and e.culture not in p.ious:
-            problems.append(rules.Problem("MOV-IOU", f"pays with the {e.culture} IOU, which {e.player} does not hold"))
+        problems += rules.iou_held(p, e)
         applied, due = rules.iou_payment(p, e.culture, total) if e.iou else (0, total)
         problems += rules.pay(p, due, what)
         self.report(line, e.player, problems)
@@ -123,9 +116,7 @@ class MerchantEngine(Engine):
 
     def equipment_bought(self, line: int, e: EquipmentBought) -> None:
         p = self.state.by_player[e.player]
-        venue = p.venue
-        problems = [] if venue is not None and venue.venue in rules.TRADING_VENUES else [
-            rules.Problem("MOV-BUY", f"buying {e.item} needs a surface city or spaceport")]
+        problems = rules.at_any_market(p, f"buying {e.item}")
         problems += rules.equipment_reference(e.item, e.price)
         problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
         problems += rules.pay(p, e.price, e.item)
@@ -167,9 +158,7 @@ class MerchantEngine(Engine):
 
     def passenger_boarded(self, line: int, e: PassengerBoarded) -> None:
         p = self.state.by_player[e.player]
-        venue = p.venue
-        if venue is None or venue.venue not in rules.TRADING_VENUES:
-            self.find(line, "MOV-PASSENGER", f"boards {e.passenger} away from any surface city or spaceport", e.player)
+        self.report(line, e.player, rules.at_any_market(p, f"boarding {e.passenger}", "MOV-PASSENGER"))
         self.emit(CargoChanged(line=line, player=e.player, token=Token("passenger", e.passenger, 1, e.destination), count=1))
         self.report(line, e.player, rules.capacity(p))
 

@@ -8,9 +8,8 @@ naming the rule ID. ``game.py`` turns them into stored events.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
-from domain.engine import VIOLATION, WARNING
+from domain.engine import WARNING, Problem
 from domain.merchant_of_venus import reference
 from domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
 from domain.merchant_of_venus.state import MerchantState, Player
@@ -22,25 +21,25 @@ SHIELD_DISCOUNT = 20
 COMMISSION_PERCENT = 10
 
 
-class Problem(NamedTuple):
-    """A finding before it is stored: rule ID, severity and a one-line message."""
-
-    rule: str
-    message: str
-    severity: str = VIOLATION
-
-
 def _where(venue: Landed | None) -> str:
     if venue is None:
         return "no recorded place"
     return f"a {venue.venue.replace('_', ' ')}" + (f" of {venue.culture}" if venue.culture else "")
 
 
-def at_market(rule: str, player: Player, culture: str, what: str) -> list[Problem]:
-    """MOV-BUY / MOV-SELL / MOV-PASSENGER: the ship is at a surface city or spaceport of ``culture``."""
+def at_any_market(player: Player, what: str, rule: str = "MOV-BUY") -> list[Problem]:
+    """MOV-BUY (equipment) / MOV-PASSENGER (boarding): the ship is at a surface city or a spaceport."""
     venue = player.venue
     if venue is None or venue.venue not in TRADING_VENUES:
         return [Problem(rule, f"{what} needs a surface city or spaceport, but the ship is at {_where(venue)}")]
+    return []
+
+
+def at_market(rule: str, player: Player, culture: str, what: str) -> list[Problem]:
+    """MOV-BUY / MOV-SELL / MOV-PASSENGER: the ship is at a surface city or spaceport of ``culture``."""
+    venue = player.venue
+    if problems := at_any_market(player, what, rule):
+        return problems
     if reference.key(venue.culture or "") != reference.key(culture):
         return [Problem(rule, f"{what} needs a market of {culture}, but the ship is at {_where(venue)}")]
     return []
@@ -60,6 +59,13 @@ def buy_reference(event: GoodsBought) -> list[Problem]:
     if good.buy_price != event.unit_price:
         out.append(Problem("MOV-BUY", f"the reference price of {good.name} is c{good.buy_price}, the log says c{event.unit_price}", WARNING))
     return out
+
+
+def iou_held(player: Player, event: GoodsBought) -> list[Problem]:
+    """MOV-IOU: a purchase paid with a culture's IOU needs that IOU in hand."""
+    if event.iou and event.culture not in player.ious:
+        return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold")]
+    return []
 
 
 def iou_payment(player: Player, culture: str, total: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from domain.engine import VIOLATION, Engine
+from domain.engine import Engine
 from domain.events import GameWon, Note, TurnStarted
 from domain.games import GameRules
 from domain.twilight_imperium import rules
@@ -64,12 +64,6 @@ class TwilightEngine(Engine):
     END_RULE = rules.VP_GOAL
     AFTER_END = (Note, WinnerDeclared)
     state: TwilightState
-
-    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> bool:
-        """Store each problem as a finding; True when there was a violation."""
-        for p in problems:
-            self.find(line, p.rule, p.message, player, p.severity)
-        return any(p.severity == VIOLATION for p in problems)
 
     def after_end_rule(self) -> str:
         """A line after the end breaks the rule that ended the game: the VP goal, or LRR 34.15."""

@@ -10,9 +10,8 @@ that count earlier lines compare line numbers.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
-from domain.engine import UNVERIFIABLE, VIOLATION
+from domain.engine import UNVERIFIABLE, Problem
 from domain.twilight_imperium import reference
 from domain.twilight_imperium.events import (
     ObjectiveRevealed,
@@ -51,14 +50,6 @@ SETUP_REVEALS = 2
 """LRR 34.13a: 2 stage I objectives are revealed in setup."""
 MAX_SECRETS = 3
 """LRR 34.21: at most 3 secret objectives, scored and unscored together."""
-
-
-class Problem(NamedTuple):
-    """A finding before it is stored: rule ID, a one-line message and its severity."""
-
-    rule: str
-    message: str
-    severity: str = VIOLATION
 
 
 # -- TI4-TURN ----------------------------------------------------------------------------

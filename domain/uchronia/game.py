@@ -52,11 +52,6 @@ class UchroniaEngine(Engine):
     CLAIM_FIELD = "vp"
     state: UchroniaState
 
-    def report(self, line: int, player: str | None, problems: list[rules.Problem]) -> None:
-        """Store each problem as a finding on ``line``."""
-        for p in problems:
-            self.find(line, p.rule, p.message, player, p.severity)
-
     def vp(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
         if delta:
             self.emit(VpChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))

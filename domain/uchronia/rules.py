@@ -12,9 +12,8 @@ events after the end (``END_RULE``, UCH-THRESHOLD).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from domain.engine import UNVERIFIABLE, VIOLATION, WARNING
+from domain.engine import UNVERIFIABLE, WARNING, Problem
 from domain.uchronia import reference
 from domain.uchronia.events import (
     ConstructionStarted,
@@ -29,14 +28,6 @@ from domain.uchronia.state import Site, UchroniaState
 
 _MONOPOLY_WORDS = re.compile(r"\bmonopol(y|ies)\b", re.I)
 _COMPLETION_WORDS = re.compile(r"\b(complet(e|ed|es|ing|ion)|construction)\b", re.I)
-
-
-class Problem(NamedTuple):
-    """A finding before it is stored: rule ID, a one-line message, and severity."""
-
-    rule: str
-    message: str
-    severity: str = VIOLATION
 
 
 # -- UCH-TURN and the Forum (not in the seeds) ------------------------------------------
