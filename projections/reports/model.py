@@ -50,7 +50,7 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> dict[str, 
         "goal": context["goal"],
         "result": _result(result),
         "findings": counts,
-        "opening": _standings(game, context["players"], tracks, 0),
+        "opening": _standings(game, context["players"], _opening(tracks)),
         "periods": _periods(game, context["players"], by, lines, tracks, findings),
     }
 
@@ -84,25 +84,25 @@ def _periods(game: str, players: list[str], by: str, lines: list[tuple], tracks:
             period["players"].append(player)
         period["lines"].append({"line": line, "player": player, "type": kind, "text": text, "voided": bool(voided),
                                 "changes": changes_at.get(line, []), "findings": findings_at.get(line, [])})
+    # One pass over the tracks, in step with the periods: each period's standings are the totals after its last line.
+    values: dict[tuple[str, str], int] = {}
+    pending = iter(tracks)
+    upcoming = next(pending, None)
     for period in periods:
-        period["standings"] = _standings(game, players, tracks, period["last_line"])
-        period["forum"] = _forum(tracks, period["last_line"]) if game == "uchronia" else None
+        while upcoming is not None and upcoming[1] <= period["last_line"]:
+            values[(upcoming[2], upcoming[3])] = upcoming[5]
+            upcoming = next(pending, None)
+        period["standings"] = _standings(game, players, values)
+        period["forum"] = _forum(values) if game == "uchronia" else None
     return periods
 
 
-def _values_at(tracks: list[tuple], last_line: int) -> dict[tuple[str, str], int]:
-    """Each (subject, measure)'s total after ``last_line`` (0: after the setup)."""
-    values: dict[tuple[str, str], int] = {}
-    for seq, line, subject, measure, delta, value, rule, reason in tracks:
-        if line > last_line and last_line:
-            break
-        if last_line or rule == "setup":
-            values[(subject, measure)] = value
-    return values
+def _opening(tracks: list[tuple]) -> dict[tuple[str, str], int]:
+    """Each (subject, measure)'s total after the setup, before any line of play."""
+    return {(subject, measure): value for _, _, subject, measure, _, value, rule, _ in tracks if rule == "setup"}
 
 
-def _standings(game: str, players: list[str], tracks: list[tuple], last_line: int) -> dict[str, dict[str, int]]:
-    values = _values_at(tracks, last_line)
+def _standings(game: str, players: list[str], values: dict[tuple[str, str], int]) -> dict[str, dict[str, int]]:
     out = {}
     for player in players:
         row = {m: values.get((player, m), 0) for m in MEASURES[game]}
@@ -111,7 +111,6 @@ def _standings(game: str, players: list[str], tracks: list[tuple], last_line: in
     return out
 
 
-def _forum(tracks: list[tuple], last_line: int) -> dict[str, int]:
-    values = _values_at(tracks, last_line)
+def _forum(values: dict[tuple[str, str], int]) -> dict[str, int]:
     colors = ("wood", "clay", "brick", "stone", "marble")
     return {c: values.get((c, "forum"), 0) for c in colors}
