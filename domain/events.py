@@ -91,6 +91,28 @@ class Change(Invertible, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
 
 
+class GameHeader(Recorded, kw_only=True):
+    """The first line of every log: the game's ``id`` in a store and its players in seating order.
+
+    Each game's ``Header`` adds ``game`` and its ``setup``, and extends
+    :meth:`check` (raising ``ValueError`` with the path, which the reader turns
+    into an input error of the header line).
+    """
+
+    id: Name
+    players: list[Name]
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``ValueError`` (with the field's path) when the header is not a game's."""
+        if not self.players:
+            raise ValueError("a game needs at least one player - at `$.players`")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("player names must be unique - at `$.players`")
+
+
 class PlayerRecorded(Recorded, kw_only=True):
     """A recorded event done by (or to) one player of the header, named in ``player``."""
 

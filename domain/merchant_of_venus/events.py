@@ -18,6 +18,7 @@ from domain.events import (
     COMMON_EVENTS,
     Derived,
     FindingRaised,
+    GameHeader,
     GameWon,
     Invertible,
     LineVoided,
@@ -43,19 +44,14 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     goal: PositiveInt = 2000
 
 
-class Header(Recorded, tag="game"):
+class Header(GameHeader, tag="game"):
     """The first line of a Merchant of Venus log."""
 
     game: Literal["merchant-of-venus"]
-    id: Name
-    players: list[Name]
     setup: Setup = Setup()
 
-    def __post_init__(self) -> None:
-        if not self.players:
-            raise ValueError("a game needs at least one player - at `$.players`")
-        if len(set(self.players)) != len(self.players):
-            raise ValueError("player names must be unique - at `$.players`")
+    def check(self) -> None:
+        super().check()
         for name in ("starting_credits", "holds"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and set(value) != set(self.players):

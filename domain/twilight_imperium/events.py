@@ -30,6 +30,7 @@ from domain.events import (
     COMMON_EVENTS,
     Derived,
     FindingRaised,
+    GameHeader,
     GameWon,
     Invertible,
     LineVoided,
@@ -64,7 +65,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     speaker: Name | None = None
 
 
-class Header(Recorded, tag="game"):
+class Header(GameHeader, tag="game"):
     """The first line of a Twilight Imperium 4 log.
 
     Raises ValueError (an input error at the field's path) when a player
@@ -72,15 +73,10 @@ class Header(Recorded, tag="game"):
     """
 
     game: Literal["twilight-imperium-4"]
-    id: Name
-    players: list[Name]
     setup: Setup = Setup()
 
-    def __post_init__(self) -> None:
-        if not self.players:
-            raise ValueError("a game needs at least one player - at `$.players`")
-        if len(set(self.players)) != len(self.players):
-            raise ValueError("player names must be unique - at `$.players`")
+    def check(self) -> None:
+        super().check()
         for name in ("factions", "commodities", "strategy_tokens", "tactic_tokens", "fleet_tokens"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and (extra := set(value) - set(self.players)):

@@ -20,6 +20,7 @@ from domain.events import (
     COMMON_EVENTS,
     Derived,
     FindingRaised,
+    GameHeader,
     GameWon,
     Invertible,
     LineVoided,
@@ -60,7 +61,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     operations_limit: NonNegativeInt = STARTING_OPERATIONS_LIMIT
 
 
-class Header(Recorded, tag="game"):
+class Header(GameHeader, tag="game"):
     """The first line of an Uchronia log.
 
     Raises ``ValueError`` (an input error of the header line) for missing or
@@ -69,15 +70,10 @@ class Header(Recorded, tag="game"):
     """
 
     game: Literal["uchronia"]
-    id: Name
-    players: list[Name]
     setup: Setup = Setup()
 
-    def __post_init__(self) -> None:
-        if not self.players:
-            raise ValueError("a game needs at least one player - at `$.players`")
-        if len(set(self.players)) != len(self.players):
-            raise ValueError("player names must be unique - at `$.players`")
+    def check(self) -> None:
+        super().check()
         holder = self.setup.last_turn_card
         if holder is not None and holder not in self.players:
             raise ValueError(f"the Last Turn card's holder {holder!r} is not a player - at `$.setup.last_turn_card`")
