@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -88,9 +89,26 @@ class ViewKeeper:
 
             self.schema = datastore.schema or "public"
             self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")
-        self.tracking.create_table()
-        with self.transaction() as cursor:
-            create_views(cursor)
+        self._create_tables()
+
+    def _create_tables(self, attempts: int = 5) -> None:
+        """Create the tracking and view tables where they are missing.
+
+        On PostgreSQL, ``CREATE TABLE IF NOT EXISTS`` in two processes at once
+        can still collide on the catalog: the one that loses tries again, and
+        finds the tables there.
+        """
+        for attempt in range(attempts):
+            try:
+                self.tracking.create_table()
+                with self.transaction() as cursor:
+                    create_views(cursor)
+                return
+            except Exception as exc:  # psycopg's own, or eventsourcing's wrapping of it
+                collided = "already exists" in str(exc) or "duplicate key" in str(exc)
+                if self.schema is None or attempt == attempts - 1 or not collided:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
 
     @contextmanager
     def transaction(self) -> Iterator[PortableCursor]:
