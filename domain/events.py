@@ -74,6 +74,15 @@ class Invertible(Derived, frozen=True, kw_only=True):
         raise NotImplementedError(type(self).__name__)
 
 
+class Counted(Invertible, frozen=True, kw_only=True):
+    """Something gained (``count`` > 0) or lost (< 0): a token, a card, a reveal. Undone by negating the count."""
+
+    count: int = 1
+
+    def inverse(self, line: int) -> "Counted":
+        return msgspec.structs.replace(self, line=line, count=-self.count)
+
+
 class Change(Invertible, frozen=True, kw_only=True):
     """A player's running count (credits, VP, trade goods...) changes by ``delta`` under ``rule``.
 

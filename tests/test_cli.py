@@ -83,7 +83,7 @@ def test_import_then_games_then_replay_a_stored_game(gamelog):
                                   "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
                                   "last_line": 78, "finished": True, "winner": "Human", "versions": 139,
                                   # events hold no clock, so the same log has the same fingerprint everywhere
-                                  "fingerprint": "25be0dd7511ff1e6af165dd571509593ab684d8307852964eec7b083aa43d4b7"}]}
+                                  "fingerprint": "1792bcd74488d05bbb80a22e2fe0883cb255384001872d41133bdd7411247538"}]}
     state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
     assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
     assert state["players"]["Qossuth"]["ious"] == {}

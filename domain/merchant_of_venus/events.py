@@ -16,6 +16,7 @@ import msgspec
 from domain.events import (
     Change,
     COMMON_EVENTS,
+    Counted,
     Derived,
     FindingRaised,
     GameHeader,
@@ -206,15 +207,11 @@ class CreditsChanged(Change, frozen=True, kw_only=True):
     """A player's credits change by ``delta`` under ``rule``: the only way credits change."""
 
 
-class CargoChanged(Invertible, frozen=True, kw_only=True):
+class CargoChanged(Counted, frozen=True, kw_only=True):
     """``token`` goes into (``count`` > 0) or out of (< 0) a player's holds."""
 
     player: str
     token: Token
-    count: int
-
-    def inverse(self, line: int) -> "CargoChanged":
-        return CargoChanged(line=line, player=self.player, token=self.token, count=-self.count)
 
 
 class IouChanged(Invertible, frozen=True, kw_only=True):
@@ -266,13 +263,8 @@ class EquipmentChanged(Invertible, frozen=True, kw_only=True):
                                 drive_colors=self.drive_colors, count=-self.count)
 
 
-class CupChanged(Invertible, frozen=True, kw_only=True):
+class CupChanged(Counted, frozen=True, kw_only=True):
     """MOV-BONUS-CUP: ``count`` tokens went into the cup and are owed a draw (negative: drawn)."""
-
-    count: int
-
-    def inverse(self, line: int) -> "CupChanged":
-        return CupChanged(line=line, count=-self.count)
 
 
 class HazardCharged(Derived, frozen=True, kw_only=True):

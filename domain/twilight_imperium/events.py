@@ -28,11 +28,11 @@ import msgspec
 from domain.events import (
     Change,
     COMMON_EVENTS,
+    Counted,
     Derived,
     FindingRaised,
     GameHeader,
     GameWon,
-    Invertible,
     LineVoided,
     Name,
     NonNegativeInt,
@@ -272,7 +272,7 @@ class Replenished(Derived, frozen=True, kw_only=True):
     rule: str
 
 
-class ObjectiveMarked(Invertible, frozen=True, kw_only=True):
+class ObjectiveMarked(Counted, frozen=True, kw_only=True):
     """A player's control token goes on (``count`` 1) or off (-1) an objective.
 
     ``context`` is the status phase or combat the score counts against (LRR
@@ -283,35 +283,23 @@ class ObjectiveMarked(Invertible, frozen=True, kw_only=True):
     player: str
     objective: str
     kind: str
-    count: int = 1
     context: str = ""
     paid_trade_goods: int = 0
     paid_tokens: int = 0
 
-    def inverse(self, line: int) -> "ObjectiveMarked":
-        return msgspec.structs.replace(self, line=line, count=-self.count)
 
-
-class SecretChanged(Invertible, frozen=True, kw_only=True):
+class SecretChanged(Counted, frozen=True, kw_only=True):
     """An unscored secret objective comes into (``count`` 1) or leaves (-1) a player's hand."""
 
     player: str
     objective: str
-    count: int = 1
-
-    def inverse(self, line: int) -> "SecretChanged":
-        return msgspec.structs.replace(self, line=line, count=-self.count)
 
 
-class PublicRevealed(Invertible, frozen=True, kw_only=True):
+class PublicRevealed(Counted, frozen=True, kw_only=True):
     """A public objective is revealed (``count`` 1), or the reveal undone (-1)."""
 
     objective: str
     stage: int
-    count: int = 1
-
-    def inverse(self, line: int) -> "PublicRevealed":
-        return msgspec.structs.replace(self, line=line, count=-self.count)
 
 
 DERIVED_TYPES = (

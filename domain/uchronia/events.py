@@ -18,6 +18,7 @@ import msgspec
 from domain.events import (
     Change,
     COMMON_EVENTS,
+    Counted,
     Derived,
     FindingRaised,
     GameHeader,
@@ -177,11 +178,10 @@ class LineRecorded(Derived, frozen=True, kw_only=True):
     event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
 
 
-class ForumChanged(Invertible, frozen=True, kw_only=True):
+class ForumChanged(Counted, frozen=True, kw_only=True):
     """``count`` cards of ``color`` go onto (> 0) or leave (< 0) the Forum under ``rule``."""
 
     color: str
-    count: int
     rule: str
     reason: str
 
@@ -208,16 +208,12 @@ class BuildingStarted(Invertible, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, line=line, undoes=self.line)
 
 
-class ResourcePlaced(Invertible, frozen=True, kw_only=True):
+class ResourcePlaced(Counted, frozen=True, kw_only=True):
     """UCH-MOVE: ``count`` resources go under (or, undone, leave) a building being built."""
 
     player: str
     building: str
     color: str
-    count: int = 1
-
-    def inverse(self, line: int) -> "ResourcePlaced":
-        return msgspec.structs.replace(self, line=line, count=-self.count)
 
 
 class BuildingCompleted(Invertible, frozen=True, kw_only=True):
