@@ -13,11 +13,11 @@ from cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
 from cli.report import keeper_for
 from cli.sources import load_game, store_option
 from domain.replay import PointNotReached, without as replay_without
-from projections.audit import build_audit
-from projections.keeper import views_in_memory
+from projections.reports.audit import build_audit
+from projections.views.keeper import views_in_memory
 from projections.reports.model import build_report
-from projections.verify import SHORT, fingerprint_of
-from projections.whatif import compare
+from projections.store.verify import SHORT, fingerprint_of
+from projections.reports.whatif import compare
 
 
 def _lines(text: str) -> list[int]:

@@ -14,9 +14,9 @@ from cli.convert import convert_file
 from cli.sources import open_store, store_option
 from domain import converters
 from domain.errors import LogInvalid
-from projections.importer import ImportResult, Outcome, import_log
-from projections.keeper import ViewKeeper
-from projections.store import StoreBusy
+from projections.importing.importer import ImportResult, Outcome, import_log
+from projections.views.keeper import ViewKeeper
+from projections.store.application import StoreBusy
 
 PROGRESS_FROM_BYTES = 1 << 20
 """Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""

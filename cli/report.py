@@ -10,7 +10,7 @@ import click
 
 from cli.errors import InputProblem
 from cli.sources import load_game, open_store, store_option
-from projections.keeper import ViewKeeper, views_in_memory
+from projections.views.keeper import ViewKeeper, views_in_memory
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
 from projections.reports.model import build_report

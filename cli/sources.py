@@ -17,7 +17,7 @@ from cli.errors import InputProblem, StoreProblem
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 from domain.replay import decide
-from projections.store import DEFAULT_STORE, GameStore, StoreError
+from projections.store.application import DEFAULT_STORE, GameStore, StoreError
 
 store_option = click.option(
     "--store",

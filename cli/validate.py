@@ -12,7 +12,7 @@ from domain.engine import VIOLATION
 from domain.events import FindingRaised
 from domain.reader import LogReader
 from domain.replay import decide
-from projections.effects import SpilledEffects
+from projections.importing.spill import SpilledEffects
 
 
 def check_file(path: str) -> dict[str, Any]:

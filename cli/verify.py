@@ -8,7 +8,7 @@ import click
 
 from cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION, InputProblem
 from cli.sources import open_store, store_option
-from projections.verify import SHORT, compare_log, verify_game
+from projections.store.verify import SHORT, compare_log, verify_game
 
 
 @click.command()

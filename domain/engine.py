@@ -62,7 +62,7 @@ class EffectIndex:
     """The invertible effects of each line, kept so that a correction can undo them.
 
     This one keeps them in memory. An importer of long logs passes one that
-    keeps them on disk (``projections.effects``): same two methods.
+    keeps them on disk (``projections.importing.spill``): same two methods.
     """
 
     def __init__(self) -> None:

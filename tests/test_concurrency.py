@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from projections import importer
-from projections.importer import Outcome, import_log
-from projections.store import GameStore, StoreBusy
+from projections.importing import importer
+from projections.importing.importer import Outcome, import_log
+from projections.store.application import GameStore, StoreBusy
 from tests.benchmarks.generate import write_log
 
 SPAWN = multiprocessing.get_context("spawn")

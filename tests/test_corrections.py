@@ -72,9 +72,9 @@ def test_voiding_a_turn_end_warns_that_turns_are_not_rewound():
 
 def test_an_import_voids_a_line_whose_effects_went_to_disk(tmp_path, monkeypatch):
     """The importer keeps effects on disk past a threshold; a correction still finds them."""
-    from projections import effects
-    from projections.importer import import_log
-    from projections.store import GameStore
+    from projections.importing import spill as effects
+    from projections.importing.importer import import_log
+    from projections.store.application import GameStore
     from domain.replay import state_at
 
     monkeypatch.setattr(effects, "FLUSH", 2)

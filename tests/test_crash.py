@@ -18,9 +18,9 @@ import time
 
 import pytest
 
-from projections import importer
-from projections.importer import Outcome, import_log
-from projections.store import GameStore
+from projections.importing import importer
+from projections.importing.importer import Outcome, import_log
+from projections.store.application import GameStore
 from tests.benchmarks.generate import write_log
 
 SPAWN = multiprocessing.get_context("spawn")

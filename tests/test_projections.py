@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.replay import run
-from projections.importer import import_log
-from projections.keeper import ViewKeeper, table_dump, views_in_memory
-from projections.store import GameStore
+from projections.importing.importer import import_log
+from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+from projections.store.application import GameStore
 from tests.benchmarks import generate
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES
@@ -74,7 +74,7 @@ def test_catching_up_twice_counts_nothing_twice(tmp_path):
 
 
 def test_an_interrupted_catch_up_resumes_where_it_stopped(tmp_path, monkeypatch):
-    from projections import keeper as keeper_module
+    from projections.views import keeper as keeper_module
 
     keeper = ViewKeeper(GameStore(str(tmp_path / "gamelog.sqlite")))
     import_log(keeper.store, LEGAL[0].read_bytes(), "log.jsonl")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from domain.replay import run
-from projections.keeper import views_in_memory
+from projections.views.keeper import views_in_memory
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
 from projections.reports.model import build_report
@@ -71,7 +71,7 @@ def test_the_html_report_is_self_contained_with_one_line_per_player():
 
 def test_every_event_type_of_every_game_has_words_for_reports():
     from domain.games import GAMES
-    from projections.phrases import PHRASES
+    from projections.views.phrases import PHRASES
 
     tags = {t.__struct_config__.tag for name in GAMES for t in GAMES[name].event_types}
     assert tags - set(PHRASES) == set()
@@ -79,7 +79,7 @@ def test_every_event_type_of_every_game_has_words_for_reports():
 
 def test_a_line_is_told_in_words():
     from domain.merchant_of_venus.events import GoodsBought
-    from projections.phrases import phrase
+    from projections.views.phrases import phrase
 
     event = GoodsBought(player="Qossuth", good="Melf Pelts", culture="Shenna", unit_price=50, quantity=2, iou=True)
     assert phrase(event) == ("goods_bought", "Qossuth", "Qossuth buys 2 Melf Pelts from Shenna at c50 with the IOU")

@@ -20,9 +20,9 @@ import pytest
 
 from domain.errors import LogInvalid
 from domain.replay import run, state_at
-from projections import importer
-from projections.importer import Outcome, import_log
-from projections.store import GameStore, StoreError
+from projections.importing import importer
+from projections.importing.importer import Outcome, import_log
+from projections.store.application import GameStore, StoreError
 from tests.conftest import EXAMPLES, Locations, _plain, postgres_url
 
 SEED = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes()
@@ -132,8 +132,8 @@ def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
 
 
 def test_views_kept_on_the_store_equal_the_views_of_the_log_in_memory(store):
-    from projections.keeper import ViewKeeper, table_dump, views_in_memory
-    from projections.verify import verify_game
+    from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.store.verify import verify_game
 
     keeper = ViewKeeper(store)
     import_log(store, b"".join(SEED_LINES[:30]), "seed.jsonl")
@@ -197,9 +197,9 @@ def test_a_projection_runner_keeps_the_same_views_on_postgresql(locations):
         pytest.skip("ProjectionRunner needs subscriptions, which eventsourcing's SQLite recorder lacks")
     from eventsourcing.projection import ProjectionRunner
 
-    from projections.keeper import ViewKeeper, table_dump, views_in_memory
-    from projections.runner import GameViews, StoreApplication, ViewRecorder
-    from projections.store import store_env
+    from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.views.runner import GameViews, StoreApplication, ViewRecorder
+    from projections.store.application import store_env
 
     location = locations.new()
     store = GameStore(location)

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from projections.chain import event_hash, link, open_sealed, seal
-from projections.importer import import_log
-from projections.store import GameStore, game_uuid
-from projections.verify import compare_log, fingerprint_of, verify_game
+from projections.store.chain import event_hash, link, open_sealed, seal
+from projections.importing.importer import import_log
+from projections.store.application import GameStore, game_uuid
+from projections.store.verify import compare_log, fingerprint_of, verify_game
 from domain.replay import run
 from tests.conftest import EXAMPLES
 

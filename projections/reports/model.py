@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from projections.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
+from projections.views.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 

@@ -42,8 +42,8 @@ def child(task: str, log: str, store: str) -> None:
         result = check_file(log)
         assert not result["errors"] and not result["findings"], (result["errors"][:3], result["findings"][:3])
     elif task == "import":
-        from projections.importer import Outcome, import_log
-        from projections.store import GameStore
+        from projections.importing.importer import Outcome, import_log
+        from projections.store.application import GameStore
 
         with open(log, "rb") as handle:
             result = import_log(GameStore(store), handle, log)

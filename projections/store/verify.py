@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable
 
 from domain.reader import LogReader
-from projections.chain import GENESIS, Problem, check, event_hash, link
-from projections.mapper import encoded
-from projections.store import GameStore
+from projections.store.chain import GENESIS, Problem, check, event_hash, link
+from projections.store.mapper import encoded
+from projections.store.application import GameStore
 
 SHORT = 16
 """Hex digits of a fingerprint as people see it (the JSON gives all 64)."""

@@ -15,7 +15,7 @@ Concurrent importers: two of the same game both find it absent (or both at the
 same version), and the second to write collides on an event version, so it is a
 ``conflict`` and stores nothing. Importers of different games take turns at the
 store's write lock; one that waits longer than the store's lock timeout stops
-with :class:`~projections.store.StoreBusy`, storing nothing.
+with :class:`~projections.store.application.StoreBusy`, storing nothing.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 from domain.engine import EffectIndex, Engine
 from domain.errors import LogInvalid
 from domain.reader import LogReader
-from projections.effects import SpilledEffects
-from projections.store import GameStore, GameSummary, StoreBusy
+from projections.importing.spill import SpilledEffects
+from projections.store.application import GameStore, GameSummary, StoreBusy
 
 BATCH = 1000
 
@@ -66,7 +66,7 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     """Append a log's new events to the store.
 
     Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
-    has input errors, and :class:`~projections.store.StoreBusy` (nothing
+    has input errors, and :class:`~projections.store.application.StoreBusy` (nothing
     stored) when another writer held the store's lock past its lock timeout.
     Returns the outcome otherwise; ``progress`` is called with the current
     line number after each batch written.

@@ -6,7 +6,7 @@ the store keeps the domain's own Structs: an :class:`Envelope` carries one with
 the aggregate's ID and version, and :class:`StructMapper` encodes its payload
 with one cached msgspec encoder and decodes it with one cached decoder per
 topic (the payload's class). The domain never sees the store's IDs. The
-store seals each encoded event with its chain hash (``projections.chain``);
+store seals each encoded event with its chain hash (``projections.store.chain``);
 decoding opens the seal.
 """
 
@@ -20,7 +20,7 @@ import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
-from projections.chain import open_sealed
+from projections.store.chain import open_sealed
 
 
 class Envelope:

@@ -2,12 +2,12 @@
 
 The views are an eventsourcing projection of the store's notification log:
 :class:`ViewKeeper` pulls notifications after its tracking position, folds
-them (``projections.views``) and writes the view rows and the new tracking
+them (``projections.views.folder``) and writes the view rows and the new tracking
 record in one transaction, so an interrupted catch-up resumes where it
 stopped and never counts an event twice. eventsourcing's ``ProjectionRunner``
 needs subscriptions, which its SQLite recorder lacks, hence the pull loop; on
 PostgreSQL the same views can also be kept by a ``ProjectionRunner``
-(``projections.runner``), sharing this tracking record.
+(``projections.views.runner``), sharing this tracking record.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterable, Iterator
 from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
-from projections.store import GameStore
-from projections.views import SCHEMA, TABLES, ViewFolder
+from projections.store.application import GameStore
+from projections.views.folder import SCHEMA, TABLES, ViewFolder
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -85,7 +85,7 @@ class ViewKeeper:
             self.schema = None
             self.tracking = SQLiteTrackingRecorder(datastore)
         else:
-            from projections.runner import ViewRecorder  # a PostgreSQL store only
+            from projections.views.runner import ViewRecorder  # a PostgreSQL store only
 
             self.schema = datastore.schema or "public"
             self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")

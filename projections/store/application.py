@@ -3,7 +3,7 @@
 A game's aggregate ID is derived from its header's ``id`` (``uuid5``), so a
 second import of the same game finds the first and two importers of a new game
 collide on version 1 instead of creating two. Events are the domain's msgspec
-Structs, stored through :class:`~projections.mapper.StructMapper`.
+Structs, stored through :class:`~projections.store.mapper.StructMapper`.
 
 The default store is a SQLite file (``gamelog.sqlite``), opened in WAL mode by
 eventsourcing; this module also sets ``PRAGMA synchronous=FULL`` on every
@@ -45,8 +45,8 @@ from eventsourcing.sqlite import (
     SQLiteTransaction,
 )
 
-from projections.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
-from projections.mapper import StructMapper, encoded
+from projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
+from projections.store.mapper import StructMapper, encoded
 
 DEFAULT_STORE = "gamelog.sqlite"
 SYNCHRONOUS = "FULL"
@@ -307,7 +307,7 @@ class GameStore(Application):
     def append(self, cursor: Any, game_id: str, first_version: int, payloads: list[Any], previous: bytes) -> bytes:
         """Insert a game's events, numbered from ``first_version``, inside an open :meth:`transaction`.
 
-        Each event is sealed with its chain hash (``projections.chain``),
+        Each event is sealed with its chain hash (``projections.store.chain``),
         following ``previous``, the chain hash of the event before the first;
         returns the chain hash after the last. Raises eventsourcing's
         ``IntegrityError`` (at once, or when the transaction commits) when

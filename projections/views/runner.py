@@ -1,7 +1,7 @@
 """The views as an eventsourcing ``Projection``, for a ``ProjectionRunner`` on PostgreSQL.
 
 A long-running process can keep the views current as games are imported,
-instead of each import catching up (``projections.keeper``):
+instead of each import catching up (``projections.views.keeper``):
 
     runner = ProjectionRunner(application_class=StoreApplication, projection_class=GameViews,
                               view_class=ViewRecorder, env=store_env("postgresql://..."))
@@ -21,8 +21,8 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
-from projections.store import GameStore
-from projections.views import SCHEMA, ViewFolder
+from projections.store.application import GameStore
+from projections.views.folder import SCHEMA, ViewFolder
 
 
 class StoreApplication(GameStore):
@@ -39,7 +39,7 @@ class ViewRecorder(PostgresTrackingRecorder):
 
     def create_table(self) -> None:
         super().create_table()
-        from projections.keeper import PortableCursor  # the keeper imports this module too
+        from projections.views.keeper import PortableCursor  # the keeper imports this module too
 
         with self.datastore.transaction(commit=True) as cursor:
             adapted = PortableCursor(cursor, self.datastore.schema or "public")
@@ -48,7 +48,7 @@ class ViewRecorder(PostgresTrackingRecorder):
 
     def fold(self, envelope: Any, tracking: Tracking) -> None:
         """Fold one stored event into the views and move the tracking record, in one transaction."""
-        from projections.keeper import _ADVISORY_LOCK, PortableCursor
+        from projections.views.keeper import _ADVISORY_LOCK, PortableCursor
 
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))  # as ViewKeeper does

@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.ruletext import rule
 from projections.reports.model import GameNotInViews
-from projections.tracks import SCORE, SCORE_NAME
+from projections.views.tracks import SCORE, SCORE_NAME
 
 
 def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:

@@ -1,7 +1,7 @@
 """The views: tables folded from stored events, read by reports and audits.
 
 * ``view_lines``: every recorded line with its turn, round, player and what it
-  did in words (``projections.phrases``), and whether a correction voided it;
+  did in words (``projections.views.phrases``), and whether a correction voided it;
 * ``view_turns``: each turn's player and its first and last line;
 * ``view_tracks``: every change of a running total (credits, deeds, VP, trade
   goods, commodities, Forum cards) with the line that caused it and the total
@@ -13,7 +13,7 @@
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
 (SQLite's ``?`` placeholders; ``keeper.PortableCursor`` adapts them to
 PostgreSQL). The same folder runs over a store's
-notification log (``projections.keeper``) and, for a log file, over the events
+notification log (``projections.views.keeper``) and, for a log file, over the events
 decided in memory, into an in-memory SQLite database: one code path for both.
 Its running context per game (turn, round, totals) is kept in
 ``view_context`` so that folding resumes exactly where it stopped.
@@ -25,8 +25,8 @@ import json
 from typing import Any
 
 from domain.events import FindingRaised, GameWon, LineVoided, TurnBegan, TurnFinished
-from projections.phrases import phrase
-from projections.tracks import GOAL, STEPS
+from projections.views.phrases import phrase
+from projections.views.tracks import GOAL, STEPS
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "

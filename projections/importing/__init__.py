@@ -1,0 +1,1 @@
+"""The import application service: a log read, decided and stored in one transaction."""

@@ -1,0 +1,1 @@
+"""The event store: eventsourcing's application and recorders, the msgspec mapper, the hash chain, verification."""
