@@ -12,7 +12,7 @@ from domain.engine import VIOLATION
 from domain.events import FindingRaised
 from domain.reader import LogReader
 from domain.replay import decide
-from projections.importing.spill import SpilledEffects
+from projections.importing.spill import SpilledIndex
 
 
 def check_file(path: str) -> dict[str, Any]:
@@ -22,9 +22,9 @@ def check_file(path: str) -> dict[str, Any]:
     except OSError as exc:
         return {"path": path, "errors": [{"line": None, "path": "$", "message": f"cannot read the file: {exc.strerror or exc}"}],
                 "findings": []}
-    with handle, SpilledEffects() as effects:  # bounded memory on logs of any length
+    with handle, SpilledIndex() as index:  # bounded memory on logs of any length
         reader = LogReader(handle)
-        findings = [finding_json(e) for e in decide(reader, effects) if type(e) is FindingRaised]
+        findings = [finding_json(e) for e in decide(reader, index) if type(e) is FindingRaised]
     errors = [{"line": e.line, "path": e.path, "message": e.message} for e in reader.errors]
     return {"path": path, "errors": errors, "findings": findings}
 

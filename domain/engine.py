@@ -10,36 +10,61 @@ read in memory reach the same state by the same code.
 A violation never stops the engine: the table did it, so the event is applied
 as recorded and a :class:`~domain.events.FindingRaised` is attached to its line.
 
-Each game subclasses :class:`Engine` and :class:`GameState`, fills in
-``decide_event`` and the hooks, and names its rule IDs in the class attributes.
+Deciders (``Engine``) and folds (``GameState``) are registered per event class
+with ``@handles`` (``domain.dispatch``); the events every game has are decided
+here. Each game subclasses both, registers its own, and names its rule IDs in
+the class attributes.
+
+A correction is exact: the engine decides the log again from a checkpoint
+before the voided line, without it (``domain.history``), and stores on the
+correction's line what that changes (see :meth:`Engine.correction`).
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from typing import Any, Callable, ClassVar, Iterable, NamedTuple
+from functools import cache
+from typing import Any, ClassVar, Iterable, NamedTuple, get_type_hints
 
+import msgspec
+
+from domain.dispatch import Dispatching, handles
 from domain.events import (
+    CORRECTION_RULE,
     Correction,
     Derived,
+    FindingMooted,
     FindingRaised,
     GameWon,
-    Invertible,
     LineVoided,
     Note,
     Recorded,
     ScoreChecked,
     ScoreClaimed,
+    StateRestated,
+    Tally,
     TurnBegan,
     TurnEnded,
     TurnFinished,
     TurnStarted,
 )
+from domain.history import Checkpoints, LineIndex
 
 VIOLATION = "violation"
 WARNING = "warning"
 UNVERIFIABLE = "unverifiable"
+
+decides = handles
+"""Register an :class:`Engine` method as the decider of an event class: ``@decides(GoodsBought)``."""
+
+folds = handles
+"""Register a :class:`GameState` method as the fold of an event class: ``@folds(CreditsChanged)``.
+
+A derived event's fold takes the event; a recorded event's fold (the facts a
+line states directly) takes the line and the recorded event.
+"""
+
 
 class Problem(NamedTuple):
     """A finding before it is stored: the rule ID, a one-line message, and its severity.
@@ -52,39 +77,34 @@ class Problem(NamedTuple):
     severity: str = VIOLATION
 
 
-_INVERTIBLE: set[type] = set()  # the Invertible classes seen, to spare an isinstance per event
-
-CORRECTION_RULE = "LOG-CORRECTION"
-"""LOG_FORMAT.md: a correction voids an earlier event line, and never one twice."""
-
-
-class EffectIndex:
-    """The invertible effects of each line, kept so that a correction can undo them.
-
-    This one keeps them in memory. An importer of long logs passes one that
-    keeps them on disk (``projections.importing.spill``): same two methods.
-    """
-
-    def __init__(self) -> None:
-        self._by_line: dict[int, list[Invertible]] = {}
-
-    def add(self, line: int, effect: Invertible) -> None:
-        self._by_line.setdefault(line, []).append(effect)
-
-    def of(self, line: int) -> list[Invertible]:
-        """The line's effects in the order they were applied (none: an empty list)."""
-        return list(self._by_line.get(line, ()))
-
-
-class GameState:
+class GameState(Dispatching):
     """What a game looks like after some line: the fold of its events.
 
     The generic part knows the line, the turn, whose turn it is and whether it
-    is over, the voided lines, and the end. Subclasses add the game's own state
-    and register a handler per derived event class in ``HANDLERS``.
+    is over, the voided lines, and the end. Subclasses add the game's own
+    state and register a fold per event class with ``@folds``.
+
+    Every attribute that play changes is declared with its type at class
+    level: those are what :meth:`snapshot` encodes and a correction restates.
+    The others are named in ``CONSTANT`` (set from the header, or the log's
+    own bookkeeping); a test checks that every attribute is one or the other.
     """
 
-    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+    LINE_RECORDED: ClassVar[type] = Derived
+    """The game's class of stored recorded lines (``LineRecorded``)."""
+    CONSTANT: ClassVar[frozenset[str]] = frozenset({
+        "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines",
+    })
+
+    turn: int
+    active: str | None
+    turn_over: TurnFinished | None
+    ended: GameWon | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The recorded line's class is the game's own; its fold is the same for every game.
+        cls.HANDLERS[cls.LINE_RECORDED] = cls._line_recorded
 
     def __init__(self, header: Any, header_line: int):
         self.header = header
@@ -92,79 +112,78 @@ class GameState:
         self.players: list[str] = list(header.players)
         self.line = header_line
         self.turn = 0
-        self.active: str | None = None
-        self.turn_over: TurnFinished | None = None
-        self.ended: GameWon | None = None
+        self.active = None
+        self.turn_over = None
+        self.ended = None
         self.voided: set[int] = set()
         self.corrections: set[int] = set()
         self.findings: dict[str, int] = {}
         # Every event line, in order, for checking what a correction names
         # (an unsigned int array costs 4 bytes a line on logs of millions of lines).
         self.event_lines = array("I")
-        # The lines where each turn began and ended (turn n at index n - 1), for
-        # telling what a correction cannot undo; arrays again, for long logs.
-        self.turn_starts = array("I")
-        self.turn_ends = array("I")
-        # The invertible effects of each line, so a correction can undo them:
-        # in memory by default; an importer may keep them on disk (EffectIndex).
-        self.effects: EffectIndex = EffectIndex()
-        # Other lines a correction cannot undo the consequence of (rare: the end...).
-        self.structural: dict[int, str] = {}
 
     # -- folding -------------------------------------------------------------------
 
     def apply(self, event: Derived) -> None:
-        """Fold one stored event into the state."""
-        cls = type(event)
-        handler = self.HANDLERS.get(cls)
+        """Fold one stored event into the state; ``TypeError`` for a class no fold is registered for."""
+        handler = self.HANDLERS.get(type(event))
         if handler is None:
-            raise TypeError(f"{type(self).__name__} has no handler for {cls.__name__}")
-        if cls in _INVERTIBLE or (issubclass(cls, Invertible) and not _INVERTIBLE.add(cls)):
-            self.effects.add(event.line, event)
+            raise TypeError(f"{type(self).__name__} has no fold for {type(event).__name__}")
         handler(self, event)
 
     def _line_recorded(self, event: Any) -> None:
         self.line = event.line
+        recorded = event.event
         if event.line != self.header_line:
             self.event_lines.append(event.line)
-            if isinstance(event.event, Correction):
+            if type(recorded) is Correction:
                 self.corrections.add(event.line)
-        self.on_recorded(event.line, event.event)
+        fold = self.HANDLERS.get(type(recorded))
+        if fold is not None:
+            fold(self, event.line, recorded)
 
-    def on_recorded(self, line: int, event: Recorded) -> None:
-        """Fold the facts a recorded line states directly (a game may override)."""
-
+    @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         self.turn = event.turn
         self.active = event.player
         self.turn_over = None
-        self.turn_starts.append(event.line)
 
+    @folds(TurnFinished)
     def _turn_finished(self, event: TurnFinished) -> None:
         self.turn_over = event
-        self.turn_ends.append(event.line)
 
+    @folds(LineVoided)
     def _line_voided(self, event: LineVoided) -> None:
         self.voided.add(event.voided)
 
+    @folds(GameWon)
     def _game_won(self, event: GameWon) -> None:
         self.ended = event
-        self.structural[event.line] = "the end of the game"
 
+    @folds(FindingRaised)
     def _finding(self, event: FindingRaised) -> None:
         self.findings[event.severity] = self.findings.get(event.severity, 0) + 1
 
-    def _ignore(self, event: Derived) -> None:
-        pass
+    @folds(StateRestated)
+    def _restated(self, event: StateRestated) -> None:
+        self.restore(event.snapshot)
 
-    BASE_HANDLERS: ClassVar[dict[type, Callable[[Any, Any], None]]] = {
-        TurnBegan: _turn_began,
-        TurnFinished: _turn_finished,
-        LineVoided: _line_voided,
-        GameWon: _game_won,
-        FindingRaised: _finding,
-        ScoreChecked: _ignore,
-    }
+    @folds(ScoreChecked, FindingMooted)
+    def _ignore(self, event: Derived) -> None:
+        """Events kept for the audit that change nothing in play."""
+
+    # -- snapshots -----------------------------------------------------------------
+
+    def snapshot(self) -> bytes:
+        """Everything play has changed (the attributes declared at class level), encoded."""
+        shape = _snapshot_shape(type(self))
+        return _ENCODER.encode(shape(**{name: getattr(self, name) for name in shape.__struct_fields__}))
+
+    def restore(self, snapshot: bytes) -> None:
+        """Set everything play changes to what ``snapshot`` holds (the log's bookkeeping stays)."""
+        decoded = msgspec.msgpack.decode(snapshot, type=_snapshot_shape(type(self)))
+        for name in decoded.__struct_fields__:
+            setattr(self, name, getattr(decoded, name))
 
     # -- questions -----------------------------------------------------------------
 
@@ -172,14 +191,6 @@ class GameState:
         """True when ``line`` holds an event (not the header, a blank or a comment)."""
         i = bisect_left(self.event_lines, line)
         return i < len(self.event_lines) and self.event_lines[i] == line
-
-    def consequence(self, line: int) -> str | None:
-        """What ``line`` began or ended that voiding it does not undo (a turn, the game...), if anything."""
-        for lines, what in ((self.turn_starts, "the start"), (self.turn_ends, "the end")):
-            i = bisect_left(lines, line)
-            if i < len(lines) and lines[i] == line:
-                return f"{what} of turn {i + 1}"
-        return self.structural.get(line)
 
     def next_player(self, player: str) -> str:
         """The player on ``player``'s left: the next in seating order."""
@@ -190,11 +201,23 @@ class GameState:
         raise NotImplementedError
 
     def to_json(self) -> dict[str, Any]:
-        """The state as CLI.md's ``replay --format json`` shows it."""
+        """The state as ``replay --format json`` shows it."""
         raise NotImplementedError
 
 
-class Engine:
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+@cache
+def _snapshot_shape(state_cls: type) -> type:
+    """A Struct of the state's declared attributes, with their types: what a snapshot holds."""
+    hints = get_type_hints(state_cls)
+    fields = [(name, hint) for name, hint in hints.items()
+              if name.isidentifier() and not name.isupper() and getattr(hint, "__origin__", None) is not ClassVar]
+    return msgspec.defstruct(f"{state_cls.__name__}Snapshot", fields, array_like=True)
+
+
+class Engine(Dispatching):
     """Applies one game's rules to its recorded events, line by line.
 
     ``record(line, event)`` returns the events to store for that line: the
@@ -204,19 +227,29 @@ class Engine:
     """
 
     STATE: ClassVar[type[GameState]] = GameState
-    LINE_RECORDED: ClassVar[type] = Derived
     TURN_RULE: ClassVar[str] = ""
     END_RULE: ClassVar[str] = ""
     CLAIM_RULE: ClassVar[str] = "CLAIM"
     """A ``score_claimed`` that differs from the computed score (the audit shows the derivation)."""
     CLAIM_FIELD: ClassVar[str] = "vp"
-    AFTER_END: ClassVar[tuple[type, ...]] = (Note,)
-    """Recorded events that may follow the end of the game without breaking END_RULE."""
+    AFTER_END: ClassVar[tuple[type, ...]] = (Note, Correction, ScoreClaimed)
+    """Recorded events that may follow the end of the game without breaking END_RULE: they are not moves."""
+    COMMON: ClassVar[frozenset[type]] = frozenset({TurnStarted, TurnEnded, Correction, Note, ScoreClaimed})
+    """The events every game has, decided here; :meth:`check_event` and :meth:`after_event` run around every other one."""
+    LINE_RECORDED: ClassVar[type] = Derived
+    """The game's class of stored recorded lines: its state's."""
 
-    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True, effects: EffectIndex | None = None):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.LINE_RECORDED = cls.STATE.LINE_RECORDED
+
+    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True,
+                 index: LineIndex | None = None, history: bool = True):
+        """``index`` keeps the events a correction needs (in memory by default); ``history=False``
+        keeps none (a replay that folds stored events and decides nothing)."""
         self.state = self.STATE(header, header_line)
-        if effects is not None:
-            self.state.effects = effects
+        self.index = (index if index is not None else LineIndex()) if history else None
+        self.checkpoints = Checkpoints()
         self._out: list[Derived] = []
         if opening:
             self.emit(self.LINE_RECORDED(line=header_line, event=header))
@@ -224,11 +257,11 @@ class Engine:
         self._opening = self._out
 
     @classmethod
-    def from_history(cls, events: Iterable[Derived], effects: EffectIndex | None = None) -> "Engine":
+    def from_history(cls, events: Iterable[Derived], index: LineIndex | None = None, *, history: bool = True) -> "Engine":
         """Rebuild an engine from stored events: the first must record the header."""
         it = iter(events)
         first = next(it)
-        engine = cls(first.event, first.line, opening=False, effects=effects)
+        engine = cls(first.event, first.line, opening=False, index=index, history=history)
         engine.apply(first)
         for event in it:
             engine.apply(event)
@@ -243,12 +276,28 @@ class Engine:
 
     def apply(self, event: Derived) -> None:
         """Fold a stored event without deciding anything (replay)."""
+        if self.index is not None:
+            self._keep(event)
         self.state.apply(event)
 
     def emit(self, event: Derived) -> None:
         """Store-and-fold an event decided for the current line."""
+        if self.index is not None:
+            self._keep(event)
         self.state.apply(event)
         self._out.append(event)
+
+    def _keep(self, event: Derived) -> None:
+        """Keep what a later correction needs: checkpoints, and the lines' events (before folding ``event``)."""
+        cls = type(event)
+        if cls is self.LINE_RECORDED:
+            if event.line != self.state.header_line and self.checkpoints.tick():
+                self.checkpoints.take(self.state.line, self.state.snapshot())
+            self.index.add(event.line, event)
+        elif cls is FindingRaised or issubclass(cls, Tally):
+            self.index.add(event.line, event)
+        elif cls is StateRestated:
+            self.checkpoints.drop_from(event.voided)
 
     def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
@@ -261,18 +310,25 @@ class Engine:
         self.emit(FindingRaised(line=line, rule=rule, severity=severity, message=message, player=player))
 
     def record(self, line: int, event: Recorded) -> list[Derived]:
-        """Decide and fold one recorded event; return every event to store for it."""
+        """Decide and fold one recorded event; return every event to store for it.
+
+        Raises ``TypeError`` for an event class this game registers no decider for.
+        """
+        decider = self.HANDLERS.get(type(event))
+        if decider is None:
+            raise TypeError(f"{type(self).__name__} has no decider for {type(event).__name__}")
         self._out = []
         self.emit(self.LINE_RECORDED(line=line, event=event))
         state = self.state
         if state.ended is not None and not isinstance(event, self.AFTER_END) and not self._closes_last_turn(event):
             self.find(line, self.after_end_rule(), f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
-        common = _COMMON.get(type(event))
-        if common is not None:
-            getattr(self, common)(line, event)
+        if type(event) in self.COMMON:
+            decider(self, line, event)
         else:
-            self.decide_event(line, event)
+            self.check_event(line, event)
+            decider(self, line, event)
+            self.after_event(line, event)
         return self._out
 
     def _closes_last_turn(self, event: Recorded) -> bool:
@@ -283,9 +339,11 @@ class Engine:
 
     # -- hooks for games -------------------------------------------------------------
 
-    def decide_event(self, line: int, event: Recorded) -> None:
-        """Decide a game-specific event (every game overrides this)."""
-        raise NotImplementedError
+    def check_event(self, line: int, event: Recorded) -> None:
+        """Checks that come before deciding any of the game's own events (whose turn it is...)."""
+
+    def after_event(self, line: int, event: Recorded) -> None:
+        """Rules settled after deciding any of the game's own events (a threshold reached...)."""
 
     def after_end_rule(self) -> str:
         """The rule an event after the end breaks (END_RULE; a game with several endings may say which)."""
@@ -309,6 +367,7 @@ class Engine:
         self.emit(TurnFinished(line=line, player=s.active, turn=s.turn, rule=rule, cause=cause))
         self.on_turn_finished(line, s.active)
 
+    @decides(TurnStarted)
     def turn_started(self, line: int, event: TurnStarted) -> None:
         s = self.state
         if s.active is not None and s.turn_over is None:
@@ -319,6 +378,7 @@ class Engine:
             self.find(line, self.TURN_RULE, f"it is {expected}'s turn next, not {event.player}'s", event.player)
         self.emit(TurnBegan(line=line, player=event.player, turn=s.turn + 1))
 
+    @decides(TurnEnded)
     def turn_ended(self, line: int, event: TurnEnded) -> None:
         s = self.state
         if s.active != event.player:
@@ -340,33 +400,95 @@ class Engine:
 
     # -- corrections and claims ----------------------------------------------------
 
+    @decides(Correction)
     def correction(self, line: int, event: Correction) -> None:
-        s = self.state
-        target = event.voids
-        problem = None
-        if target >= line:
-            problem = f"a correction can only void an earlier line, not line {target}"
-        elif target == s.header_line:
-            problem = "the header cannot be voided"
-        elif not s.is_event_line(target):
-            problem = f"line {target} holds no event"
-        elif target in s.corrections:
-            problem = f"line {target} is itself a correction; corrections cannot be voided"
-        elif target in s.voided:
-            problem = f"line {target} is already void"
+        """LOG-CORRECTION: void an earlier event line, exactly (see :meth:`restate`)."""
+        problem = self._void_problem(line, event.voids)
         if problem:
             self.find(line, CORRECTION_RULE, problem)
             return
-        self.emit(LineVoided(line=line, voided=target, reason=event.reason))
-        for effect in reversed(s.effects.of(target)):
-            self.emit(effect.inverse(line))
-        consequence = s.consequence(target)
-        if consequence:
-            self.find(line, CORRECTION_RULE, f"line {target} caused {consequence}, which a correction does not undo", severity=WARNING)
+        self.emit(LineVoided(line=line, voided=event.voids, reason=event.reason))
+        if self.index is None:
+            raise RuntimeError("this engine keeps no history: it replays stored events and cannot decide a correction")
+        self.restate(line, event.voids)
 
+    def _void_problem(self, line: int, target: int) -> str | None:
+        s = self.state
+        if target >= line:
+            return f"a correction can only void an earlier line, not line {target}"
+        if target == s.header_line:
+            return "the header cannot be voided"
+        if not s.is_event_line(target):
+            return f"line {target} holds no event"
+        if target in s.corrections:
+            return f"line {target} is itself a correction; corrections cannot be voided"
+        if target in s.voided:
+            return f"line {target} is already void"
+        return None
+
+    def restate(self, line: int, voided: int) -> None:
+        """Decide the log again as if line ``voided`` had never been written, and store what that changes.
+
+        From the latest checkpoint before ``voided`` (or the header), every
+        later line up to this one is decided again by a fresh engine, the void
+        lines left out and corrections read as the remarks they are then. On
+        ``line`` are stored: each count's difference (credits, VP, cards...,
+        as :class:`~domain.events.Tally` events under LOG-CORRECTION), the
+        findings that no longer arise (:class:`FindingMooted`) and those that
+        now do, then the whole state decided again (:class:`StateRestated`),
+        which a replay folds without deciding anything.
+        """
+        s = self.state
+        start = self.checkpoints.before(voided)
+        again = type(self)(s.header, s.header_line, opening=start is None)
+        first = s.header_line + 1
+        if start is not None:
+            again.state.restore(start[1])
+            again.state.line, first = start[0], start[0] + 1
+        again.state.voided = set(s.voided)
+        again.state.corrections = set(s.corrections)
+        counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
+        before: dict[tuple, FindingRaised] = {}
+        for at, event in self.index.between(first, line - 1):
+            cls = type(event)
+            if cls is self.LINE_RECORDED:
+                if at not in s.voided and type(event.event) is not Correction:
+                    again.record(at, event.event)
+            elif cls is FindingRaised:
+                # The voided line's findings, and those of later lines still in play
+                # (lines voided before are moot already; corrections' own stay).
+                if at == voided or at > voided and at not in s.voided and at not in s.corrections:
+                    before[_finding_key(event)] = event
+            else:
+                _count(counts, event, -1)
+        after: dict[tuple, FindingRaised] = {}
+        for at, event in again.index.between(first, line - 1):
+            cls = type(event)
+            if cls is FindingRaised:
+                if at >= voided:
+                    after[_finding_key(event)] = event
+            elif cls is not again.LINE_RECORDED:
+                _count(counts, event, 1)
+        why = f"correction of line {voided}"
+        for example, difference in counts.values():
+            if difference:
+                for event in example.net(line, difference, why):
+                    self.emit(event)
+        for key, f in before.items():
+            if key not in after:
+                self.emit(FindingMooted(line=line, about=f.line, rule=f.rule, severity=f.severity, message=f.message, player=f.player))
+        for key, f in after.items():
+            if key not in before:
+                self.find(line, f.rule, f"line {f.line}, decided again without line {voided}: {f.message}", f.player, f.severity)
+        restated = again.state
+        self.emit(StateRestated(line=line, voided=voided, turn=restated.turn, ended=restated.ended,
+                                snapshot=restated.snapshot()))
+
+    @decides(Note)
     def note(self, line: int, event: Note) -> None:
         """A note is kept in the log and decides nothing."""
 
+    @decides(ScoreClaimed)
     def score_claimed(self, line: int, event: ScoreClaimed) -> None:
         claimed = getattr(event, self.CLAIM_FIELD)
         if claimed is None:
@@ -384,11 +506,14 @@ class Engine:
         """A game may say which of its rules a wrong claim misapplied (a finding of its own)."""
 
 
-_COMMON: dict[type, str] = {
-    TurnStarted: "turn_started",
-    TurnEnded: "turn_ended",
-    Correction: "correction",
-    ScoreClaimed: "score_claimed",
-    Note: "note",
-}
-"""The events every game has, and the Engine method that decides each (games may override them)."""
+def _finding_key(f: FindingRaised) -> tuple:
+    return (f.line, f.rule, f.severity, f.message, f.player)
+
+
+def _count(counts: dict[tuple, list], event: Tally, sign: int) -> None:
+    key = event.key()
+    entry = counts.get(key)
+    if entry is None:
+        counts[key] = [event, sign * event.amount()]
+    else:
+        entry[1] += sign * event.amount()

@@ -27,6 +27,9 @@ NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
 Name = Annotated[str, msgspec.Meta(min_length=1)]
 
 PLAYER: dict[str, frozenset[str]] = {"player": frozenset()}
+
+CORRECTION_RULE = "LOG-CORRECTION"
+"""A correction voids an earlier event line: not the header, not a correction, and no line twice."""
 """``Recorded.PLAYER_FIELDS`` of an event whose only player field is ``player``."""
 
 
@@ -61,29 +64,45 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     line: int
 
 
-class Invertible(Derived, frozen=True, kw_only=True):
-    """A derived event that changes game state and can be undone.
+class Tally(Derived, frozen=True, kw_only=True):
+    """A derived event that adds to a running count: credits, VP, cards, tokens...
 
-    A ``correction`` that voids a line stores the inverse of each of that
-    line's invertible events, so the voided line has no effect on any state
-    while every stored event stays as it was.
+    A correction decides the log again without the voided line and stores,
+    for each count, the difference between what the rules decide now and what
+    they decided before (:meth:`net`), so that a projection adding these
+    events up reaches the corrected totals. Events of one count share a
+    :meth:`key`: the event's class and every field but the line, the amount,
+    the rule and the reason.
     """
 
-    def inverse(self, line: int) -> "Invertible":
-        """The event that undoes this one, caused by ``line`` (the correction)."""
-        raise NotImplementedError(type(self).__name__)
+    AMOUNT: ClassVar[str] = "count"
+    _UNKEYED: ClassVar[frozenset[str]] = frozenset({"line", "count", "delta", "rule", "reason"})
+
+    def key(self) -> tuple:
+        """What this event counts: its class and its identifying fields."""
+        return (type(self),) + tuple(getattr(self, f) for f in self.__struct_fields__ if f not in self._UNKEYED)
+
+    def amount(self) -> int:
+        """How much it adds to its count (negative: takes away)."""
+        return getattr(self, self.AMOUNT)
+
+    def net(self, line: int, amount: int, reason: str) -> list["Tally"]:
+        """The events, caused by ``line``, that add ``amount`` to this event's count."""
+        changes: dict[str, object] = {"line": line, self.AMOUNT: amount}
+        if "rule" in self.__struct_fields__:
+            changes["rule"] = CORRECTION_RULE
+        if "reason" in self.__struct_fields__:
+            changes["reason"] = reason
+        return [msgspec.structs.replace(self, **changes)]
 
 
-class Counted(Invertible, frozen=True, kw_only=True):
-    """Something gained (``count`` > 0) or lost (< 0): a token, a card, a reveal. Undone by negating the count."""
+class Counted(Tally, frozen=True, kw_only=True):
+    """Something gained (``count`` > 0) or lost (< 0): a token, a card, a reveal."""
 
     count: int = 1
 
-    def inverse(self, line: int) -> "Counted":
-        return msgspec.structs.replace(self, line=line, count=-self.count)
 
-
-class Change(Invertible, frozen=True, kw_only=True):
+class Change(Tally, frozen=True, kw_only=True):
     """A player's running count (credits, VP, trade goods...) changes by ``delta`` under ``rule``.
 
     Each game names its counts with subclasses (``CreditsChanged``,
@@ -91,13 +110,11 @@ class Change(Invertible, frozen=True, kw_only=True):
     projections add up exactly what the rules decided.
     """
 
+    AMOUNT = "delta"
     player: str
     delta: int
     rule: str
     reason: str
-
-    def inverse(self, line: int) -> "Change":
-        return msgspec.structs.replace(self, line=line, delta=-self.delta, reason=f"void line {self.line}: {self.reason}")
 
 
 class GameHeader(Recorded, kw_only=True):
@@ -218,9 +235,42 @@ class GameWon(Derived, frozen=True, kw_only=True):
     reason: str
 
 
+class FindingMooted(Derived, frozen=True, kw_only=True):
+    """A finding stored for line ``about`` that the correction at ``line`` made moot.
+
+    The finding stays in the history (the table saw it); deciding the log
+    again without the voided line no longer raises it.
+    """
+
+    about: int
+    rule: str
+    severity: str
+    message: str
+    player: str | None = None
+
+
+class StateRestated(Derived, frozen=True, kw_only=True):
+    """The state after the correction at ``line``, decided again as if line ``voided`` had never been written.
+
+    ``snapshot`` is the game's state encoded (``GameState.snapshot``), so that
+    a stored game replays to it without deciding again; ``turn`` and ``ended``
+    repeat what projections need of it (the turn now under way, the end if
+    the game is over after the correction).
+    """
+
+    voided: int
+    turn: int
+    ended: GameWon | None
+    snapshot: bytes
+
+
 class ScoreChecked(Derived, frozen=True, kw_only=True):
     """A ``score_claimed`` line compared with the computed score at that line."""
 
     player: str
     claimed: int
     computed: int
+
+
+COMMON_DERIVED = (FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked, FindingMooted, StateRestated)
+"""The derived events every game stores."""

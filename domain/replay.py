@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable, Iterator
 
-from domain.engine import EffectIndex, Engine, GameState
+from domain.engine import Engine, GameState
 from domain.errors import InputError
 from domain.events import Derived, TurnFinished
 from domain.games import GAMES
+from domain.history import LineIndex
 from domain.reader import LogReader
 
 
@@ -21,17 +22,17 @@ class PointNotReached(Exception):
     """Raised when the asked line, turn or round is not in the game's history."""
 
 
-def decide(reader: LogReader, effects: EffectIndex | None = None) -> Iterator[Derived]:
+def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derived]:
     """Every event to store for the log: the header's, then each line's in order.
 
     Input errors are appended to ``reader.errors`` as the lines are read; a
     caller that must not keep a bad log checks them when this is exhausted.
-    ``effects`` is where the engine keeps what corrections may undo (in
-    memory by default).
+    ``index`` is where the engine keeps what a correction needs to decide the
+    log again (in memory by default).
     """
     if reader.header is None:
         return
-    engine: Engine = reader.rules.engine(reader.header, reader.header_line, effects=effects)
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, index=index)
     yield from engine.header_events()
     for line, event in reader.events():
         yield from engine.record(line, event)
@@ -67,7 +68,7 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     that point.
     """
     it = iter(events)
-    engine = GAMES[game].engine.from_history([next(it)])
+    engine = GAMES[game].engine.from_history([next(it)], history=False)
     state = engine.state
     stop_line = line
     turn_seen = stopped = False
@@ -97,9 +98,10 @@ def _starts_round(event: Derived, round: int) -> bool:
 def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Derived]:
     """The history the game would have had if ``lines`` had been void from the start.
 
-    The recorded lines are decided again by the rules, those lines left out;
-    nothing stored changes. Raises :class:`PointNotReached` when a line holds
-    no event (the header included: a game without its header is no game).
+    The recorded lines are decided again by the rules, those lines left out:
+    the same deciding again that a correction does (``Engine.restate``), from
+    the header. Nothing stored changes. Raises :class:`PointNotReached` when a
+    line holds no event (the header included: a game without its header is no game).
     """
     engine_cls = GAMES[game].engine
     recorded = [e for e in events if type(e) is engine_cls.LINE_RECORDED]
@@ -108,6 +110,7 @@ def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Deriv
     if missing:
         raise PointNotReached(f"line(s) {', '.join(map(str, sorted(missing)))} hold no event that can be left out")
     engine = engine_cls(header.event, header.line)
+    engine.state.voided |= lines  # void from the start: a correction naming one finds it void already
     out = engine.header_events()
     for event in rest:
         if event.line not in lines:

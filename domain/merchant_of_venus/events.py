@@ -15,13 +15,14 @@ import msgspec
 
 from domain.events import (
     Change,
+    COMMON_DERIVED,
     COMMON_EVENTS,
     Counted,
     Derived,
     FindingRaised,
     GameHeader,
     GameWon,
-    Invertible,
+    Tally,
     LineVoided,
     Name,
     NonNegativeInt,
@@ -214,7 +215,7 @@ class CargoChanged(Counted, frozen=True, kw_only=True):
     token: Token
 
 
-class IouChanged(Invertible, frozen=True, kw_only=True):
+class IouChanged(Derived, frozen=True, kw_only=True):
     """A culture's IOU is gained or given up; ``contact`` when First Contact gave it (or its voiding took it back)."""
 
     player: str
@@ -222,10 +223,6 @@ class IouChanged(Invertible, frozen=True, kw_only=True):
     value: int
     gained: bool
     contact: bool = False
-
-    def inverse(self, line: int) -> "IouChanged":
-        return IouChanged(line=line, player=self.player, culture=self.culture, value=self.value,
-                          gained=not self.gained, contact=self.contact)
 
 
 class IouSpent(Derived, frozen=True, kw_only=True):
@@ -238,29 +235,30 @@ class IouSpent(Derived, frozen=True, kw_only=True):
     credits: int
 
 
-class DeedChanged(Invertible, frozen=True, kw_only=True):
-    """A deed is gained (or, undone by a correction, lost)."""
+class DeedChanged(Tally, frozen=True, kw_only=True):
+    """A deed is gained, or lost (``gained`` false): a count of one per deed."""
 
     player: str
     deed: Deed
     gained: bool
 
-    def inverse(self, line: int) -> "DeedChanged":
-        return DeedChanged(line=line, player=self.player, deed=self.deed, gained=not self.gained)
+    def key(self) -> tuple:
+        return (DeedChanged, self.player, self.deed)
+
+    def amount(self) -> int:
+        return 1 if self.gained else -1
+
+    def net(self, line: int, amount: int, reason: str) -> list[Tally]:
+        return [DeedChanged(line=line, player=self.player, deed=self.deed, gained=amount > 0)] * abs(amount)
 
 
-class EquipmentChanged(Invertible, frozen=True, kw_only=True):
+class EquipmentChanged(Counted, frozen=True, kw_only=True):
     """A shield, a drive (by colors) or a relic is gained (``count`` 1) or lost (-1)."""
 
     player: str
     item: str
     shield: bool = False
     drive_colors: tuple[str, ...] = ()
-    count: int = 1
-
-    def inverse(self, line: int) -> "EquipmentChanged":
-        return EquipmentChanged(line=line, player=self.player, item=self.item, shield=self.shield,
-                                drive_colors=self.drive_colors, count=-self.count)
 
 
 class CupChanged(Counted, frozen=True, kw_only=True):
@@ -280,5 +278,4 @@ class HazardCharged(Derived, frozen=True, kw_only=True):
 DERIVED_TYPES = (
     LineRecorded, CreditsChanged, CargoChanged, IouChanged, IouSpent, DeedChanged,
     EquipmentChanged, CupChanged, HazardCharged,
-    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
-)
+) + COMMON_DERIVED

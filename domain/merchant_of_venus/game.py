@@ -8,9 +8,9 @@ Bonus Cup's debts, the end of the turn, and the winner.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from domain.engine import Engine
+from domain.engine import Engine, decides
 from domain.events import GameWon
 from domain.games import GameRules
 from domain.merchant_of_venus import rules
@@ -39,7 +39,6 @@ from domain.merchant_of_venus.events import (
     IouChanged,
     IouSpent,
     Landed,
-    LineRecorded,
     MovementSkipped,
     PassengerBoarded,
     PassengerDelivered,
@@ -53,7 +52,6 @@ class MerchantEngine(Engine):
     """Applies the Merchant of Venus rules, line by line."""
 
     STATE = MerchantState
-    LINE_RECORDED = LineRecorded
     TURN_RULE = "MOV-TURN-END"
     END_RULE = "MOV-WIN"
     CLAIM_FIELD = "net_worth"
@@ -71,30 +69,33 @@ class MerchantEngine(Engine):
     def explain_claim(self, line: int, player: str, claimed: int) -> None:
         self.report(line, player, rules.net_worth_claim(self.state.by_player[player], claimed))
 
-    def decide_event(self, line: int, event: Any) -> None:
+    def check_event(self, line: int, event: Any) -> None:
         player = getattr(event, "player", None)
         if player is not None and not isinstance(event, (CreditsPaid, CreditsReceived)):
             # Paying a debt and receiving income may happen on anyone's turn.
             self.check_actor(line, player)
-        self.DECIDERS[type(event)](self, line, event)
 
     # -- movement --------------------------------------------------------------------
 
+    @decides(Landed)
     def landed(self, line: int, e: Landed) -> None:
         self.report(line, e.player, rules.spaceport_owner(self.state, e))
         if rules.ends_turn_on_landing(e):
             self.finish_turn(line, "MOV-TURN-END", "the ship ended its move off any spaceport, city or asteroid")
 
+    @decides(MovementSkipped)
     def movement_skipped(self, line: int, e: MovementSkipped) -> None:
         if rules.ends_turn_on_landing(self.state.by_player[e.player].venue):
             self.finish_turn(line, "MOV-TURN-END", "movement was skipped off any spaceport, city or asteroid")
 
+    @decides(FirstContact)
     def first_contact(self, line: int, e: FirstContact) -> None:
         self.report(line, e.player, rules.first_contact(self.state, e.culture, e.iou))
         self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=e.iou, gained=True, contact=True))
 
     # -- buying and selling ------------------------------------------------------------
 
+    @decides(GoodsBought)
     def goods_bought(self, line: int, e: GoodsBought) -> None:
         p = self.state.by_player[e.player]
         total = e.unit_price * e.quantity
@@ -114,6 +115,7 @@ class MerchantEngine(Engine):
         self.report(line, e.player, rules.capacity(p))
         self.pay_commission(line, p, total, f"{e.player}'s purchase of {what}")
 
+    @decides(EquipmentBought)
     def equipment_bought(self, line: int, e: EquipmentBought) -> None:
         p = self.state.by_player[e.player]
         problems = rules.at_any_market(p, f"buying {e.item}")
@@ -128,6 +130,7 @@ class MerchantEngine(Engine):
         self.report(line, e.player, rules.capacity(p))
         self.pay_commission(line, p, e.price, f"{e.player}'s purchase of {e.item}")
 
+    @decides(GoodsSold)
     def goods_sold(self, line: int, e: GoodsSold) -> None:
         p = self.state.by_player[e.player]
         problems = rules.at_market("MOV-SELL", p, e.culture, f"selling {e.good}")
@@ -156,12 +159,14 @@ class MerchantEngine(Engine):
 
     # -- passengers, hazards, relics ----------------------------------------------------
 
+    @decides(PassengerBoarded)
     def passenger_boarded(self, line: int, e: PassengerBoarded) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.at_any_market(p, f"boarding {e.passenger}", "MOV-PASSENGER"))
         self.emit(CargoChanged(line=line, player=e.player, token=Token("passenger", e.passenger, 1, e.destination), count=1))
         self.report(line, e.player, rules.capacity(p))
 
+    @decides(PassengerDelivered)
     def passenger_delivered(self, line: int, e: PassengerDelivered) -> None:
         problems, token = rules.deliver(self.state.by_player[e.player], e.passenger)
         self.report(line, e.player, problems)
@@ -170,6 +175,7 @@ class MerchantEngine(Engine):
             self.emit(CargoChanged(line=line, player=e.player, token=token, count=-1))
         self.emit(CupChanged(line=line, count=1))
 
+    @decides(HazardPaid)
     def hazard_paid(self, line: int, e: HazardPaid) -> None:
         p = self.state.by_player[e.player]
         discount, due = rules.hazard_due(p, e.cost)
@@ -177,35 +183,42 @@ class MerchantEngine(Engine):
         self.report(line, e.player, rules.pay(p, due, "a hazard"))
         self.credits(line, e.player, -due, "MOV-HAZARD", f"hazard c{e.cost}" + (f" less c{discount} for shields" if discount else ""))
 
+    @decides(HazardDeclined)
     def hazard_declined(self, line: int, e: HazardDeclined) -> None:
         self.finish_turn(line, "MOV-HAZARD", "the hazard was not paid")
 
+    @decides(HazardPassed)
     def hazard_passed(self, line: int, e: HazardPassed) -> None:
         self.report(line, e.player, rules.pass_hazard(self.state.by_player[e.player], e.color))
 
+    @decides(RelicTaken)
     def relic_taken(self, line: int, e: RelicTaken) -> None:
         self.emit(EquipmentChanged(line=line, player=e.player, item=e.relic))
         self.finish_turn(line, "MOV-RELIC", f"the relic {e.relic} was taken")
 
     # -- deeds, the Bonus Cup, payments -------------------------------------------------
 
+    @decides(DeedAcquired)
     def deed_acquired(self, line: int, e: DeedAcquired) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.pay(p, e.price_paid, f"a {e.kind} deed"))
         self.credits(line, e.player, -e.price_paid, "MOV-PAY", f"paid for a {e.kind.replace('_', ' ')} deed at {e.culture}")
         self.emit(DeedChanged(line=line, player=e.player, deed=Deed(e.kind, e.culture, e.value, e.price_paid), gained=True))
 
+    @decides(BonusCupDraw)
     def bonus_cup_draw(self, line: int, e: BonusCupDraw) -> None:
         if self.state.cup_owed <= 0:
             self.find(line, "MOV-BONUS-CUP", "a draw from the Bonus Cup with no token put in before it", self.state.active)
         self.emit(CupChanged(line=line, count=-1))
 
+    @decides(CreditsPaid)
     def credits_paid(self, line: int, e: CreditsPaid) -> None:
         self.report(line, e.player, rules.pay(self.state.by_player[e.player], e.amount, e.reason))
         self.credits(line, e.player, -e.amount, "MOV-PAY", f"paid to {e.to}: {e.reason}")
         if e.to != "bank":
             self.credits(line, e.to, e.amount, "MOV-PAY", f"paid by {e.player}: {e.reason}")
 
+    @decides(CreditsReceived)
     def credits_received(self, line: int, e: CreditsReceived) -> None:
         self.report(line, e.player, rules.recorded_commission(e.reason))
         self.credits(line, e.player, e.amount, "MOV-PAY", f"received from {e.from_}: {e.reason}")
@@ -220,25 +233,6 @@ class MerchantEngine(Engine):
             worth = self.state.by_player[player].net_worth
             self.emit(GameWon(line=line, winner=player, rule="MOV-WIN",
                               reason=f"net worth c{worth} at the end of {player}'s turn (goal c{self.state.goal})"))
-
-    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
-        Landed: landed,
-        MovementSkipped: movement_skipped,
-        FirstContact: first_contact,
-        GoodsBought: goods_bought,
-        EquipmentBought: equipment_bought,
-        GoodsSold: goods_sold,
-        PassengerBoarded: passenger_boarded,
-        PassengerDelivered: passenger_delivered,
-        HazardPaid: hazard_paid,
-        HazardDeclined: hazard_declined,
-        HazardPassed: hazard_passed,
-        RelicTaken: relic_taken,
-        DeedAcquired: deed_acquired,
-        BonusCupDraw: bonus_cup_draw,
-        CreditsPaid: credits_paid,
-        CreditsReceived: credits_received,
-    }
 
 
 RULES = GameRules(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.engine import GameState
+from domain.engine import GameState, folds
 from domain.merchant_of_venus.events import (
     CargoChanged,
     CreditsChanged,
@@ -65,6 +65,17 @@ class Player:
 class MerchantState(GameState):
     """Every player's holdings, the turn's trading so far, and the Bonus Cup's debts."""
 
+    LINE_RECORDED = LineRecorded
+    CONSTANT = GameState.CONSTANT | {"goal"}
+
+    by_player: dict[str, Player]
+    contacted: dict[str, tuple[str, int]]
+    skipped_movement: bool
+    buys: int
+    sells: int
+    cup_owed: int
+    cup_owed_since: int
+
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
         self.goal = header.setup.goal
@@ -85,18 +96,25 @@ class MerchantState(GameState):
 
     # -- facts stated by recorded lines ----------------------------------------------
 
-    def on_recorded(self, line: int, event: Any) -> None:
-        if isinstance(event, Landed):
-            self.by_player[event.player].venue = event
-            self.buys = self.sells = 0
-            self.skipped_movement = False
-        elif isinstance(event, MovementSkipped):
-            self.skipped_movement = True
-        elif isinstance(event, (GoodsBought, EquipmentBought)):
-            self.buys += 1
-        elif isinstance(event, GoodsSold):
-            self.sells += event.quantity
+    @folds(Landed)
+    def _landed(self, line: int, event: Landed) -> None:
+        self.by_player[event.player].venue = event
+        self.buys = self.sells = 0
+        self.skipped_movement = False
 
+    @folds(MovementSkipped)
+    def _movement_skipped(self, line: int, event: MovementSkipped) -> None:
+        self.skipped_movement = True
+
+    @folds(GoodsBought, EquipmentBought)
+    def _bought(self, line: int, event: GoodsBought | EquipmentBought) -> None:
+        self.buys += 1
+
+    @folds(GoodsSold)
+    def _sold(self, line: int, event: GoodsSold) -> None:
+        self.sells += event.quantity
+
+    @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
         self.skipped_movement = False
@@ -106,9 +124,11 @@ class MerchantState(GameState):
 
     # -- derived events ----------------------------------------------------------------
 
+    @folds(CreditsChanged)
     def _credits(self, e: CreditsChanged) -> None:
         self.by_player[e.player].credits += e.delta
 
+    @folds(CargoChanged)
     def _cargo(self, e: CargoChanged) -> None:
         cargo = self.by_player[e.player].cargo
         left = cargo.get(e.token, 0) + e.count
@@ -117,6 +137,7 @@ class MerchantState(GameState):
         else:
             cargo.pop(e.token, None)
 
+    @folds(IouChanged)
     def _iou(self, e: IouChanged) -> None:
         ious = self.by_player[e.player].ious
         if e.gained:
@@ -126,8 +147,9 @@ class MerchantState(GameState):
         else:
             ious.pop(e.culture, None)
             if e.contact and self.contacted.get(e.culture, ("",))[0] == e.player:
-                del self.contacted[e.culture]  # the First Contact itself was voided
+                del self.contacted[e.culture]  # a First Contact taken back (histories stored before 0.2)
 
+    @folds(DeedChanged)
     def _deed(self, e: DeedChanged) -> None:
         deeds = self.by_player[e.player].deeds
         if e.gained:
@@ -135,6 +157,7 @@ class MerchantState(GameState):
         elif e.deed in deeds:
             deeds.remove(e.deed)
 
+    @folds(EquipmentChanged)
     def _equipment(self, e: EquipmentChanged) -> None:
         p = self.by_player[e.player]
         if e.shield:
@@ -144,6 +167,7 @@ class MerchantState(GameState):
         if not e.shield and not e.drive_colors:
             p.relics[e.item] = p.relics.get(e.item, 0) + e.count
 
+    @folds(CupChanged)
     def _cup(self, e: CupChanged) -> None:
         if self.cup_owed <= 0 < e.count:
             self.cup_owed_since = e.line
@@ -151,19 +175,9 @@ class MerchantState(GameState):
         # voiding a sale from an earlier turn must not make this turn owe less.
         self.cup_owed = max(0, self.cup_owed + e.count)
 
-    HANDLERS = {
-        **GameState.BASE_HANDLERS,
-        TurnBegan: _turn_began,
-        LineRecorded: GameState._line_recorded,
-        CreditsChanged: _credits,
-        CargoChanged: _cargo,
-        IouChanged: _iou,
-        DeedChanged: _deed,
-        EquipmentChanged: _equipment,
-        CupChanged: _cup,
-        IouSpent: GameState._ignore,
-        HazardCharged: GameState._ignore,
-    }
+    @folds(IouSpent, HazardCharged)
+    def _told(self, e: Any) -> None:
+        """How a payment was made: kept for the audit, nothing changes."""
 
     # -- output ------------------------------------------------------------------------
 

@@ -14,9 +14,8 @@ This module adds to that contract, as LOG_FORMAT.md allows:
   commodities the table says it took, checked against the computed amount.
 
 Derived events are the consequences the rules fix: every change of victory
-points, trade goods, commodities or command tokens is an invertible event
-naming its rule, so the projections only add them up and a correction undoes
-them through ``inverse()``.
+points, trade goods, commodities or command tokens is a ``Change`` event
+naming its rule, so the projections only add them up.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import msgspec
 
 from domain.events import (
     Change,
+    COMMON_DERIVED,
     COMMON_EVENTS,
     Counted,
     Derived,
@@ -235,6 +235,7 @@ GAME_EVENTS = (
     HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
 )
 EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
+Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
 
 
 # --- What is stored ------------------------------------------------------------------
@@ -305,5 +306,4 @@ class PublicRevealed(Counted, frozen=True, kw_only=True):
 DERIVED_TYPES = (
     LineRecorded, VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
     ObjectiveMarked, SecretChanged, PublicRevealed,
-    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
-)
+) + COMMON_DERIVED

@@ -9,10 +9,10 @@ turn, and the winner (TI4-VP-GOAL, LRR 34.15).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from domain.engine import Engine
-from domain.events import GameWon, Note, TurnStarted
+from domain.engine import Engine, decides
+from domain.events import GameWon, TurnStarted
 from domain.games import GameRules
 from domain.twilight_imperium import rules
 from domain.twilight_imperium.events import (
@@ -27,7 +27,6 @@ from domain.twilight_imperium.events import (
     CommoditiesGiven,
     Header,
     HomeSystemControl,
-    LineRecorded,
     ObjectiveMarked,
     ObjectiveRevealed,
     ObjectiveScored,
@@ -58,11 +57,10 @@ class TwilightEngine(Engine):
     """Applies the Twilight Imperium 4 rules, line by line."""
 
     STATE = TwilightState
-    LINE_RECORDED = LineRecorded
     TURN_RULE = rules.TURN
     """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
     END_RULE = rules.VP_GOAL
-    AFTER_END = (Note, WinnerDeclared)
+    AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
     state: TwilightState
 
     def after_end_rule(self) -> str:
@@ -77,10 +75,9 @@ class TwilightEngine(Engine):
             self.emit(GameWon(line=line, winner=player, rule=rules.VP_GOAL,
                               reason=f"{player} reached {self.state.by_player[player].vp} VP (goal {self.state.goal})"))
 
-    def decide_event(self, line: int, event: Any) -> None:
+    def check_event(self, line: int, event: Any) -> None:
         for player, problem in rules.secret_limit(self.state, event):
             self.report(line, player, [problem])
-        self.DECIDERS[type(event)](self, line, event)
 
     # -- rounds, phases, turns ---------------------------------------------------------
 
@@ -92,18 +89,22 @@ class TwilightEngine(Engine):
         self.report(line, event.player, rules.turn_allowed(self.state, event.player))
         super().turn_started(line, event)
 
+    @decides(PhaseStarted)
     def phase_started(self, line: int, e: PhaseStarted) -> None:
         self.report(line, None, rules.reveal_missed(self.state))
 
+    @decides(PlayerPassed)
     def player_passed(self, line: int, e: PlayerPassed) -> None:
         self.check_actor(line, e.player)
         self.finish_turn(line, rules.TURN, f"{e.player} passed")
 
+    @decides(RoundStarted, StrategyCardPicked, SpeakerChanged, CombatStarted, CombatEnded, HomeSystemControl)
     def nothing(self, line: int, e: Any) -> None:
         """Facts the state folds directly (round, speaker, picks, combats, home systems)."""
 
     # -- Trade (LRR 90) ----------------------------------------------------------------
 
+    @decides(TradePrimary)
     def trade_primary(self, line: int, e: TradePrimary) -> None:
         self.check_actor(line, e.player)
         self.report(line, e.player, rules.trade_primary(self.state, line, e))
@@ -119,6 +120,7 @@ class TwilightEngine(Engine):
         self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
         self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
 
+    @decides(TradeSecondary)
     def trade_secondary(self, line: int, e: TradeSecondary) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.trade_secondary(self.state, line, e))
@@ -129,14 +131,17 @@ class TwilightEngine(Engine):
 
     # -- trade goods, commodities, command tokens (TI4-PAY) ----------------------------
 
+    @decides(TradeGoodsGained)
     def trade_goods_gained(self, line: int, e: TradeGoodsGained) -> None:
         self.change(TradeGoodsChanged, line, e.player, e.amount, rules.PAY, e.reason)
 
+    @decides(TradeGoodsSpent)
     def trade_goods_spent(self, line: int, e: TradeGoodsSpent) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.pay(p.trade_goods, e.amount, f"spending trade goods ({e.reason})"))
         self.change(TradeGoodsChanged, line, e.player, -e.amount, rules.PAY, e.reason)
 
+    @decides(CommoditiesGiven)
     def commodities_given(self, line: int, e: CommoditiesGiven) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.pay(p.commodities, e.amount, f"giving commodities to {e.to}"))
@@ -144,16 +149,19 @@ class TwilightEngine(Engine):
         # Commodities received from another player become trade goods.
         self.change(TradeGoodsChanged, line, e.to, e.amount, rules.PAY, f"commodities from {e.player}")
 
+    @decides(CommandTokenSpent)
     def command_token_spent(self, line: int, e: CommandTokenSpent) -> None:
         p = self.state.by_player[e.player]
         self.report(line, e.player, rules.pay(p.tokens[e.pool], 1, f"a {e.pool} token ({e.reason})"))
         self.change(TokensChanged, line, e.player, -1, rules.PAY, e.reason, pool=e.pool)
 
+    @decides(CommandTokensGained)
     def command_tokens_gained(self, line: int, e: CommandTokensGained) -> None:
         self.change(TokensChanged, line, e.player, e.amount, rules.PAY, e.reason, pool=e.pool)
 
     # -- objectives (LRR 34) -----------------------------------------------------------
 
+    @decides(ObjectiveRevealed)
     def objective_revealed(self, line: int, e: ObjectiveRevealed) -> None:
         if rules.none_left(self.state):
             if self.state.ended is None:
@@ -163,15 +171,18 @@ class TwilightEngine(Engine):
         self.report(line, None, rules.reveal(self.state, e))
         self.emit(PublicRevealed(line=line, objective=e.objective, stage=e.stage))
 
+    @decides(SecretObjectiveDrawn)
     def secret_objective_drawn(self, line: int, e: SecretObjectiveDrawn) -> None:
         self.report(line, e.player, rules.secret_drawn(self.state, self.state.by_player[e.player], e.objective))
         self.emit(SecretChanged(line=line, player=e.player, objective=e.objective))
 
+    @decides(SecretObjectiveReturned)
     def secret_objective_returned(self, line: int, e: SecretObjectiveReturned) -> None:
         p = self.state.by_player[e.player]
         if not self.report(line, e.player, rules.secret_returned(p, e.objective)):
             self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))
 
+    @decides(ObjectiveScored)
     def objective_scored(self, line: int, e: ObjectiveScored) -> None:
         s, p = self.state, self.state.by_player[e.player]
         phase, problems = rules.scoring_phase(s, e)
@@ -190,39 +201,17 @@ class TwilightEngine(Engine):
         rule = rules.PUBLIC if e.kind == "public" else rules.CARD
         self.change(VpChanged, line, e.player, e.points, rule, f"objective: {e.objective}")
 
+    @decides(VpGained)
     def vp_gained(self, line: int, e: VpGained) -> None:
         self.change(VpChanged, line, e.player, e.points, rules.VP_GOAL, e.source)
 
+    @decides(VpLost)
     def vp_lost(self, line: int, e: VpLost) -> None:
         self.change(VpChanged, line, e.player, -e.points, rules.VP_GOAL, e.source)
 
+    @decides(WinnerDeclared)
     def winner_declared(self, line: int, e: WinnerDeclared) -> None:
         self.report(line, e.player, rules.declared_winner(self.state, e.player))
-
-    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
-        WinnerDeclared: winner_declared,
-        RoundStarted: nothing,
-        PhaseStarted: phase_started,
-        StrategyCardPicked: nothing,
-        SpeakerChanged: nothing,
-        CombatStarted: nothing,
-        CombatEnded: nothing,
-        HomeSystemControl: nothing,
-        PlayerPassed: player_passed,
-        TradePrimary: trade_primary,
-        TradeSecondary: trade_secondary,
-        TradeGoodsGained: trade_goods_gained,
-        TradeGoodsSpent: trade_goods_spent,
-        CommoditiesGiven: commodities_given,
-        CommandTokenSpent: command_token_spent,
-        CommandTokensGained: command_tokens_gained,
-        ObjectiveRevealed: objective_revealed,
-        SecretObjectiveDrawn: secret_objective_drawn,
-        SecretObjectiveReturned: secret_objective_returned,
-        ObjectiveScored: objective_scored,
-        VpGained: vp_gained,
-        VpLost: vp_lost,
-    }
 
 
 RULES = GameRules(

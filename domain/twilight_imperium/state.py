@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.engine import GameState
-from domain.events import Note, Recorded, TurnBegan
+from domain.engine import GameState, folds
+from domain.events import Correction, Note, TurnBegan
 from domain.twilight_imperium.events import (
     CombatStarted,
+    Event,
+    Header,
     CommandTokenSpent,
     CommoditiesChanged,
     HomeSystemControl,
@@ -79,6 +81,27 @@ class Trade:
 class TwilightState(GameState):
     """Every player's holdings, the round and phase, the speaker and initiative order."""
 
+    LINE_RECORDED = LineRecorded
+    CONSTANT = GameState.CONSTANT | {"goal"}
+
+    by_player: dict[str, Player]
+    round: int
+    phase: str | None
+    last_phase: str | None
+    phase_serial: int
+    speaker: str
+    picks: dict[str, list[tuple[str, int]]]
+    passed: set[str]
+    active_in_phase: str | None
+    combat: str
+    combat_serial: int
+    trade: Trade | None
+    trade_primaries: list[tuple[int, str]]
+    revealed: list[tuple[str, int, int]]
+    scores_in: dict[tuple[str, str, str], int]
+    previous: Event | Header | None  # the header, until two lines of play have passed
+    current: Event | Header | None
+
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
         self.goal = header.setup.vp_goal
@@ -101,8 +124,8 @@ class TwilightState(GameState):
         self.trade_primaries: list[tuple[int, str]] = []
         self.revealed: list[tuple[str, int, int]] = []
         self.scores_in: dict[tuple[str, str, str], int] = {}
-        self.previous: Recorded | None = None
-        self.current: Recorded | None = None
+        self.previous: Event | Header | None = None
+        self.current: Event | Header | None = None
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -126,27 +149,40 @@ class TwilightState(GameState):
 
     # -- facts stated by recorded lines ----------------------------------------------
 
-    def on_recorded(self, line: int, event: Any) -> None:
-        if not isinstance(event, Note):  # a remark between two lines changes nothing in play
-            self.previous, self.current = self.current, event
-        if isinstance(event, RoundStarted):
-            self.round = event.round
-            self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
-        elif isinstance(event, PhaseStarted):
-            self._phase_started(event.phase)
-        elif isinstance(event, StrategyCardPicked):
-            self.picks.setdefault(event.player, []).append((event.card, event.initiative))
-        elif isinstance(event, PlayerPassed):
-            self.passed.add(event.player)
-        elif isinstance(event, SpeakerChanged):
-            self.speaker = event.player
-        elif isinstance(event, CombatStarted):
-            self.combat_serial += 1
-            self.combat = f"combat {self.combat_serial}"
-        elif isinstance(event, HomeSystemControl):
-            self.by_player[event.player].home_control = event.controls_all
-        else:
-            self._trade_and_spending(line, event)
+    def _line_recorded(self, event: Any) -> None:
+        if type(event.event) not in (Note, Correction):  # remarks and corrections between two lines change nothing in play
+            self.previous, self.current = self.current, event.event
+        super()._line_recorded(event)
+
+    @folds(RoundStarted)
+    def _round_started(self, line: int, event: RoundStarted) -> None:
+        self.round = event.round
+        self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
+
+    @folds(PhaseStarted)
+    def _phase(self, line: int, event: PhaseStarted) -> None:
+        self._phase_started(event.phase)
+
+    @folds(StrategyCardPicked)
+    def _picked(self, line: int, event: StrategyCardPicked) -> None:
+        self.picks.setdefault(event.player, []).append((event.card, event.initiative))
+
+    @folds(PlayerPassed)
+    def _passed(self, line: int, event: PlayerPassed) -> None:
+        self.passed.add(event.player)
+
+    @folds(SpeakerChanged)
+    def _speaker(self, line: int, event: SpeakerChanged) -> None:
+        self.speaker = event.player
+
+    @folds(CombatStarted)
+    def _combat(self, line: int, event: CombatStarted) -> None:
+        self.combat_serial += 1
+        self.combat = f"combat {self.combat_serial}"
+
+    @folds(HomeSystemControl)
+    def _home(self, line: int, event: HomeSystemControl) -> None:
+        self.by_player[event.player].home_control = event.controls_all
 
     def _phase_started(self, phase: str) -> None:
         self.last_phase, self.phase = self.phase, phase
@@ -157,36 +193,50 @@ class TwilightState(GameState):
         for p in self.by_player.values():
             p.pending_trade_goods = p.pending_tokens = 0
 
-    def _trade_and_spending(self, line: int, event: Any) -> None:
-        if isinstance(event, TradePrimary):
-            self.trade = Trade(event.player, line, frozenset(event.chosen))
-            self.trade_primaries.append((line, event.player))
-        elif isinstance(event, TradeSecondary) and self.trade is not None:
+    @folds(TradePrimary)
+    def _trade_primary(self, line: int, event: TradePrimary) -> None:
+        self.trade = Trade(event.player, line, frozenset(event.chosen))
+        self.trade_primaries.append((line, event.player))
+
+    @folds(TradeSecondary)
+    def _trade_secondary(self, line: int, event: TradeSecondary) -> None:
+        if self.trade is not None:
             self.trade.secondaries.append((line, event.player, event.free))
-        elif isinstance(event, TradeGoodsSpent):
-            self.by_player[event.player].pending_trade_goods += event.amount
-        elif isinstance(event, CommandTokenSpent) and event.pool in ("tactic", "strategy"):
+
+    @folds(TradeGoodsSpent)
+    def _trade_goods_spent(self, line: int, event: TradeGoodsSpent) -> None:
+        self.by_player[event.player].pending_trade_goods += event.amount
+
+    @folds(CommandTokenSpent)
+    def _token_spent(self, line: int, event: CommandTokenSpent) -> None:
+        if event.pool in ("tactic", "strategy"):
             # LRR 34.10: only tactic and strategy tokens pay for objectives (Lead From the Front).
             self.by_player[event.player].pending_tokens += 1
 
+    @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
         self.active_in_phase, self.combat, self.trade = event.player, "", None
 
     # -- derived events ----------------------------------------------------------------
 
+    @folds(VpChanged)
     def _vp(self, e: VpChanged) -> None:
         self.by_player[e.player].vp += e.delta
 
+    @folds(TradeGoodsChanged)
     def _trade_goods(self, e: TradeGoodsChanged) -> None:
         self.by_player[e.player].trade_goods += e.delta
 
+    @folds(CommoditiesChanged)
     def _commodities(self, e: CommoditiesChanged) -> None:
         self.by_player[e.player].commodities += e.delta
 
+    @folds(TokensChanged)
     def _tokens(self, e: TokensChanged) -> None:
         self.by_player[e.player].tokens[e.pool] += e.delta
 
+    @folds(ObjectiveMarked)
     def _objective(self, e: ObjectiveMarked) -> None:
         p = self.by_player[e.player]
         if e.count > 0:
@@ -199,6 +249,7 @@ class TwilightState(GameState):
         p.pending_trade_goods -= e.count * e.paid_trade_goods
         p.pending_tokens -= e.count * e.paid_tokens
 
+    @folds(SecretChanged)
     def _secret(self, e: SecretChanged) -> None:
         secrets = self.by_player[e.player].secrets
         if e.count > 0:
@@ -206,6 +257,7 @@ class TwilightState(GameState):
         elif e.objective in secrets:
             secrets.remove(e.objective)
 
+    @folds(PublicRevealed)
     def _revealed(self, e: PublicRevealed) -> None:
         if e.count > 0:
             # Serial 0 marks a reveal in setup, before the first round (LRR 34.13a).
@@ -215,19 +267,9 @@ class TwilightState(GameState):
             if last is not None:
                 del self.revealed[last]
 
-    HANDLERS = {
-        **GameState.BASE_HANDLERS,
-        TurnBegan: _turn_began,
-        LineRecorded: GameState._line_recorded,
-        VpChanged: _vp,
-        TradeGoodsChanged: _trade_goods,
-        CommoditiesChanged: _commodities,
-        TokensChanged: _tokens,
-        Replenished: GameState._ignore,
-        ObjectiveMarked: _objective,
-        SecretChanged: _secret,
-        PublicRevealed: _revealed,
-    }
+    @folds(Replenished)
+    def _replenished(self, e: Replenished) -> None:
+        """A replenish is told in the audit; the commodities it gave come as CommoditiesChanged."""
 
     # -- output ------------------------------------------------------------------------
 

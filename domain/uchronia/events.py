@@ -17,13 +17,13 @@ import msgspec
 
 from domain.events import (
     Change,
+    COMMON_DERIVED,
     COMMON_EVENTS,
     Counted,
     Derived,
     FindingRaised,
     GameHeader,
     GameWon,
-    Invertible,
     LineVoided,
     Name,
     NonNegativeInt,
@@ -36,7 +36,6 @@ from domain.events import (
     TurnFinished,
 )
 from domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
-
 
 
 class ForumCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -185,15 +184,12 @@ class ForumChanged(Counted, frozen=True, kw_only=True):
     rule: str
     reason: str
 
-    def inverse(self, line: int) -> "ForumChanged":
-        return ForumChanged(line=line, color=self.color, count=-self.count, rule=self.rule,
-                            reason=f"void line {self.line}: {self.reason}")
 
-
-class BuildingStarted(Invertible, frozen=True, kw_only=True):
+class BuildingStarted(Derived, frozen=True, kw_only=True):
     """UCH-START: ``building`` is under construction in ``player``'s Residence.
 
-    ``undoes`` is 0, or the line of the start that this event takes back (a correction).
+    ``undoes`` is 0; histories stored before corrections were decided again hold
+    starts taken back by a correction (``undoes`` = the start's line), still replayed.
     """
 
     player: str
@@ -204,9 +200,6 @@ class BuildingStarted(Invertible, frozen=True, kw_only=True):
     turn: int
     undoes: int = 0
 
-    def inverse(self, line: int) -> "BuildingStarted":
-        return msgspec.structs.replace(self, line=line, undoes=self.line)
-
 
 class ResourcePlaced(Counted, frozen=True, kw_only=True):
     """UCH-MOVE: ``count`` resources go under (or, undone, leave) a building being built."""
@@ -216,12 +209,13 @@ class ResourcePlaced(Counted, frozen=True, kw_only=True):
     color: str
 
 
-class BuildingCompleted(Invertible, frozen=True, kw_only=True):
+class BuildingCompleted(Derived, frozen=True, kw_only=True):
     """UCH-COMPLETE: the last resource arrived; ``operations_limit`` is the player's new limit.
 
-    ``undoes`` is 0, or the line of the completion that this event takes back
-    (a correction); ``started_line`` and ``started_turn`` then put the
-    building back under construction as it was.
+    ``started_line`` and ``started_turn`` say when the building was started.
+    ``undoes`` is 0; histories stored before corrections were decided again
+    hold completions taken back by a correction (``undoes`` = the completion's
+    line), still replayed.
     """
 
     player: str
@@ -234,15 +228,12 @@ class BuildingCompleted(Invertible, frozen=True, kw_only=True):
     started_turn: int
     undoes: int = 0
 
-    def inverse(self, line: int) -> "BuildingCompleted":
-        return msgspec.structs.replace(self, line=line, undoes=self.line)
-
 
 class VpChanged(Change, frozen=True, kw_only=True):
     """A player's VP change by ``delta`` under ``rule``: the only way VP change."""
 
 
-class MonopolySet(Invertible, frozen=True, kw_only=True):
+class MonopolySet(Derived, frozen=True, kw_only=True):
     """``color``'s monopoly passes from ``previous`` to ``player`` (either may be None)."""
 
     color: str
@@ -250,10 +241,6 @@ class MonopolySet(Invertible, frozen=True, kw_only=True):
     operations: int
     previous: str | None = None
     previous_operations: int = 0
-
-    def inverse(self, line: int) -> "MonopolySet":
-        return MonopolySet(line=line, color=self.color, player=self.previous, operations=self.previous_operations,
-                           previous=self.player, previous_operations=self.operations)
 
 
 class ThresholdReached(Derived, frozen=True, kw_only=True):
@@ -269,5 +256,4 @@ class ThresholdReached(Derived, frozen=True, kw_only=True):
 DERIVED_TYPES = (
     LineRecorded, ForumChanged, BuildingStarted, ResourcePlaced, BuildingCompleted,
     VpChanged, MonopolySet, ThresholdReached,
-    FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked,
-)
+) + COMMON_DERIVED

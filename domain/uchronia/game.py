@@ -9,10 +9,10 @@ being reached, and the winner at the end of the Last Turn card holder's turn.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from domain.engine import Engine
-from domain.events import Correction, GameWon, Note
+from domain.engine import Engine, decides
+from domain.events import GameWon
 from domain.games import GameRules
 from domain.uchronia import rules
 from domain.uchronia.events import (
@@ -26,7 +26,6 @@ from domain.uchronia.events import (
     ForumCardTaken,
     ForumChanged,
     Header,
-    LineRecorded,
     MonopolyChanged,
     MonopolySet,
     ResourceMoved,
@@ -45,16 +44,11 @@ class UchroniaEngine(Engine):
     """Applies the Uchronia rules, line by line."""
 
     STATE = UchroniaState
-    LINE_RECORDED = LineRecorded
     TURN_RULE = "UCH-TURN"
     END_RULE = "UCH-THRESHOLD"
-    AFTER_END = (Note, WinnerDeclared)
+    AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
     CLAIM_FIELD = "vp"
     state: UchroniaState
-
-    def vp(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
-        if delta:
-            self.emit(VpChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
 
     def open_game(self, line: int) -> None:
         for color in self.state.header.forum_colors():
@@ -65,29 +59,33 @@ class UchroniaEngine(Engine):
         if count > 0 or self.state.forum[color] > 0:
             self.emit(ForumChanged(line=line, color=color, count=count, rule=rule, reason=reason))
 
-    def decide_event(self, line: int, event: Any) -> None:
+    def check_event(self, line: int, event: Any) -> None:
         player = getattr(event, "player", None)
         if not isinstance(event, WinnerDeclared):
             what = event.__struct_config__.tag + (f" by {player}" if player else "")
             self.report(line, player, rules.check_turn(self.state, what))
-        self.DECIDERS[type(event)](self, line, event)
+
+    def after_event(self, line: int, event: Any) -> None:
         self.note_threshold(line)
 
-    def correction(self, line: int, event: Correction) -> None:
-        super().correction(line, event)
-        self.note_threshold(line)  # voiding a loss of VP may lift a player to the threshold
+    def vp(self, line: int, player: str, delta: int, rule: str, reason: str) -> None:
+        if delta:
+            self.emit(VpChanged(line=line, player=player, delta=delta, rule=rule, reason=reason))
 
     # -- the Forum -------------------------------------------------------------------
 
+    @decides(ForumCardAdded)
     def forum_card_added(self, line: int, e: ForumCardAdded) -> None:
         self.forum(line, e.color, 1, "UCH-FORUM", f"{e.card or 'a card'} added" + (f" by {e.player}" if e.player else ""))
 
+    @decides(ForumCardRemoved)
     def forum_card_removed(self, line: int, e: ForumCardRemoved) -> None:
         self.report(line, None, rules.check_forum(self.state, e))
         self.forum(line, e.color, -1, "UCH-FORUM", e.reason)
 
     # -- buildings -------------------------------------------------------------------
 
+    @decides(ConstructionStarted)
     def construction_started(self, line: int, e: ConstructionStarted) -> None:
         s = self.state
         self.report(line, e.player, rules.check_start(s, e) + rules.check_unique(s, e) + rules.check_cost(s, e))
@@ -96,6 +94,7 @@ class UchroniaEngine(Engine):
         self.emit(BuildingStarted(line=line, player=e.player, building=e.building, color=e.color, cost=cost,
                                   vp=cost if e.vp is None else e.vp, turn=s.turn))
 
+    @decides(ResourceMoved)
     def resource_moved(self, line: int, e: ResourceMoved) -> None:
         s = self.state
         self.report(line, e.player, rules.check_move(s, e) + rules.check_cost(s, e))
@@ -115,6 +114,7 @@ class UchroniaEngine(Engine):
 
     # -- monopolies and effects ------------------------------------------------------
 
+    @decides(MonopolyChanged)
     def monopoly_changed(self, line: int, e: MonopolyChanged) -> None:
         s = self.state
         self.report(line, e.player, rules.check_complete(s, e) + rules.check_score(s, e))
@@ -130,10 +130,12 @@ class UchroniaEngine(Engine):
         if e.player is not None:
             self.vp(line, e.player, e.operations, "UCH-SCORE", f"{e.color} monopoly: {e.operations} Operations")
 
+    @decides(ForumCardTaken)
     def forum_card_taken(self, line: int, e: ForumCardTaken) -> None:
         self.report(line, e.player, rules.check_monopoly_bonus(self.state, e))
         self.forum(line, e.color, -1, "UCH-MONOPOLY-BONUS", f"{e.player} took {e.card or 'a card'} into their hand")
 
+    @decides(VpAdjusted)
     def vp_adjusted(self, line: int, e: VpAdjusted) -> None:
         s = self.state
         self.report(line, e.player, rules.check_complete(s, e) + rules.check_score(s, e) + rules.check_effect(s, e))
@@ -160,20 +162,10 @@ class UchroniaEngine(Engine):
                           reason=f"{why}; {reached.player} reached the {reached.threshold} VP threshold at line {reached.line} "
                                  f"and the game ended after the turn of {player}, holder of the Last Turn card"))
 
+    @decides(WinnerDeclared)
     def winner_declared(self, line: int, e: WinnerDeclared) -> None:
         s = self.state
         self.report(line, e.player, rules.check_threshold(s, e) + rules.check_winner(s, e))
-
-    DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
-        ForumCardAdded: forum_card_added,
-        ForumCardRemoved: forum_card_removed,
-        ConstructionStarted: construction_started,
-        ResourceMoved: resource_moved,
-        MonopolyChanged: monopoly_changed,
-        ForumCardTaken: forum_card_taken,
-        VpAdjusted: vp_adjusted,
-        WinnerDeclared: winner_declared,
-    }
 
 
 RULES = GameRules(

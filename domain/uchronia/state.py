@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.engine import GameState
+from domain.engine import GameState, folds
 from domain.events import TurnBegan, TurnFinished
 from domain.uchronia.events import (
     BuildingCompleted,
@@ -70,6 +70,15 @@ class Monopoly:
 class UchroniaState(GameState):
     """The Forum, every player's Residence, the monopolies, the threshold and the bonus window."""
 
+    LINE_RECORDED = LineRecorded
+    CONSTANT = GameState.CONSTANT | {"threshold", "last_turn_card"}
+
+    by_player: dict[str, Player]
+    forum: dict[str, int]
+    monopolies: dict[str, Monopoly]
+    reached: ThresholdReached | None
+    bonus_open: BuildingCompleted | None
+
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
         self.threshold = header.threshold()
@@ -105,26 +114,30 @@ class UchroniaState(GameState):
 
     # -- facts stated by recorded lines ----------------------------------------------
 
-    def on_recorded(self, line: int, event: Any) -> None:
+    @folds(ConstructionStarted, ResourceMoved)
+    def _building_action(self, line: int, event: ConstructionStarted | ResourceMoved) -> None:
         # Another building action means the last completion is no longer "just now".
-        if isinstance(event, (ConstructionStarted, ResourceMoved)):
-            self.bonus_open = None
+        self.bonus_open = None
 
+    @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
         self.bonus_open = None
 
+    @folds(TurnFinished)
     def _turn_finished(self, event: TurnFinished) -> None:
         super()._turn_finished(event)
         self.bonus_open = None
 
     # -- derived events ----------------------------------------------------------------
 
+    @folds(ForumChanged)
     def _forum(self, e: ForumChanged) -> None:
         self.forum[e.color] += e.count
         if e.rule == "UCH-MONOPOLY-BONUS" and e.count < 0:
             self.bonus_open = None  # one card per completion
 
+    @folds(BuildingStarted)
     def _started(self, e: BuildingStarted) -> None:
         sites = self.by_player[e.player].under_construction
         if not e.undoes:
@@ -132,11 +145,13 @@ class UchroniaState(GameState):
         elif e.building in sites and sites[e.building].line == e.undoes:
             del sites[e.building]
 
+    @folds(ResourcePlaced)
     def _placed(self, e: ResourcePlaced) -> None:
         site = self.by_player[e.player].under_construction.get(e.building)
         if site is not None:
             site.placed += e.count
 
+    @folds(BuildingCompleted)
     def _completed(self, e: BuildingCompleted) -> None:
         p = self.by_player[e.player]
         if not e.undoes:
@@ -151,29 +166,17 @@ class UchroniaState(GameState):
         if self.bonus_open is not None and self.bonus_open.line == e.undoes:
             self.bonus_open = None
 
+    @folds(VpChanged)
     def _vp(self, e: VpChanged) -> None:
         self.by_player[e.player].vp += e.delta
 
+    @folds(MonopolySet)
     def _monopoly(self, e: MonopolySet) -> None:
         self.monopolies[e.color] = Monopoly(e.player, e.operations)
 
+    @folds(ThresholdReached)
     def _reached(self, e: ThresholdReached) -> None:
         self.reached = e
-        self.structural[e.line] = f"{e.player} reaching the threshold of {e.threshold} VP"
-
-    HANDLERS = {
-        **GameState.BASE_HANDLERS,
-        TurnBegan: _turn_began,
-        TurnFinished: _turn_finished,
-        LineRecorded: GameState._line_recorded,
-        ForumChanged: _forum,
-        BuildingStarted: _started,
-        ResourcePlaced: _placed,
-        BuildingCompleted: _completed,
-        VpChanged: _vp,
-        MonopolySet: _monopoly,
-        ThresholdReached: _reached,
-    }
 
     # -- output ------------------------------------------------------------------------
 

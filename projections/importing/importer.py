@@ -26,10 +26,11 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from domain.engine import EffectIndex, Engine
+from domain.engine import Engine
+from domain.history import LineIndex
 from domain.errors import LogInvalid
 from domain.reader import LogReader
-from projections.importing.spill import SpilledEffects
+from projections.importing.spill import SpilledIndex
 from projections.store.application import GameStore, GameSummary, StoreBusy
 
 BATCH = 1000
@@ -76,8 +77,8 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
         raise LogInvalid(filename, reader.errors)
     game_id = reader.header.id
     try:
-        with SpilledEffects() as effects:  # bounded memory on logs of any length
-            engine, version, pending = _resume(store, reader, effects)
+        with SpilledIndex() as index:  # bounded memory on logs of any length
+            engine, version, pending = _resume(store, reader, index)
             return _append(store, reader, filename, engine, version, pending, progress)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
@@ -101,7 +102,7 @@ def _is_lock_timeout(exc: OperationalError) -> bool:
     return "database is locked" in text or "lock timeout" in text
 
 
-def _resume(store: GameStore, reader: LogReader, effects: EffectIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
+def _resume(store: GameStore, reader: LogReader, index: LineIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
     """Fold the stored game while checking that the log repeats it line for line.
 
     Returns the engine at the end of the stored history, the number of stored
@@ -111,8 +112,8 @@ def _resume(store: GameStore, reader: LogReader, effects: EffectIndex) -> tuple[
     history = store.history(header.id)
     first = next(history, None)
     if first is None:
-        return rules.engine(header, reader.header_line, effects=effects), 0, reader.events()
-    engine = rules.engine.from_history([first], effects)
+        return rules.engine(header, reader.header_line, index=index), 0, reader.events()
+    engine = rules.engine.from_history([first], index)
     _check_header(engine, header, reader.header_line)
     incoming = reader.events()
     version = 1

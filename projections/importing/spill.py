@@ -1,12 +1,12 @@
-"""An effect index on disk, so that importing a log of any length takes bounded memory.
+"""A line index on disk, so that importing a log of any length takes bounded memory.
 
-The engine keeps every line's invertible effects, in case a later
-correction voids the line (``domain.engine.EffectIndex``). On a log of
-millions of lines that is most of an import's memory, and corrections are
-rare: :class:`SpilledEffects` keeps the latest effects in memory and writes
-older ones, a chunk at a time, to a temporary file, reading a chunk back only
-when a correction asks for one of its lines. The file is removed when the
-import ends (or when the process does).
+The engine keeps every line's recorded event, findings and counts, in case a
+later correction has to decide the log again from before a line
+(``domain.history.LineIndex``). On a log of millions of lines that would be
+most of an import's memory, and corrections are rare: :class:`SpilledIndex`
+keeps the latest events in memory and writes older ones, a chunk at a time,
+to a temporary file, reading chunks back only when a correction asks for
+their lines. The file is removed when the import ends (or when the process does).
 """
 
 from __future__ import annotations
@@ -14,20 +14,20 @@ from __future__ import annotations
 import pickle
 import tempfile
 from bisect import bisect_left
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Iterator
 
-from domain.engine import EffectIndex
+from domain.history import LineIndex
 
 FLUSH = 20_000
-"""Effects kept in memory before they go to disk, as one chunk: small logs never touch the disk."""
+"""Events kept in memory before they go to disk, as one chunk: small logs never touch the disk."""
 
 
-class SpilledEffects(EffectIndex):
-    """The effect index, spilling to a temporary file; use it as a context manager.
+class SpilledIndex(LineIndex):
+    """The line index, spilling to a temporary file; use it as a context manager.
 
-    Lines only grow, so each chunk on disk covers a range of lines, and a
-    line's effects are in at most the chunks whose range holds it. The chunks
-    are pickled: the file is this process's own scratch space, never shared.
+    Lines only grow, so each chunk on disk covers a range of lines, in order.
+    The chunks are pickled: the file is this process's own scratch space,
+    written and read by this object only, never shared.
     """
 
     def __init__(self) -> None:
@@ -37,14 +37,14 @@ class SpilledEffects(EffectIndex):
         self._chunks: list[tuple[int, int, int, int]] = []  # last line, first line, offset, size
         self._size = 0
 
-    def add(self, line: int, effect: Any) -> None:
-        self._pending.append((line, effect))
+    def add(self, line: int, event: Any) -> None:
+        self._pending.append((line, event))
         if len(self._pending) >= FLUSH:
             self._flush()
 
     def _flush(self) -> None:
         if self._file is None:
-            self._file = tempfile.TemporaryFile(prefix="gamelog-effects-")
+            self._file = tempfile.TemporaryFile(prefix="gamelog-lines-")
         blob = pickle.dumps(self._pending, protocol=pickle.HIGHEST_PROTOCOL)
         self._file.seek(self._size)
         self._file.write(blob)
@@ -52,14 +52,14 @@ class SpilledEffects(EffectIndex):
         self._size += len(blob)
         self._pending = []
 
-    def of(self, line: int) -> list[Any]:
-        found: list[Any] = []
-        for last_line, first_line, offset, size in self._chunks[bisect_left(self._chunks, (line,)):]:
-            if first_line > line:
-                break
+    def between(self, first: int, last: int) -> Iterator[tuple[int, Any]]:
+        for last_line, first_line, offset, size in self._chunks[bisect_left(self._chunks, (first,)):]:
+            if first_line > last:
+                return
             self._file.seek(offset)
-            found += [effect for at, effect in pickle.loads(self._file.read(size)) if at == line]
-        return found + [effect for at, effect in self._pending if at == line]
+            chunk = pickle.loads(self._file.read(size))
+            yield from ((line, event) for line, event in chunk if first <= line <= last)
+        yield from ((line, event) for line, event in self._pending if first <= line <= last)
 
     def close(self) -> None:
         """Remove the file (an index is not used again after its import)."""
@@ -67,7 +67,7 @@ class SpilledEffects(EffectIndex):
             self._file.close()
             self._file = None
 
-    def __enter__(self) -> "SpilledEffects":
+    def __enter__(self) -> "SpilledIndex":
         return self
 
     def __exit__(self, *args: object) -> None:

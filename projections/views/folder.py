@@ -8,7 +8,8 @@
   after it;
 * ``view_findings``: every rule finding, with its line, turn and round;
 * ``view_results``: how each finished game ended;
-* ``view_corrections``: each correction, the line it voided and why.
+* ``view_corrections``: each correction, the line it voided and why;
+* ``view_moot``: each finding a correction made moot (``about`` its line), and the correction's line.
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
 (SQLite's ``?`` placeholders; ``keeper.PortableCursor`` adapts them to
@@ -24,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain.events import FindingRaised, GameWon, LineVoided, TurnBegan, TurnFinished
+from domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
 from projections.views.phrases import phrase
 from projections.views.tracks import GOAL, STEPS
 
@@ -40,8 +41,19 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_results (game TEXT PRIMARY KEY, line INTEGER, winner TEXT, rule TEXT, reason TEXT)",
     "CREATE TABLE IF NOT EXISTS view_corrections (game TEXT, line INTEGER, voided INTEGER, reason TEXT, PRIMARY KEY (game, line))",
     "CREATE TABLE IF NOT EXISTS view_context (originator_id TEXT PRIMARY KEY, game TEXT, context TEXT)",
+    "CREATE TABLE IF NOT EXISTS view_moot (game TEXT, line INTEGER, about INTEGER, rule TEXT, severity TEXT, "
+    "player TEXT, message TEXT)",
 )
-TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context")
+TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
+          "view_moot")
+
+
+_ON_CONFLICT = {
+    # A correction may take the game back to an earlier turn (its turn_started voided):
+    # the turn decided again after it takes that number's row.
+    "view_turns": " ON CONFLICT (game, turn) DO UPDATE SET round = excluded.round, player = excluded.player, "
+                  "first_line = excluded.first_line, last_line = excluded.last_line",
+}
 
 
 class ViewFolder:
@@ -80,6 +92,8 @@ class ViewFolder:
             self._line(context, event.line, event.event)
         elif isinstance(event, FindingRaised):
             self._numbered(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
+        elif isinstance(event, FindingMooted):
+            self._add("view_moot", context["id"], event.line, event.about, event.rule, event.severity, event.player, event.message)
         elif isinstance(event, TurnBegan):
             context["turn"] = event.turn
             self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
@@ -93,19 +107,28 @@ class ViewFolder:
 
     def _rare(self, context: dict[str, Any], event: Any) -> None:
         """The events that change rows already written: the new rows go first."""
-        if not isinstance(event, (TurnFinished, LineVoided, GameWon)):
+        if not isinstance(event, (TurnFinished, LineVoided, GameWon, StateRestated)):
             return
         self._write_rows()
         if isinstance(event, TurnFinished):
             self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
                                 (event.line, context["id"], event.turn))
+        elif isinstance(event, StateRestated):
+            # Decided again, the game may be at another turn, or over, or no longer over.
+            context["turn"] = event.turn
+            self.cursor.execute("DELETE FROM view_results WHERE game = ?", (context["id"],))
+            if event.ended is not None:
+                self._result(context, event.ended)
         elif isinstance(event, LineVoided):
             self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
             self._add("view_corrections", context["id"], event.line, event.voided, event.reason)
         else:
-            self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
-                                "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
-                                (context["id"], event.line, event.winner, event.rule, event.reason))
+            self._result(context, event)
+
+    def _result(self, context: dict[str, Any], event: GameWon) -> None:
+        self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
+                            "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
+                            (context["id"], event.line, event.winner, event.rule, event.reason))
 
     def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
         kind, player, text = phrase(recorded)
@@ -132,7 +155,7 @@ class ViewFolder:
     def _write_rows(self) -> None:
         for table, rows in self.rows.items():
             if rows:
-                self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+                self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))}){_ON_CONFLICT.get(table, '')}", rows)
         self.rows, self._turns = {}, {}
 
     def flush(self) -> None:
