@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.convert import convert as convert_command, convert_file
-from domain.converters import ConversionError, convert
-from domain.converters.ti_assistant_shape import iso
+from domain.twilight_imperium.converters import ConversionError, convert
+from domain.twilight_imperium.converters.ti_assistant_shape import iso
 from domain.events import FindingRaised
 from domain.replay import run
 from domain.twilight_imperium import reference

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from domain.converters import convert
+from domain.twilight_imperium.converters import convert
 from domain.events import FindingRaised
 from domain.replay import run
 from domain.twilight_imperium import reference

@@ -225,10 +225,18 @@ class TwilightEngine(Engine):
     }
 
 
+def _from_ti_assistant(export: Any, game_id: str | None = None) -> Any:
+    """A TI Assistant export as a log (``domain.conversion.Conversion``); raises ConversionError."""
+    from domain.twilight_imperium.converters import ti_assistant  # imported when used, not with the game
+
+    return ti_assistant.convert(export, game_id)
+
+
 RULES = GameRules(
     name="twilight-imperium-4",
     header_type=Header,
     event_types=EVENT_TYPES,
     engine=TwilightEngine,
     stored_types=DERIVED_TYPES,
+    converters={"ti-assistant": _from_ti_assistant},
 )

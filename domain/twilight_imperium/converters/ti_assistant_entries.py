@@ -36,8 +36,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from domain.converters import ConversionError, Summary
-from domain.converters.ti_assistant_shape import Entry, text
+from domain.conversion import ConversionError, Summary
+from domain.twilight_imperium.converters.ti_assistant_shape import Entry, text
 from domain.twilight_imperium import reference
 
 OTHER_VP = {reference.key(name): name for name in (

@@ -28,9 +28,9 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from domain.converters import Conversion, ConversionError, Summary
-from domain.converters.ti_assistant_entries import Walk
-from domain.converters.ti_assistant_shape import Entry, iso, member, text
+from domain.conversion import Conversion, ConversionError, Summary
+from domain.twilight_imperium.converters.ti_assistant_entries import Walk
+from domain.twilight_imperium.converters.ti_assistant_shape import Entry, iso, member, text
 from domain.twilight_imperium import reference
 
 SOURCE = "ti-assistant"
