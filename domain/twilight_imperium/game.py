@@ -28,11 +28,13 @@ from domain.twilight_imperium.events import (
     Header,
     HomeSystemControl,
     LineRecorded,
+    ObjectiveMadePublic,
     ObjectiveMarked,
     ObjectiveRevealed,
     ObjectiveScored,
     PhaseStarted,
     PlayerPassed,
+    PlayerUnpassed,
     PublicRevealed,
     Replenished,
     RoundStarted,
@@ -41,6 +43,7 @@ from domain.twilight_imperium.events import (
     SecretObjectiveReturned,
     SpeakerChanged,
     StrategyCardPicked,
+    StrategyCardsSwapped,
     TokensChanged,
     TradeGoodsChanged,
     TradeGoodsGained,
@@ -50,6 +53,8 @@ from domain.twilight_imperium.events import (
     VpChanged,
     VpGained,
     VpLost,
+    VpScored,
+    VpSourceHeld,
 )
 from domain.twilight_imperium.state import TwilightState
 
@@ -114,6 +119,7 @@ class TwilightEngine(Engine):
         """LRR 90.4: commodities up to the faction's value; at the maximum still a replenish (LRR 90 comment 1)."""
         p = self.state.by_player[player]
         self.report(line, player, rules.stated_replenish(p, stated))
+        self.report(line, player, rules.commodity_value_known(self.state, player))
         gained = rules.replenish(p)
         rule = rules.TRADE_PRIMARY if gained else rules.AT_MAXIMUM
         self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
@@ -198,6 +204,27 @@ class TwilightEngine(Engine):
 
     def winner_declared(self, line: int, e: WinnerDeclared) -> None:
         self.report(line, e.player, rules.declared_winner(self.state, e.player))
+        self.report(line, None, rules.declared_scores(self.state, e.scores))
+
+    def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
+        """Store each problem; one that depends only on what the source does not record is unverifiable."""
+        return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
+
+    def vp_scored(self, line: int, e: VpScored) -> None:
+        """TI4-VP-SOURCE: a point from a named source other than an objective card, gained or lost."""
+        violated = self.report(line, e.player, rules.vp_source(self.state, e))
+        if not (e.lost and violated):  # a point never held is not taken from the source's holders
+            self.emit(VpSourceHeld(line=line, player=e.player, source=e.source, count=-e.points if e.lost else e.points))
+        reason = e.source + (f" ({e.reason})" if e.reason else "")
+        self.change(VpChanged, line, e.player, -e.points if e.lost else e.points, rules.VP_SOURCE, reason)
+
+    def objective_made_public(self, line: int, e: ObjectiveMadePublic) -> None:
+        # Stage 0: it counts toward neither stage's five cards (LRR 34.13).
+        self.report(line, None, rules.making_public(self.state, e))
+        self.emit(PublicRevealed(line=line, objective=e.objective, stage=0))
+
+    def strategy_cards_swapped(self, line: int, e: StrategyCardsSwapped) -> None:
+        self.report(line, None, rules.swap(self.state, e.cards))
 
     DECIDERS: dict[type, Callable[[Any, int, Any], None]] = {
         WinnerDeclared: winner_declared,
@@ -222,6 +249,10 @@ class TwilightEngine(Engine):
         ObjectiveScored: objective_scored,
         VpGained: vp_gained,
         VpLost: vp_lost,
+        VpScored: vp_scored,
+        ObjectiveMadePublic: objective_made_public,
+        StrategyCardsSwapped: strategy_cards_swapped,
+        PlayerUnpassed: nothing,
     }
 
 

@@ -24,18 +24,21 @@ from domain.twilight_imperium.events import (
     ObjectiveMarked,
     PhaseStarted,
     PlayerPassed,
+    PlayerUnpassed,
     PublicRevealed,
     Replenished,
     RoundStarted,
     SecretChanged,
     SpeakerChanged,
     StrategyCardPicked,
+    StrategyCardsSwapped,
     TokensChanged,
     TradeGoodsChanged,
     TradeGoodsSpent,
     TradePrimary,
     TradeSecondary,
     VpChanged,
+    VpSourceHeld,
 )
 
 POOLS = ("tactic", "fleet", "strategy")
@@ -103,6 +106,10 @@ class TwilightState(GameState):
         self.scores_in: dict[tuple[str, str, str], int] = {}
         self.previous: Recorded | None = None
         self.current: Recorded | None = None
+        self.not_recorded: frozenset[str] = frozenset(header.not_recorded)
+        self.unknown_commodities: frozenset[str] = frozenset(header.setup.unknown_commodities)
+        self.vp_sources: dict[tuple[str, str], int] = {}
+        self.due: str | None = None
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -145,6 +152,11 @@ class TwilightState(GameState):
             self.combat = f"combat {self.combat_serial}"
         elif isinstance(event, HomeSystemControl):
             self.by_player[event.player].home_control = event.controls_all
+        elif isinstance(event, StrategyCardsSwapped):
+            self._swap(*event.cards)
+        elif isinstance(event, PlayerUnpassed):
+            self.passed.discard(event.player)
+            self.due = event.player
         else:
             self._trade_and_spending(line, event)
 
@@ -169,9 +181,24 @@ class TwilightState(GameState):
             # LRR 34.10: only tactic and strategy tokens pay for objectives (Lead From the Front).
             self.by_player[event.player].pending_tokens += 1
 
+    def _swap(self, one: str, two: str) -> None:
+        """The holders of cards ``one`` and ``two`` exchange them (initiative follows the card)."""
+        def holder(card: str) -> tuple[str, int] | None:
+            for player, picks in self.picks.items():
+                for i, (name, _) in enumerate(picks):
+                    if name.casefold() == card.casefold():
+                        return player, i
+            return None
+        first, second = holder(one), holder(two)
+        if first is None or second is None:
+            return  # a card nobody holds: rules.swap says so
+        (p1, i1), (p2, i2) = first, second
+        self.picks[p1][i1], self.picks[p2][i2] = self.picks[p2][i2], self.picks[p1][i1]
+
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
         self.active_in_phase, self.combat, self.trade = event.player, "", None
+        self.due = None
 
     # -- derived events ----------------------------------------------------------------
 
@@ -206,6 +233,10 @@ class TwilightState(GameState):
         elif e.objective in secrets:
             secrets.remove(e.objective)
 
+    def _vp_source(self, e: VpSourceHeld) -> None:
+        key = (e.player, e.source)
+        self.vp_sources[key] = self.vp_sources.get(key, 0) + e.count
+
     def _revealed(self, e: PublicRevealed) -> None:
         if e.count > 0:
             # Serial 0 marks a reveal in setup, before the first round (LRR 34.13a).
@@ -227,6 +258,7 @@ class TwilightState(GameState):
         ObjectiveMarked: _objective,
         SecretChanged: _secret,
         PublicRevealed: _revealed,
+        VpSourceHeld: _vp_source,
     }
 
     # -- output ------------------------------------------------------------------------
