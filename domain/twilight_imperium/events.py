@@ -18,7 +18,7 @@ This module adds to that contract, as LOG_FORMAT.md allows:
   ``unverifiable``, never a violation. Setup ``unknown_commodities``: players
   whose faction's commodity value is not known (their replenishes are
   ``unverifiable``).
-* ``vp_scored`` (``player``, ``points``, ``source``, ``lost``, ``reason``): a
+* ``vp_scored`` (``player``, ``points``, ``origin``, ``lost``, ``reason``): a
   victory point from anything but an objective card (the Custodians token,
   the Imperial primary on Mecatol Rex, Support for the Throne, Styx, relics,
   agendas, riders, a manual correction), cited under TI4-VP-SOURCE.
@@ -256,14 +256,16 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
 
 
 class VpScored(PlayerRecorded, tag="vp_scored"):
-    """A victory point from anything but an objective card, named by ``source`` (TI4-VP-SOURCE).
+    """A victory point from anything but an objective card, named by ``origin`` (TI4-VP-SOURCE).
+
+    (``source`` is taken: on every line it names where a converter took the line from.)
 
     ``lost`` marks a point taken away (Styx or a relic changes hands, an agenda is
     repealed, Mutiny); ``reason`` says what the source recorded.
     """
 
+    origin: Name
     points: PositiveInt = 1
-    source: Name
     lost: bool = False
     reason: str = ""
 

@@ -214,8 +214,8 @@ class TwilightEngine(Engine):
         """TI4-VP-SOURCE: a point from a named source other than an objective card, gained or lost."""
         violated = self.report(line, e.player, rules.vp_source(self.state, e))
         if not (e.lost and violated):  # a point never held is not taken from the source's holders
-            self.emit(VpSourceHeld(line=line, player=e.player, source=e.source, count=-e.points if e.lost else e.points))
-        reason = e.source + (f" ({e.reason})" if e.reason else "")
+            self.emit(VpSourceHeld(line=line, player=e.player, source=e.origin, count=-e.points if e.lost else e.points))
+        reason = e.origin + (f" ({e.reason})" if e.reason else "")
         self.change(VpChanged, line, e.player, -e.points if e.lost else e.points, rules.VP_SOURCE, reason)
 
     def objective_made_public(self, line: int, e: ObjectiveMadePublic) -> None:

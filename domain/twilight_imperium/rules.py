@@ -414,19 +414,22 @@ def commodity_value_known(state: TwilightState, player: str) -> list[Problem]:
 
 ONE_HOLDER = frozenset({"Custodians Token", "Styx", "Shard of the Throne", "The Crown of Emphidia", "Political Censure"})
 """Points one player holds at a time: the Custodians token (once per game), Styx, the relics, Political Censure."""
+HELD_SOURCES = ONE_HOLDER | {"Support for the Throne", "Imperial Rider", "Holy Planet of Ixth"}
+"""Points that are lost only by their holder (Mutiny or a manual correction take points from anyone)."""
 
 
 def vp_source(state: TwilightState, e: VpScored) -> list[Problem]:
     """TI4-VP-SOURCE (not in the seeds): a point lost was held from that source; a point one player holds is not held twice."""
-    held = state.vp_sources.get((e.player, e.source), 0)
-    if e.lost:
+    held = state.vp_sources.get((e.player, e.origin), 0)
+    if e.lost and e.origin in HELD_SOURCES:
         if held < e.points:
-            return [Problem(VP_SOURCE, f"{e.player} loses {e.points} VP of {e.source} but holds {held} from it")]
+            return [Problem(VP_SOURCE, f"{e.player} loses {e.points} VP of {e.origin} but holds {held} from it")]
+    if e.lost:
         return []
-    if e.source in ONE_HOLDER:
-        others = [p for (p, source), n in state.vp_sources.items() if source == e.source and n > 0]
+    if e.origin in ONE_HOLDER:
+        others = [p for (p, source), n in state.vp_sources.items() if source == e.origin and n > 0]
         if others:
-            return [Problem(VP_SOURCE, f"{others[0]} already holds the point of {e.source}; one player holds it at a time")]
+            return [Problem(VP_SOURCE, f"{others[0]} already holds the point of {e.origin}; one player holds it at a time")]
     return []
 
 
