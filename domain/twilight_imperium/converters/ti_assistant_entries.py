@@ -99,6 +99,7 @@ class Turns:
     """
 
     player: dict[int, str] = field(default_factory=dict)
+    closer: dict[int, int] = field(default_factory=dict)
     first: set[int] = field(default_factory=set)
     empty: set[int] = field(default_factory=set)
     open: set[int] = field(default_factory=set)
@@ -118,7 +119,7 @@ def read_turns(entries: list[Entry]) -> Turns:
                 turns.empty.add(e.index)
             for s in selected:
                 if isinstance(faction, str):
-                    turns.player[s.index] = faction
+                    turns.player[s.index], turns.closer[s.index] = faction, e.index
             if not e.event.get("samePlayer"):
                 selected = []
         elif e.action == "ADVANCE_PHASE":
@@ -302,7 +303,8 @@ def _turn_player(walk: Walk, entry: Entry, action: str) -> str | None:
     if entry.index in walk.turns.player:
         faction = walk.turns.player[entry.index]
         if faction not in walk.players:
-            raise ConversionError(f"{entry.path}", f"the END_TURN closing this turn names an unknown faction {faction!r}")
+            where = f"$.actionLog[{walk.turns.closer[entry.index]}].data.event.prevFaction"
+            raise ConversionError(where, f"unknown faction {faction!r} (the export's factions: {', '.join(walk.players)})")
         return faction
     holder = walk.cards.get(action)
     return holder if holder in walk.players else None
