@@ -489,3 +489,47 @@ def test_a_point_lost_that_was_never_held_is_a_vp_source_violation():
     data = insert(export(), 1, entry("LOSE_RELIC", faction="Barony of Letnev", relic="Shard of the Throne"))
     (found,) = findings_of(data, "TI4-VP-SOURCE")
     assert found.severity == "violation" and "loses 1 VP of Shard of the Throne but holds 0" in found.message
+
+
+# -- the log format: not_recorded, and a log that says nothing keeps every check --------------
+
+DISPUTED = Path(__file__).resolve().parents[1] / "examples" / "twilight-imperium-4" / "disputed.jsonl"
+
+
+def _with_header(change) -> bytes:
+    lines = DISPUTED.read_text(encoding="utf-8").splitlines(keepends=True)
+    i = next(n for n, l in enumerate(lines) if l.startswith("{"))
+    header = json.loads(lines[i])
+    change(header)
+    lines[i] = json.dumps(header) + "\n"
+    return "".join(lines).encode()
+
+
+def _severities(log: bytes) -> Counter:
+    return Counter((f.rule, f.severity) for f in run(log).events if type(f) is FindingRaised)
+
+
+def test_a_log_that_says_nothing_keeps_every_check_and_not_recorded_makes_them_unverifiable():
+    plain = _severities(DISPUTED.read_bytes())
+    assert plain[("LRR 34.19", "violation")] >= 1 and plain[("TI4-PAY", "violation")] >= 1
+    quiet = _severities(_with_header(lambda h: h.update(not_recorded=["secret_objectives", "trade_goods", "command_tokens"])))
+    assert quiet[("LRR 34.19", "violation")] == 0
+    assert quiet[("LRR 34.19", "unverifiable")] == plain[("LRR 34.19", "violation")]
+    # Checks that depend on something recorded stay violations.
+    assert quiet[("TI4-TURN", "violation")] == plain[("TI4-TURN", "violation")] >= 1
+
+
+def test_the_schema_names_the_new_log_format_things():
+    result = CliRunner().invoke(__import__("cli.main", fromlist=["main"]).main, ["schema"])
+    assert result.exit_code == 0
+    schema = result.stdout
+    for word in ("vp_scored", "origin", "objective_made_public", "strategy_cards_swapped", "player_unpassed",
+                 "not_recorded", "unknown_commodities", "secondary_order"):
+        assert word in schema, word
+
+
+def test_a_bad_not_recorded_value_is_an_input_error():
+    from domain.reader import LogReader
+    reader = LogReader(_with_header(lambda h: h.update(not_recorded=["dice"])))
+    list(reader.events())
+    assert reader.errors and "not_recorded" in str(reader.errors[0])
