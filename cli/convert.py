@@ -10,8 +10,8 @@ from __future__ import annotations
 import click
 
 from cli.errors import InputProblem
-from domain import converters
-from domain.converters import ConversionError, Summary
+from domain.conversion import ConversionError, Summary
+from domain.games import converters
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 
@@ -23,15 +23,16 @@ def convert_file(path: str, source_format: str, game_id: str | None = None) -> t
     unknown format, a file that cannot be read, an export the converter
     cannot read, or a converted log that would not be valid v1 (a bad ``game_id``).
     """
-    if source_format not in converters.FORMATS:
-        raise InputProblem(f"unknown format {source_format!r} (known: {', '.join(sorted(converters.FORMATS))})")
+    known = converters()
+    if source_format not in known:
+        raise InputProblem(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
     except OSError as exc:
         raise InputProblem(f"{path}: {exc.strerror or exc}") from exc
     try:
-        conversion = converters.convert(source_format, raw, game_id)
+        conversion = known[source_format](raw, game_id)
     except ConversionError as exc:
         raise InputProblem(exc.describe(path)) from exc
     log = conversion.to_bytes()
@@ -50,7 +51,7 @@ def _check_valid(path: str, log: bytes) -> None:
 
 
 @click.command()
-@click.option("--from", "source_format", required=True, type=click.Choice(sorted(converters.FORMATS)),
+@click.option("--from", "source_format", required=True, type=click.Choice(sorted(converters())),
               help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
 @click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")

@@ -12,7 +12,7 @@ import click
 from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, StoreProblem
 from cli.convert import convert_file
 from cli.sources import open_store, store_option
-from domain import converters
+from domain.games import converters
 from domain.errors import LogInvalid
 from projections.importing.importer import ImportResult, Outcome, import_log
 from projections.views.keeper import ViewKeeper
@@ -44,7 +44,7 @@ def _describe(path: str, result: ImportResult) -> str:
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--from", "source_format", type=click.Choice(sorted(converters.FORMATS)),
+@click.option("--from", "source_format", type=click.Choice(sorted(converters())),
               help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
 @store_option

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import msgspec
@@ -23,6 +23,9 @@ class GameRules:
     ``header_type`` and ``event_types`` are the Structs of the log format;
     ``engine`` is the class that applies the rules (``domain.engine.Engine``);
     ``stored_types`` lists every event class the store may hold for this game.
+    ``converters`` maps the name ``--from`` takes (``ti-assistant``) to a function
+    ``(export, game_id) -> domain.conversion.Conversion`` turning another tool's
+    export of this game into a log.
     """
 
     name: str
@@ -30,6 +33,7 @@ class GameRules:
     event_types: tuple[type, ...]
     engine: type
     stored_types: tuple[type, ...]
+    converters: Mapping[str, Callable[[Any, str | None], Any]] = field(default_factory=dict)
     header_decoder: Any = field(init=False, repr=False, compare=False)
     event_decoder: Any = field(init=False, repr=False, compare=False)
 
@@ -70,3 +74,8 @@ GAMES: Mapping[str, GameRules] = _Registry({
     "uchronia": "uchronia",
     "twilight-imperium-4": "twilight_imperium",
 })
+
+
+def converters() -> dict[str, Callable[[Any, str | None], Any]]:
+    """Every registered converter across the games, by the name ``--from`` takes."""
+    return {name: convert for rules in GAMES.values() for name, convert in rules.converters.items()}

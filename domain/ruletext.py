@@ -33,6 +33,12 @@ OWN_RULES = {
     "UCH-TURN": "Game actions happen inside a turn; turns follow seating order.",
     "UCH-FORUM": "A card can leave the Forum only if one of its color is there.",
     "TI4-TURN": "Action-phase turns follow initiative order, skipping players who have passed.",
+    "TI4-VP-SOURCE": "Victory points come from objectives and from other sources: the Custodians token (the first to "
+                     "take Mecatol Rex, once per game), the Imperial primary while holding Mecatol Rex, Support for the Throne, "
+                     "Styx, relics (Shard of the Throne, The Crown of Emphidia), agendas and riders (Political Censure, Holy "
+                     "Planet of Ixth, Mutiny, Seed of an Empire, Imperial Rider) and other cards; a point is lost only if it "
+                     "was held from that source, and a point one player holds at a time (Custodians, Styx, a relic, "
+                     "Political Censure) is not held by two.",
 }
 
 

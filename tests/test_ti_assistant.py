@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.convert import convert as convert_command, convert_file
-from domain.converters import ConversionError, convert
-from domain.converters.ti_assistant_shape import iso
+from domain.twilight_imperium.converters import ConversionError, convert
+from domain.twilight_imperium.converters.ti_assistant_shape import iso
 from domain.events import FindingRaised
 from domain.replay import run
 from domain.twilight_imperium import reference
@@ -181,37 +181,50 @@ def test_stage_two_objective_is_worth_two():
     assert typed(lines_of(data), "objective_scored")[0]["points"] == 2
 
 
-def test_support_for_the_throne_is_other_vp():
-    gained = typed(lines_of(export()), "vp_gained")
-    assert len(gained) == 1
-    assert gained[0]["player"] == "Cat" and gained[0]["points"] == 1
-    # vp_gained's own `source` names where the VP came from; the entry's reference follows it.
-    assert gained[0]["source"].startswith("Support for the Throne of Ann (Emirates of Hacan) [from actionLog[")
+def test_support_for_the_throne_is_a_point_naming_its_origin():
+    gained = typed(lines_of(export()), "vp_scored")
+    # Sol's claim of Mecatol Rex (the first) scores the Custodians token; Cat scores Hacan's Support for the Throne.
+    assert [(l["player"], l["origin"], l.get("lost", False)) for l in gained] == [
+        ("Bob", "Custodians Token", False), ("Cat", "Support for the Throne", False), ("Cat", "Support for the Throne", True)]
+    assert gained[1]["points"] == 1 and gained[1]["reason"].startswith("scored of Ann (Emirates of Hacan) [actionLog[")
 
 
-def test_unscore_is_a_correction_voiding_the_score_line():
+def test_unscoring_another_source_loses_the_point_and_an_objective_is_voided():
     data = export()
-    lines = lines_of(data)
-    correction = from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]
-    assert correction["type"] == "correction"
-    assert lines[correction["voids"] - 1]["type"] == "vp_gained"  # line numbers count from 1, the header
     outcome = run(convert("ti-assistant", data).to_bytes())
-    assert correction["voids"] in outcome.state.voided
-    assert outcome.state.by_player["Cat"].vp == 0
+    assert outcome.state.by_player["Cat"].vp == 0  # Support for the Throne scored, then lost
+    # An objective card unscored is a correction voiding its score line.
+    data["actionLog"][3]["data"]["event"] = {"faction": "Federation of Sol", "objective": "Adapt New Strategies"}
+    lines = lines_of(data)
+    correction = from_entry(lines, 3)[0]
+    assert correction["type"] == "correction"
+    assert lines[correction["voids"] - 1]["objective"] == "Adapt New Strategies"  # line numbers count from 1
+    outcome = run(convert("ti-assistant", data).to_bytes())
+    assert correction["voids"] in outcome.state.voided and outcome.state.by_player["Bob"].vp == 1  # the Custodians point
 
 
 def test_an_unscore_without_a_score_is_a_note():
     data = export()
     del data["actionLog"][find_entry(data, "SCORE_OBJECTIVE", objective="Support for the Throne")]
     lines = lines_of(data)
-    assert not typed(lines, "correction")
-    assert "no earlier score" in from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]["text"]
+    assert not typed(lines, "correction", "vp_scored")[1:]  # only the Custodians point stays
+    assert "no point of it stands" in from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]["text"]
 
 
-def test_end_game_declares_the_recorded_winner():
+def test_end_game_declares_the_archives_winner_and_scores():
     (declared,) = from_entry(lines_of(export()), 0)
     assert declared["type"] == "winner_declared" and declared["player"] == "Bob"
-    assert declared["reason"] == "the app ended the game with Federation of Sol as the winner"
+    assert declared["reason"] == "the archive's data.winner: Federation of Sol (TI Assistant writes no winner)"
+    data = export()
+    data["data"]["finalScoreOverrides"] = {"Federation of Sol": 10, "Emirates of Hacan": 1}
+    (declared,) = from_entry(lines_of(data), 0)
+    assert declared["scores"] == {"Bob": 10, "Ann": 1}
+    found = [(f.rule, f.severity, f.message) for f in run(convert("ti-assistant", data).to_bytes()).events
+             if type(f) is FindingRaised and f.rule == "TI4-VP-GOAL"]
+    # The archive's scores are never the app's VP: Bob's 10 against the track's 2 is named as a gap.
+    assert ("TI4-VP-GOAL", "unverifiable", "Bob is declared to have 10 VP; the log gives 2 (+8 VP not in the log)") in found
+    del data["data"]["winner"]
+    assert from_entry(lines_of(data), 0)[0]["type"] == "note"  # the app itself stores no winner
 
 
 # -- order, references, notes, summary ------------------------------------------------------
@@ -241,9 +254,9 @@ def test_untranslated_kinds_are_notes():
     data["actionLog"].insert(3, {"timestampMillis": data["actionLog"][3]["timestampMillis"] + 1, "gameSeconds": 0,
                                  "data": {"action": "SOMETHING_NEW", "event": {"faction": "Federation of Sol", "x": 1}}})
     conversion = convert("ti-assistant", data)
-    claim = from_entry(conversion.lines, find_entry(data, "CLAIM_PLANET"))[0]
-    assert claim == {"type": "note", "text": 'TI Assistant CLAIM_PLANET {"faction":"Federation of Sol","planet":"Mecatol Rex"}',
-                     "player": "Bob", "at": claim["at"], "source": claim["source"]}
+    tech = from_entry(conversion.lines, find_entry(data, "CHOOSE_STARTING_TECH"))[0]
+    assert tech == {"type": "note", "text": 'TI Assistant CHOOSE_STARTING_TECH {"faction":"Barony of Letnev","tech":"Antimass Deflectors"}',
+                    "player": "Cat", "at": tech["at"], "source": tech["source"]}
     new = from_entry(conversion.lines, 3)[0]
     assert new["type"] == "note" and new["text"].startswith("TI Assistant SOMETHING_NEW") and new["player"] == "Bob"
     assert vars(conversion.summary.kinds["SOMETHING_NEW"]) == {"entries": 1, "translated": 0, "noted": 1}
@@ -253,11 +266,11 @@ def test_summary_kinds_and_counts():
     summary = convert("ti-assistant", export()).summary
     assert {k: (c.entries, c.translated, c.noted) for k, c in summary.kinds.items()} == {
         "ADVANCE_PHASE": (4, 4, 0), "ASSIGN_STRATEGY_CARD": (3, 3, 0), "CHOOSE_STARTING_TECH": (1, 0, 1),
-        "CLAIM_PLANET": (1, 0, 1), "END_GAME": (1, 1, 0), "END_TURN": (7, 7, 0), "MARK_SECONDARY": (3, 1, 2),
+        "CLAIM_PLANET": (1, 1, 0), "END_GAME": (1, 1, 0), "END_TURN": (7, 7, 0), "MARK_SECONDARY": (3, 1, 2),
         "REVEAL_OBJECTIVE": (3, 3, 0), "SCORE_OBJECTIVE": (3, 3, 0), "SELECT_ACTION": (7, 7, 0),
         "SET_SPEAKER": (1, 1, 0), "UNSCORE_OBJECTIVE": (1, 1, 0),
     }
-    assert summary.entries == 35 and summary.lines == 39 and summary.types["note"] == 4
+    assert summary.entries == 35 and summary.lines == 39 and summary.types["note"] == 3
     assert "MARK_SECONDARY" in summary.describe() and summary.to_json()["entries"] == 35
 
 
@@ -270,10 +283,10 @@ def test_converted_log_is_valid_and_replays():
     outcome = run(convert("ti-assistant", export()).to_bytes())
     assert outcome.errors == []
     findings = [(f.rule, f.severity, f.player) for f in outcome.events if type(f) is FindingRaised]
-    # The export never records secret objectives drawn, only scored: Bob's score is of a card not known held.
-    # Bob is declared the winner, with far fewer VP than the goal in this small export: the gap is named.
-    assert findings == [("LRR 34.19", "violation", "Bob"), ("TI4-VP-GOAL", "unverifiable", "Bob")]
-    assert {p: s.vp for p, s in outcome.state.by_player.items()} == {"Ann": 1, "Bob": 1, "Cat": 0}
+    # The export never records secret objectives drawn (the header says so): Bob's secret is not known held,
+    # which is unverifiable, not a violation. Bob is declared the winner with 2 of 10 VP: the gap is named.
+    assert findings == [("LRR 34.19", "unverifiable", "Bob"), ("TI4-VP-GOAL", "unverifiable", "Bob")]
+    assert {p: s.vp for p, s in outcome.state.by_player.items()} == {"Ann": 1, "Bob": 2, "Cat": 0}
     assert outcome.state.round == 2 and outcome.state.speaker == "Cat"
 
 
@@ -310,7 +323,6 @@ def test_malformed_fragments_name_their_path():
     assert unknown.path == "$.actionLog[8].data.event.prevFaction" and "unknown faction 'Naalu Collective'" in unknown.message
     phase = _broken(lambda d: d["actionLog"][1]["data"]["event"]["state"].update(phase="LUNCH"))
     assert phase.path == "$.actionLog[1].data.event.state.phase"
-    assert _broken(lambda d: d["data"]["factions"][0].update(id="Homebrew Horde")).path == "$.data.factions[0].id"
     assert _broken(lambda d: d["actionLog"].reverse()).path == "$.actionLog"  # oldest first: not the app's order
     assert _broken(lambda d: d["actionLog"].clear()).path == "$.actionLog"
 
@@ -365,4 +377,159 @@ def test_convert_command_missing_file_and_bad_id(tmp_path):
 def test_convert_file_for_import():
     log, summary = convert_file(str(SMALL), "ti-assistant", "g")
     assert log.startswith(b'{"type": "game"') and summary.entries == 35
-    assert Counter(json.loads(l)["type"] for l in log.splitlines())["note"] == 4
+    assert Counter(json.loads(l)["type"] for l in log.splitlines())["note"] == 3
+
+
+# -- turns as the app plays them, any faction, every VP the app counts -----------------------
+
+
+def entry(kind: str, **event) -> dict:
+    return {"timestampMillis": 0, "gameSeconds": 0, "data": {"action": kind, "event": event}}
+
+
+def insert(data: dict, index: int, *entries: dict) -> dict:
+    """Insert entries (given oldest first) so that they come just after actionLog[index] in playing order."""
+    at = data["actionLog"][index]["timestampMillis"]
+    for n, e in enumerate(entries):
+        e["timestampMillis"] = at + n + 1
+    data["actionLog"][index:index] = list(reversed(entries))
+    return data
+
+
+def outcome_of(data: dict):
+    return run(convert("ti-assistant", data).to_bytes())
+
+
+def findings_of(data: dict, rule: str) -> list[FindingRaised]:
+    return [f for f in outcome_of(data).events if type(f) is FindingRaised and f.rule == rule]
+
+
+def test_an_unknown_faction_is_kept_and_its_trade_checks_are_unverifiable():
+    raw = SMALL.read_text(encoding="utf-8").replace("Barony of Letnev", "Homebrew Horde")
+    data = json.loads(raw)
+    header = lines_of(data)[0]
+    assert header["setup"]["factions"]["Cat"] == "Homebrew Horde"
+    assert header["setup"]["unknown_commodities"] == ["Cat"] and "Cat" not in header["setup"]["commodities"]
+    (unknown,) = findings_of(data, "LRR 90.1–90.4")
+    assert unknown.severity == "unverifiable" and unknown.player == "Cat"
+    assert "commodity value of Cat (Homebrew Horde) is not known" in unknown.message
+
+
+def test_same_player_turns_are_one_turn():
+    data = insert(export(), 15, entry("END_TURN", prevFaction="Federation of Sol", samePlayer=True, selectedAction="Tactical"),
+                  entry("SELECT_ACTION", action="Component"))
+    lines = lines_of(data)
+    assert [l["player"] for l in typed(lines, "turn_started")].count("Bob") == 3  # Leadership, Tactical(+Component), Pass
+    assert "another action follows" in from_entry(lines, 16)[0]["text"]  # the samePlayer END_TURN is a note
+    assert findings_of(data, "TI4-TURN") == []
+
+
+def test_a_turn_with_no_action_is_started_and_ended():
+    data = export()
+    del data["actionLog"][13]  # Cat's Pass selection: the END_TURN now closes a turn with no action
+    data["actionLog"][12]["data"]["event"] = {"prevFaction": "Barony of Letnev", "skipTurn": True, "secondaries": {}}
+    assert [l["type"] for l in from_entry(lines_of(data), 12)] == ["turn_started", "turn_ended"]
+    assert findings_of(data, "TI4-TURN") == []
+
+
+def test_a_last_turn_without_end_turn_is_the_card_holders():
+    data = export()
+    del data["actionLog"][:20]  # the export ends as Ann selects Trade
+    lines = lines_of(data)
+    assert [(l["type"], l["player"]) for l in from_entry(lines, 0)] == [("turn_started", "Ann"), ("trade_primary", "Ann")]
+
+
+def test_swapped_strategy_cards_change_the_initiative_order():
+    data = export()
+    del data["actionLog"][:27]  # up to the strategy phase's end
+    insert(data, 0, entry("SWAP_STRATEGY_CARDS", cardOne="Leadership", cardTwo="Trade"))
+    assert from_entry(lines_of(data), 0)[0]["type"] == "strategy_cards_swapped"
+    state = outcome_of(data).state
+    assert state.initiative_order() == ["Ann", "Cat", "Bob"]  # Ann now holds Leadership (1), Bob Trade (5)
+
+
+def test_an_unpassed_player_takes_the_next_turn():
+    data = insert(export(), 8, entry("UNPASS", factionId="Barony of Letnev"), entry("SELECT_ACTION", action="Tactical"),
+                  entry("END_TURN", prevFaction="Barony of Letnev", selectedAction="Tactical", secondaries={}))
+    lines = lines_of(data)
+    assert typed(lines, "player_unpassed")[0]["player"] == "Cat"
+    assert typed(lines, "turn_started")[-1]["player"] == "Cat"
+    assert findings_of(data, "TI4-TURN") == []
+
+
+def test_vp_the_app_derives_become_lines_of_their_own():
+    data = export()
+    # Bob (Sol) holds Mecatol Rex (actionLog[15]); then he plays Imperial: the Imperial Point.
+    insert(data, 7, entry("SELECT_ACTION", action="Imperial"),
+           entry("END_TURN", prevFaction="Federation of Sol", selectedAction="Imperial", secondaries={}))
+    insert(data, 1, entry("REVEAL_AGENDA", agenda="Political Censure"),
+           entry("RESOLVE_AGENDA", agenda="Political Censure", target="Emirates of Hacan"),
+           entry("GAIN_RELIC", faction="Barony of Letnev", relic="Shard of the Throne"),
+           entry("LOSE_RELIC", faction="Barony of Letnev", relic="Shard of the Throne"),
+           entry("CLAIM_PLANET", faction="Barony of Letnev", planet="Styx"),
+           entry("CLAIM_PLANET", faction="Emirates of Hacan", planet="Styx"),
+           entry("RESOLVE_AGENDA", agenda="Classified Document Leaks", target="Become a Martyr"),
+           entry("REPEAL_AGENDA", agenda="Political Censure", target="Emirates of Hacan"),
+           entry("MANUAL_VP_UPDATE", faction="Federation of Sol", vps=2))
+    points = [(l["player"], l["origin"], l.get("lost", False)) for l in typed(lines_of(data), "vp_scored")]
+    assert points == [
+        ("Bob", "Custodians Token", False), ("Bob", "Imperial Point", False),
+        ("Cat", "Support for the Throne", False), ("Cat", "Support for the Throne", True), ("Ann", "Political Censure", False), ("Cat", "Shard of the Throne", False), ("Cat", "Shard of the Throne", True),
+        ("Cat", "Styx", False), ("Cat", "Styx", True), ("Ann", "Styx", False), ("Ann", "Political Censure", True),
+        ("Bob", "Manual VP update", False), ("Bob", "Manual VP update", False),
+    ]
+    outcome = outcome_of(data)
+    assert {p: s.vp for p, s in outcome.state.by_player.items()} == {"Ann": 2, "Bob": 5, "Cat": 0}
+    assert [f for f in outcome.events if type(f) is FindingRaised and f.rule == "TI4-VP-SOURCE"] == []
+    made = typed(lines_of(data), "objective_made_public")
+    assert [(l["objective"], l["reason"]) for l in made] == [("Become a Martyr", "Classified Document Leaks")]
+
+
+def test_a_point_lost_that_was_never_held_is_a_vp_source_violation():
+    data = insert(export(), 1, entry("LOSE_RELIC", faction="Barony of Letnev", relic="Shard of the Throne"))
+    (found,) = findings_of(data, "TI4-VP-SOURCE")
+    assert found.severity == "violation" and "loses 1 VP of Shard of the Throne but holds 0" in found.message
+
+
+# -- the log format: not_recorded, and a log that says nothing keeps every check --------------
+
+DISPUTED = Path(__file__).resolve().parents[1] / "examples" / "twilight-imperium-4" / "disputed.jsonl"
+
+
+def _with_header(change) -> bytes:
+    lines = DISPUTED.read_text(encoding="utf-8").splitlines(keepends=True)
+    i = next(n for n, l in enumerate(lines) if l.startswith("{"))
+    header = json.loads(lines[i])
+    change(header)
+    lines[i] = json.dumps(header) + "\n"
+    return "".join(lines).encode()
+
+
+def _severities(log: bytes) -> Counter:
+    return Counter((f.rule, f.severity) for f in run(log).events if type(f) is FindingRaised)
+
+
+def test_a_log_that_says_nothing_keeps_every_check_and_not_recorded_makes_them_unverifiable():
+    plain = _severities(DISPUTED.read_bytes())
+    assert plain[("LRR 34.19", "violation")] >= 1 and plain[("TI4-PAY", "violation")] >= 1
+    quiet = _severities(_with_header(lambda h: h.update(not_recorded=["secret_objectives", "trade_goods", "command_tokens"])))
+    assert quiet[("LRR 34.19", "violation")] == 0
+    assert quiet[("LRR 34.19", "unverifiable")] == plain[("LRR 34.19", "violation")]
+    # Checks that depend on something recorded stay violations.
+    assert quiet[("TI4-TURN", "violation")] == plain[("TI4-TURN", "violation")] >= 1
+
+
+def test_the_schema_names_the_new_log_format_things():
+    result = CliRunner().invoke(__import__("cli.main", fromlist=["main"]).main, ["schema"])
+    assert result.exit_code == 0
+    schema = result.stdout
+    for word in ("vp_scored", "origin", "objective_made_public", "strategy_cards_swapped", "player_unpassed",
+                 "not_recorded", "unknown_commodities", "secondary_order"):
+        assert word in schema, word
+
+
+def test_a_bad_not_recorded_value_is_an_input_error():
+    from domain.reader import LogReader
+    reader = LogReader(_with_header(lambda h: h.update(not_recorded=["dice"])))
+    list(reader.events())
+    assert reader.errors and "not_recorded" in str(reader.errors[0])

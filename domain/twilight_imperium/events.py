@@ -12,6 +12,23 @@ This module adds to that contract, as LOG_FORMAT.md allows:
   ``fleet_tokens`` (3), the published starting pools (not in the seeds).
 * optional ``replenished`` on ``trade_primary`` and ``trade_secondary``: the
   commodities the table says it took, checked against the computed amount.
+* header ``not_recorded``: what the log's source does not record (secret
+  objective draws, trade goods, command tokens, whom the Trade holder chose,
+  the order of secondaries); a check that depends only on it is
+  ``unverifiable``, never a violation. Setup ``unknown_commodities``: players
+  whose faction's commodity value is not known (their replenishes are
+  ``unverifiable``).
+* ``vp_scored`` (``player``, ``points``, ``origin``, ``lost``, ``reason``): a
+  victory point from anything but an objective card (the Custodians token,
+  the Imperial primary on Mecatol Rex, Support for the Throne, Styx, relics,
+  agendas, riders, a manual correction), cited under TI4-VP-SOURCE.
+* ``objective_made_public`` (``objective``, ``reason``): an objective that
+  becomes public other than by the status-phase reveal (Classified Document
+  Leaks, a card from another deck).
+* ``strategy_cards_swapped`` (``cards``) and ``player_unpassed`` (``player``):
+  the initiative order changes, a player who passed is back in the action phase.
+* optional ``scores`` on ``winner_declared``: the final scores another tool
+  declares, compared with the VP track.
 
 Derived events are the consequences the rules fix: every change of victory
 points, trade goods, commodities or command tokens is a ``Change`` event
@@ -51,6 +68,9 @@ Pool = Literal["tactic", "fleet", "strategy"]
 Tokens = NonNegativeInt | dict[str, NonNegativeInt]
 Initiative = Annotated[int, msgspec.Meta(ge=0, le=8)]
 """A strategy card's initiative number (0 is the Naalu token)."""
+NotRecorded = Literal["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order"]
+"""What a log's source may not record: secret objective draws and returns, trade goods gained and spent,
+command tokens gained and spent, whom the Trade holder chose (LRR 90.5), the order of secondaries (LRR 90.6)."""
 
 
 class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -63,6 +83,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     tactic_tokens: Tokens = 3
     fleet_tokens: Tokens = 3
     speaker: Name | None = None
+    unknown_commodities: list[Name] = []
 
 
 class Header(GameHeader, tag="game"):
@@ -74,6 +95,7 @@ class Header(GameHeader, tag="game"):
 
     game: Literal["twilight-imperium-4"]
     setup: Setup = Setup()
+    not_recorded: list[NotRecorded] = []
 
     def check(self) -> None:
         super().check()
@@ -81,6 +103,8 @@ class Header(GameHeader, tag="game"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and (extra := set(value) - set(self.players)):
                 raise ValueError(f"`{name}` names {sorted(extra)[0]!r}, who is not a player - at `$.setup.{name}`")
+        if extra := set(self.setup.unknown_commodities) - set(self.players):
+            raise ValueError(f"`unknown_commodities` names {sorted(extra)[0]!r}, who is not a player - at `$.setup.unknown_commodities`")
         if self.setup.speaker is not None and self.setup.speaker not in self.players:
             raise ValueError(f"the speaker {self.setup.speaker!r} is not a player - at `$.setup.speaker`")
         for player in self.players:
@@ -93,6 +117,8 @@ class Header(GameHeader, tag="game"):
         """
         if player in self.setup.commodities:
             return self.setup.commodities[player]
+        if player in self.setup.unknown_commodities:
+            return 0  # not known: the Trade rules say so (rules.commodity_value_known) instead of using it
         name = self.setup.factions.get(player)
         known = reference.faction(name) if name else None
         if known is None:
@@ -226,6 +252,42 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     PLAYER_FIELDS = PLAYER
     player: Name | None
     reason: str = ""
+    scores: dict[Name, int] = {}
+
+
+class VpScored(PlayerRecorded, tag="vp_scored"):
+    """A victory point from anything but an objective card, named by ``origin`` (TI4-VP-SOURCE).
+
+    (``source`` is taken: on every line it names where a converter took the line from.)
+
+    ``lost`` marks a point taken away (Styx or a relic changes hands, an agenda is
+    repealed, Mutiny); ``reason`` says what the source recorded.
+    """
+
+    origin: Name
+    points: PositiveInt = 1
+    lost: bool = False
+    reason: str = ""
+
+
+class ObjectiveMadePublic(Recorded, tag="objective_made_public"):
+    """An objective becomes public other than by the status-phase reveal (Classified Document Leaks...).
+
+    It counts toward no stage's 5 cards (LRR 34.13); it can be scored as a public objective.
+    """
+
+    objective: Name
+    reason: str
+
+
+class StrategyCardsSwapped(Recorded, tag="strategy_cards_swapped"):
+    """The holders of two strategy cards swap them (Imperial Arbiter, a faction ability); the initiative order follows."""
+
+    cards: Annotated[list[Name], msgspec.Meta(min_length=2, max_length=2)]
+
+
+class PlayerUnpassed(PlayerRecorded, tag="player_unpassed"):
+    """A player who passed is back in the action phase, and takes the next turn (TI4-TURN)."""
 
 
 GAME_EVENTS = (
@@ -233,6 +295,7 @@ GAME_EVENTS = (
     TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
     ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
     HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
+    VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed,
 )
 EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
 Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
@@ -303,7 +366,14 @@ class PublicRevealed(Counted, frozen=True, kw_only=True):
     stage: int
 
 
+class VpSourceHeld(Counted, frozen=True, kw_only=True):
+    """A player comes to hold (``count`` 1) or loses (-1) one point of a VP ``source`` (TI4-VP-SOURCE)."""
+
+    player: str
+    source: str
+
+
 DERIVED_TYPES = (
     LineRecorded, VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
-    ObjectiveMarked, SecretChanged, PublicRevealed,
+    ObjectiveMarked, SecretChanged, PublicRevealed, VpSourceHeld,
 ) + COMMON_DERIVED

@@ -27,11 +27,13 @@ from domain.twilight_imperium.events import (
     CommoditiesGiven,
     Header,
     HomeSystemControl,
+    ObjectiveMadePublic,
     ObjectiveMarked,
     ObjectiveRevealed,
     ObjectiveScored,
     PhaseStarted,
     PlayerPassed,
+    PlayerUnpassed,
     PublicRevealed,
     Replenished,
     RoundStarted,
@@ -40,6 +42,7 @@ from domain.twilight_imperium.events import (
     SecretObjectiveReturned,
     SpeakerChanged,
     StrategyCardPicked,
+    StrategyCardsSwapped,
     TokensChanged,
     TradeGoodsChanged,
     TradeGoodsGained,
@@ -49,6 +52,8 @@ from domain.twilight_imperium.events import (
     VpChanged,
     VpGained,
     VpLost,
+    VpScored,
+    VpSourceHeld,
 )
 from domain.twilight_imperium.state import TwilightState
 
@@ -98,7 +103,7 @@ class TwilightEngine(Engine):
         self.check_actor(line, e.player)
         self.finish_turn(line, rules.TURN, f"{e.player} passed")
 
-    @decides(RoundStarted, StrategyCardPicked, SpeakerChanged, CombatStarted, CombatEnded, HomeSystemControl)
+    @decides(RoundStarted, StrategyCardPicked, SpeakerChanged, CombatStarted, CombatEnded, HomeSystemControl, PlayerUnpassed)
     def nothing(self, line: int, e: Any) -> None:
         """Facts the state folds directly (round, speaker, picks, combats, home systems)."""
 
@@ -115,6 +120,7 @@ class TwilightEngine(Engine):
         """LRR 90.4: commodities up to the faction's value; at the maximum still a replenish (LRR 90 comment 1)."""
         p = self.state.by_player[player]
         self.report(line, player, rules.stated_replenish(p, stated))
+        self.report(line, player, rules.commodity_value_known(self.state, player))
         gained = rules.replenish(p)
         rule = rules.TRADE_PRIMARY if gained else rules.AT_MAXIMUM
         self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
@@ -212,6 +218,37 @@ class TwilightEngine(Engine):
     @decides(WinnerDeclared)
     def winner_declared(self, line: int, e: WinnerDeclared) -> None:
         self.report(line, e.player, rules.declared_winner(self.state, e.player))
+        self.report(line, None, rules.declared_scores(self.state, e.scores))
+
+    def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
+        """Store each problem; one that depends only on what the source does not record is unverifiable."""
+        return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
+
+    @decides(VpScored)
+    def vp_scored(self, line: int, e: VpScored) -> None:
+        """TI4-VP-SOURCE: a point from a named source other than an objective card, gained or lost."""
+        violated = self.report(line, e.player, rules.vp_source(self.state, e))
+        if not (e.lost and violated):  # a point never held is not taken from the source's holders
+            self.emit(VpSourceHeld(line=line, player=e.player, source=e.origin, count=-e.points if e.lost else e.points))
+        reason = e.origin + (f" ({e.reason})" if e.reason else "")
+        self.change(VpChanged, line, e.player, -e.points if e.lost else e.points, rules.VP_SOURCE, reason)
+
+    @decides(ObjectiveMadePublic)
+    def objective_made_public(self, line: int, e: ObjectiveMadePublic) -> None:
+        # Stage 0: it counts toward neither stage's five cards (LRR 34.13).
+        self.report(line, None, rules.making_public(self.state, e))
+        self.emit(PublicRevealed(line=line, objective=e.objective, stage=0))
+
+    @decides(StrategyCardsSwapped)
+    def strategy_cards_swapped(self, line: int, e: StrategyCardsSwapped) -> None:
+        self.report(line, None, rules.swap(self.state, e.cards))
+
+
+def _from_ti_assistant(export: Any, game_id: str | None = None) -> Any:
+    """A TI Assistant export as a log (``domain.conversion.Conversion``); raises ConversionError."""
+    from domain.twilight_imperium.converters import ti_assistant  # imported when used, not with the game
+
+    return ti_assistant.convert(export, game_id)
 
 
 RULES = GameRules(
@@ -220,4 +257,5 @@ RULES = GameRules(
     event_types=EVENT_TYPES,
     engine=TwilightEngine,
     stored_types=DERIVED_TYPES,
+    converters={"ti-assistant": _from_ti_assistant},
 )

@@ -14,12 +14,14 @@ from __future__ import annotations
 from domain.engine import UNVERIFIABLE, Problem
 from domain.twilight_imperium import reference
 from domain.twilight_imperium.events import (
+    ObjectiveMadePublic,
     ObjectiveRevealed,
     ObjectiveScored,
     SecretObjectiveDrawn,
     SecretObjectiveReturned,
     TradePrimary,
     TradeSecondary,
+    VpScored,
 )
 from domain.twilight_imperium.state import Player, TwilightState
 
@@ -41,6 +43,7 @@ SECRET_LIMIT = "LRR 34.20–34.21"
 VP_GOAL = "TI4-VP-GOAL"
 PAY = "TI4-PAY"
 TURN = "TI4-TURN"
+VP_SOURCE = "TI4-VP-SOURCE"
 
 TRADE_GOODS = 3
 """LRR 90.3: the Trade primary gives 3 trade goods."""
@@ -69,6 +72,8 @@ def next_in_initiative(state: TwilightState) -> str | None:
 
     None when there is nothing to expect (outside the action phase, or everyone passed).
     """
+    if state.due is not None and state.phase == "action":
+        return state.due  # a player back from a pass (player_unpassed) takes the next turn
     order = state.initiative_order()
     waiting = [p for p in order if p not in state.passed]
     if state.phase != "action" or not waiting:
@@ -168,12 +173,13 @@ def card(state: TwilightState, e: ObjectiveScored, phase: str | None) -> list[Pr
     if ref is None:
         return [Problem(CARD, f"{e.objective} is not in the reference data; its points and phase are taken as logged", UNVERIFIABLE)]
     out = []
-    if ref.kind != e.kind:
+    public = ref.kind == "public" or made_public(state, ref.name)  # a secret made public scores as public
+    if ref.kind != e.kind and not (public and e.kind == "public"):
         out.append(Problem(CARD, f"{ref.name} is a {ref.kind} objective, not {e.kind}"))
     if ref.points != e.points:
         out.append(Problem(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}"))
     # Imperial's primary scores a public objective in the action phase; LRR 34.7 checks whose turn it is.
-    imperial = ref.kind == "public" and phase == "action"
+    imperial = public and phase == "action"
     if phase is None:
         out.append(Problem(CARD, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE))
     elif phase != ref.phase and not imperial:
@@ -360,3 +366,103 @@ def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem
     if total <= MAX_SECRETS or (isinstance(event, SecretObjectiveReturned) and event.player == player):
         return []
     return [(player, Problem(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) and returned none after drawing"))]
+
+
+# -- What the log's source does not record (header ``not_recorded``) -------------------
+
+
+def _topic(problem: Problem) -> str | None:
+    """What a problem depends on, when that is one of the things a source may not record."""
+    text = problem.message
+    if problem.rule in (HELD, SECRET_LIMIT):
+        return "secret_objectives"
+    if problem.rule in (PAID, PAY):
+        if "trade goods" in text:
+            return "trade_goods"
+        if "token" in text:
+            return "command_tokens"
+    if problem.rule == TRADE_SECONDARY and "clockwise" in text:
+        return "secondary_order"
+    if problem.rule == TRADE_CHOSEN:
+        return "trade_chosen"
+    return None
+
+
+def unless_not_recorded(state: TwilightState, problem: Problem) -> Problem:
+    """A violation that depends only on something the header's ``not_recorded`` names is ``unverifiable``.
+
+    The log's source did not record it, so the log cannot show that the table
+    broke the rule; the finding says what was missing.
+    """
+    topic = _topic(problem)
+    if problem.severity == UNVERIFIABLE or topic is None or topic not in state.not_recorded:
+        return problem
+    what = topic.replace("_", " ")
+    return Problem(problem.rule, f"{problem.message} (the log's source does not record {what})", UNVERIFIABLE)
+
+
+def commodity_value_known(state: TwilightState, player: str) -> list[Problem]:
+    """LRR 90.4: a replenish is checked only when the faction's commodity value is known (setup ``unknown_commodities``)."""
+    if player not in state.unknown_commodities:
+        return []
+    faction = state.by_player[player].faction or "no faction"
+    return [Problem(TRADE_PRIMARY, f"the commodity value of {player} ({faction}) is not known, so the replenish "
+                                   "cannot be checked and commodities are not tracked", UNVERIFIABLE)]
+
+
+# -- Victory points from other sources (TI4-VP-SOURCE) -----------------------------------
+
+ONE_HOLDER = frozenset({"Custodians Token", "Styx", "Shard of the Throne", "The Crown of Emphidia", "Political Censure"})
+"""Points one player holds at a time: the Custodians token (once per game), Styx, the relics, Political Censure."""
+HELD_SOURCES = ONE_HOLDER | {"Support for the Throne", "Imperial Rider", "Holy Planet of Ixth"}
+"""Points that are lost only by their holder (Mutiny or a manual correction take points from anyone)."""
+
+
+def vp_source(state: TwilightState, e: VpScored) -> list[Problem]:
+    """TI4-VP-SOURCE (not in the seeds): a point lost was held from that source; a point one player holds is not held twice."""
+    held = state.vp_sources.get((e.player, e.origin), 0)
+    if e.lost and e.origin in HELD_SOURCES:
+        if held < e.points:
+            return [Problem(VP_SOURCE, f"{e.player} loses {e.points} VP of {e.origin} but holds {held} from it")]
+    if e.lost:
+        return []
+    if e.origin in ONE_HOLDER:
+        others = [p for (p, source), n in state.vp_sources.items() if source == e.origin and n > 0]
+        if others:
+            return [Problem(VP_SOURCE, f"{others[0]} already holds the point of {e.origin}; one player holds it at a time")]
+    return []
+
+
+def made_public(state: TwilightState, objective: str) -> bool:
+    """True when ``objective`` was made public by an effect (``objective_made_public``)."""
+    return any(stage == 0 and reference.key(o) == reference.key(objective) for o, stage, _ in state.revealed)
+
+
+def making_public(state: TwilightState, e: ObjectiveMadePublic) -> list[Problem]:
+    """LRR 34.12: an objective made public is not public already."""
+    if any(reference.key(o) == reference.key(e.objective) for o, _, _ in state.revealed):
+        return [Problem(REVEAL, f"{e.objective} is already public")]
+    return []
+
+
+def swap(state: TwilightState, cards: list[str]) -> list[Problem]:
+    """TI4-TURN: a swap exchanges two strategy cards that players hold this round."""
+    held = {c.casefold() for picks in state.picks.values() for c, _ in picks}
+    missing = [c for c in cards if c.casefold() not in held]
+    if missing:
+        return [Problem(TURN, f"nobody holds {missing[0]} this round, so it cannot be swapped")]
+    return []
+
+
+def declared_scores(state: TwilightState, scores: dict[str, int]) -> list[Problem]:
+    """TI4-VP-GOAL: final scores another tool declares are compared with the VP track; a gap is named."""
+    out = []
+    for player, declared in sorted(scores.items()):
+        if player not in state.by_player:
+            out.append(Problem(VP_GOAL, f"the declared scores name {player!r}, who is not a player"))
+            continue
+        vp = state.by_player[player].vp
+        if declared != vp:
+            out.append(Problem(VP_GOAL, f"{player} is declared to have {declared} VP; the log gives {vp} "
+                                        f"({declared - vp:+d} VP not in the log)", UNVERIFIABLE))
+    return out

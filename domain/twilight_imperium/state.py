@@ -26,18 +26,21 @@ from domain.twilight_imperium.events import (
     ObjectiveMarked,
     PhaseStarted,
     PlayerPassed,
+    PlayerUnpassed,
     PublicRevealed,
     Replenished,
     RoundStarted,
     SecretChanged,
     SpeakerChanged,
     StrategyCardPicked,
+    StrategyCardsSwapped,
     TokensChanged,
     TradeGoodsChanged,
     TradeGoodsSpent,
     TradePrimary,
     TradeSecondary,
     VpChanged,
+    VpSourceHeld,
 )
 
 POOLS = ("tactic", "fleet", "strategy")
@@ -82,7 +85,7 @@ class TwilightState(GameState):
     """Every player's holdings, the round and phase, the speaker and initiative order."""
 
     LINE_RECORDED = LineRecorded
-    CONSTANT = GameState.CONSTANT | {"goal"}
+    CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities"}
 
     by_player: dict[str, Player]
     round: int
@@ -101,6 +104,8 @@ class TwilightState(GameState):
     scores_in: dict[tuple[str, str, str], int]
     previous: Event | Header | None  # the header, until two lines of play have passed
     current: Event | Header | None
+    vp_sources: dict[tuple[str, str], int]
+    due: str | None
 
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
@@ -126,6 +131,10 @@ class TwilightState(GameState):
         self.scores_in: dict[tuple[str, str, str], int] = {}
         self.previous: Event | Header | None = None
         self.current: Event | Header | None = None
+        self.not_recorded: frozenset[str] = frozenset(header.not_recorded)
+        self.unknown_commodities: frozenset[str] = frozenset(header.setup.unknown_commodities)
+        self.vp_sources: dict[tuple[str, str], int] = {}
+        self.due: str | None = None
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -184,6 +193,15 @@ class TwilightState(GameState):
     def _home(self, line: int, event: HomeSystemControl) -> None:
         self.by_player[event.player].home_control = event.controls_all
 
+    @folds(StrategyCardsSwapped)
+    def _swapped(self, line: int, event: StrategyCardsSwapped) -> None:
+        self._swap(*event.cards)
+
+    @folds(PlayerUnpassed)
+    def _unpassed(self, line: int, event: PlayerUnpassed) -> None:
+        self.passed.discard(event.player)
+        self.due = event.player
+
     def _phase_started(self, phase: str) -> None:
         self.last_phase, self.phase = self.phase, phase
         self.phase_serial += 1
@@ -213,10 +231,25 @@ class TwilightState(GameState):
             # LRR 34.10: only tactic and strategy tokens pay for objectives (Lead From the Front).
             self.by_player[event.player].pending_tokens += 1
 
+    def _swap(self, one: str, two: str) -> None:
+        """The holders of cards ``one`` and ``two`` exchange them (initiative follows the card)."""
+        def holder(card: str) -> tuple[str, int] | None:
+            for player, picks in self.picks.items():
+                for i, (name, _) in enumerate(picks):
+                    if name.casefold() == card.casefold():
+                        return player, i
+            return None
+        first, second = holder(one), holder(two)
+        if first is None or second is None:
+            return  # a card nobody holds: rules.swap says so
+        (p1, i1), (p2, i2) = first, second
+        self.picks[p1][i1], self.picks[p2][i2] = self.picks[p2][i2], self.picks[p1][i1]
+
     @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
         self.active_in_phase, self.combat, self.trade = event.player, "", None
+        self.due = None
 
     # -- derived events ----------------------------------------------------------------
 
@@ -256,6 +289,11 @@ class TwilightState(GameState):
             secrets.append(e.objective)
         elif e.objective in secrets:
             secrets.remove(e.objective)
+
+    @folds(VpSourceHeld)
+    def _vp_source(self, e: VpSourceHeld) -> None:
+        key = (e.player, e.source)
+        self.vp_sources[key] = self.vp_sources.get(key, 0) + e.count
 
     @folds(PublicRevealed)
     def _revealed(self, e: PublicRevealed) -> None:

@@ -68,6 +68,11 @@ PHRASES: dict[str, Phrase] = {
     "command_token_spent": lambda f: f"{f['player']} spends a {f['pool']} command token: {f['reason']}",
     "command_tokens_gained": lambda f: f"{f['player']} gains {f['amount']} {f['pool']} command token(s): {f['reason']}",
     "objective_revealed": lambda f: f"{f['objective']} (stage {f['stage']}) is revealed",
+    "objective_made_public": lambda f: f"{f['objective']} is made public: {f['reason']}",
+    "vp_scored": lambda f: f"{f['player']} {'loses' if f.get('lost') else 'gains'} {f.get('points', 1)} VP: {f['origin']}"
+                           + (f" ({f['reason']})" if f.get("reason") else ""),
+    "strategy_cards_swapped": lambda f: f"the holders of {f['cards'][0]} and {f['cards'][1]} swap them",
+    "player_unpassed": lambda f: f"{f['player']} is back in the action phase",
     "secret_objective_drawn": lambda f: f"{f['player']} draws a secret objective: {f['objective']}",
     "secret_objective_returned": lambda f: f"{f['player']} returns a secret objective: {f['objective']}",
     "combat_started": lambda f: f"a {f['kind']} combat begins",

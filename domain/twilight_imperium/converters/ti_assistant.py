@@ -28,9 +28,9 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from domain.converters import Conversion, ConversionError, Summary
-from domain.converters.ti_assistant_entries import Walk
-from domain.converters.ti_assistant_shape import Entry, iso, member, text
+from domain.conversion import Conversion, ConversionError, Summary
+from domain.twilight_imperium.converters.ti_assistant_entries import Walk
+from domain.twilight_imperium.converters.ti_assistant_shape import Entry, iso, member, text
 from domain.twilight_imperium import reference
 
 SOURCE = "ti-assistant"
@@ -125,27 +125,42 @@ def first_speaker(entries: list[Entry], factions: dict[str, str]) -> str | None:
     return None
 
 
+NOT_RECORDED = ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order"]
+"""What a TI Assistant export does not record: secret objective draws, trade goods and command tokens gained or
+spent, whom the Trade holder chose; secondaries are in the order they were clicked."""
+
+
 def header(data: dict[str, Any], factions: dict[str, str], entries: list[Entry], game_id: str | None) -> dict[str, Any]:
-    """The log's header line. Raises ConversionError for a faction the TI4 reference data do not know."""
-    commodities = {}
-    for i, (faction, player) in enumerate(factions.items()):
+    """The log's header line: the app's faction names, their commodity values where the TI4 data know them."""
+    commodities, unknown = {}, []
+    for faction, player in factions.items():
         known = reference.faction(faction)
         if known is None:
-            raise ConversionError(f"$.data.factions[{i}].id",
-                                  f"the faction {faction!r} is not in the TI4 reference data; its commodity value is unknown")
-        commodities[player] = known[1]
+            unknown.append(player)  # an unknown faction is no input error: the header says its value is not known
+        else:
+            commodities[player] = known[1]
     setup: dict[str, Any] = {
         "factions": {player: faction for faction, player in factions.items()},
         "commodities": commodities,
         "vp_goal": vp_goal(data),
     }
+    if unknown:
+        setup["unknown_commodities"] = unknown
     speaker = first_speaker(entries, factions)
     if speaker is not None:
         setup["speaker"] = factions[speaker]
     start = entries[0].millis
     game_id = game_id if game_id is not None else f"ti-assistant-{datetime.fromtimestamp(start // 1000, tz=timezone.utc):%Y%m%dT%H%M%SZ}"
     return {"type": "game", "game": GAME, "id": game_id, "players": list(factions.values()), "setup": setup,
-            "at": iso(start), "source": "data"}
+            "not_recorded": NOT_RECORDED, "at": iso(start), "source": "data"}
+
+
+def declared(data: dict[str, Any]) -> tuple[str | None, dict[str, int]]:
+    """An archive's own result fields (``data.winner``, ``data.finalScoreOverrides``); TI Assistant writes neither."""
+    winner = data.get("winner") if isinstance(data.get("winner"), str) else None
+    overrides = data.get("finalScoreOverrides")
+    scores = {f: v for f, v in overrides.items() if isinstance(v, int) and not isinstance(v, bool)} if isinstance(overrides, dict) else {}
+    return winner, scores
 
 
 def convert(export: bytes | str | Any, game_id: str | None = None) -> Conversion:
@@ -158,8 +173,7 @@ def convert(export: bytes | str | Any, game_id: str | None = None) -> Conversion
     data = member(root, "data", "$", dict, NOT_OURS)
     factions = read_factions(data)
     entries = read_entries(root)
-    winner = data.get("winner") if isinstance(data.get("winner"), str) else None
-    walk = Walk(factions, entries, header(data, factions, entries, game_id), winner, Summary(SOURCE))
+    walk = Walk(factions, entries, header(data, factions, entries, game_id), declared(data), Summary(SOURCE))
     for entry in entries:
         walk.translate(entry)
     return Conversion(walk.lines, walk.summary)

@@ -1,9 +1,11 @@
-"""Converters: another tool's record of a game in, a log in format v1 out.
+"""Converters: another tool's record of a game in, a log in format v1 out (the contract every game's converters keep).
 
 A converter is pure: it takes the other tool's export (its bytes, or the JSON
-already parsed) and returns the log's lines (the header first) with a
-:class:`Summary` of what it did with each kind of entry. It reads and writes
-no file; the CLI owns files and their names.
+already parsed) and an optional game id, and returns a :class:`Conversion`:
+the log's lines (the header first) with a :class:`Summary` of what it did
+with each kind of entry. It reads and writes no file; the CLI owns files and
+their names. Each game lists its converters in its ``GameRules.converters``
+(``domain.games``), by the name ``--from`` takes.
 
 Nothing is invented and nothing is dropped: an entry becomes the log events it
 records, or a ``note`` line that keeps it when the log format has no event for
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 class ConversionError(ValueError):
@@ -105,21 +107,3 @@ class Conversion:
     def to_bytes(self) -> bytes:
         """The log as JSON Lines (UTF-8, LF, one object per line)."""
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines).encode("utf-8")
-
-
-def _ti_assistant(export: Any, game_id: str | None) -> Conversion:
-    from domain.converters import ti_assistant  # imported when used: it needs the TI4 reference data
-
-    return ti_assistant.convert(export, game_id)
-
-
-FORMATS: dict[str, Callable[[Any, str | None], Conversion]] = {"ti-assistant": _ti_assistant}
-"""The formats gamelog converts from, by the name ``--from`` takes."""
-
-
-def convert(source_format: str, export: Any, game_id: str | None = None) -> Conversion:
-    """Convert an export of ``source_format`` (a key of FORMATS).
-
-    Raises KeyError for an unknown format and ConversionError for an export it cannot read.
-    """
-    return FORMATS[source_format](export, game_id)
