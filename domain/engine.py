@@ -290,13 +290,16 @@ class Engine(Dispatching):
     def _keep(self, event: Derived) -> None:
         """Keep what a later correction needs: checkpoints, and the lines' events (before folding ``event``)."""
         cls = type(event)
-        if cls is self.LINE_RECORDED:
+        kept = _KEPT.get(cls)
+        if kept is None:
+            kept = _KEPT[cls] = _kept(cls)
+        if kept == _LINE:
             if event.line != self.state.header_line and self.checkpoints.tick():
                 self.checkpoints.take(self.state.line, self.state.snapshot())
             self.index.add(event.line, event)
-        elif cls is FindingRaised or issubclass(cls, Tally):
+        elif kept == _INDEXED:
             self.index.add(event.line, event)
-        elif cls is StateRestated:
+        elif kept == _RESTATED:
             self.checkpoints.drop_from(event.voided)
 
     def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
@@ -504,6 +507,20 @@ class Engine(Dispatching):
 
     def explain_claim(self, line: int, player: str, claimed: int) -> None:
         """A game may say which of its rules a wrong claim misapplied (a finding of its own)."""
+
+
+_NOT_KEPT, _LINE, _INDEXED, _RESTATED = range(4)
+_KEPT: dict[type, int] = {}  # what Engine._keep does with each event class, decided once per class
+
+
+def _kept(cls: type) -> int:
+    if cls is StateRestated:
+        return _RESTATED
+    if cls is FindingRaised or issubclass(cls, Tally):
+        return _INDEXED
+    if "event" in getattr(cls, "__struct_fields__", ()):  # a game's LineRecorded
+        return _LINE
+    return _NOT_KEPT
 
 
 def _finding_key(f: FindingRaised) -> tuple:

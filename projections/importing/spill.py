@@ -11,10 +11,11 @@ their lines. The file is removed when the import ends (or when the process does)
 
 from __future__ import annotations
 
-import pickle
 import tempfile
 from bisect import bisect_left
 from typing import Any, BinaryIO, Iterator
+
+import msgspec
 
 from domain.history import LineIndex
 
@@ -26,8 +27,10 @@ class SpilledIndex(LineIndex):
     """The line index, spilling to a temporary file; use it as a context manager.
 
     Lines only grow, so each chunk on disk covers a range of lines, in order.
-    The chunks are pickled: the file is this process's own scratch space,
-    written and read by this object only, never shared.
+    A chunk is one msgpack array of ``[line, class number, event]``; the
+    classes are numbered in this object (the file is this process's own
+    scratch space, never shared), and a chunk is decoded only when a
+    correction asks for its lines.
     """
 
     def __init__(self) -> None:
@@ -36,6 +39,9 @@ class SpilledIndex(LineIndex):
         self._pending: list[tuple[int, Any]] = []
         self._chunks: list[tuple[int, int, int, int]] = []  # last line, first line, offset, size
         self._size = 0
+        self._classes: list[type] = []
+        self._numbers: dict[type, int] = {}
+        self._encoder = msgspec.msgpack.Encoder()
 
     def add(self, line: int, event: Any) -> None:
         self._pending.append((line, event))
@@ -45,7 +51,12 @@ class SpilledIndex(LineIndex):
     def _flush(self) -> None:
         if self._file is None:
             self._file = tempfile.TemporaryFile(prefix="gamelog-lines-")
-        blob = pickle.dumps(self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+        numbers = self._numbers
+        for _, event in self._pending:
+            if type(event) not in numbers:
+                numbers[type(event)] = len(self._classes)
+                self._classes.append(type(event))
+        blob = self._encoder.encode([(line, numbers[type(event)], event) for line, event in self._pending])
         self._file.seek(self._size)
         self._file.write(blob)
         self._chunks.append((self._pending[-1][0], self._pending[0][0], self._size, len(blob)))
@@ -57,8 +68,10 @@ class SpilledIndex(LineIndex):
             if first_line > last:
                 return
             self._file.seek(offset)
-            chunk = pickle.loads(self._file.read(size))
-            yield from ((line, event) for line, event in chunk if first <= line <= last)
+            chunk = msgspec.msgpack.decode(self._file.read(size), type=list[tuple[int, int, msgspec.Raw]])
+            classes = self._classes
+            yield from ((line, msgspec.msgpack.decode(raw, type=classes[number]))
+                        for line, number, raw in chunk if first <= line <= last)
         yield from ((line, event) for line, event in self._pending if first <= line <= last)
 
     def close(self) -> None:

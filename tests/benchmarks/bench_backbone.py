@@ -3,10 +3,17 @@
 Run on demand (not part of the test suite):
 
     python tests/benchmarks/bench_backbone.py --events 1000000 --runs 3
+    python tests/benchmarks/bench_backbone.py --events 1000000 --runs 3 --baseline ../gamelog-before
 
 Each measurement runs in a child process of its own, so its peak resident
 memory (ru_maxrss) is its own. Medians of the runs are printed, and the
 ratio to plain msgspec decoding of the same file, the ceiling for reading.
+
+``corrected`` imports the same log with a correction at its end that voids a
+line 20 lines before it: what deciding again from the latest checkpoint costs
+on a long log. ``--baseline DIR`` (a checkout of an earlier commit, e.g.
+``git worktree add ../gamelog-before COMMIT``) measures its ``validate`` and
+``import`` in the same interleaved runs, for a before/after comparison.
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 def child(task: str, log: str, store: str) -> None:
     """Do one task in this process and print its seconds and peak memory as JSON."""
+    task, _, root = task.partition("@")
+    if root:  # an earlier checkout's code, for a before/after comparison
+        sys.path.insert(0, root)
     start = time.perf_counter()
     if task == "decode":
         import msgspec
@@ -41,9 +51,13 @@ def child(task: str, log: str, store: str) -> None:
 
         result = check_file(log)
         assert not result["errors"] and not result["findings"], (result["errors"][:3], result["findings"][:3])
-    elif task == "import":
-        from projections.importing.importer import Outcome, import_log
-        from projections.store.application import GameStore
+    elif task in ("import", "corrected"):
+        try:
+            from projections.importing.importer import Outcome, import_log
+            from projections.store.application import GameStore
+        except ImportError:  # a checkout from before the store and the importer had packages of their own
+            from projections.importer import Outcome, import_log  # type: ignore[no-redef]
+            from projections.store import GameStore  # type: ignore[no-redef]
 
         with open(log, "rb") as handle:
             result = import_log(GameStore(store), handle, log)
@@ -54,7 +68,7 @@ def child(task: str, log: str, store: str) -> None:
 
 
 def measure(task: str, log: str, workdir: str, run: int) -> dict:
-    store = os.path.join(workdir, f"bench-{task}-{run}.sqlite")
+    store = os.path.join(workdir, f"bench-{task.partition('@')[0]}-{'base' if '@' in task else 'now'}-{run}.sqlite")
     out = subprocess.run([sys.executable, __file__, "--child", task, log, store], check=True,
                          capture_output=True, text=True, cwd=ROOT)
     return json.loads(out.stdout)
@@ -64,6 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--baseline", metavar="DIR", help="an earlier checkout to measure validate and import of too")
     parser.add_argument("--child", nargs=3, metavar=("TASK", "LOG", "STORE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -75,17 +90,27 @@ def main() -> None:
         log = os.path.join(workdir, "bench.jsonl")
         with open(log, "wb") as handle:
             events = write_log(handle, args.events)
+        corrected = os.path.join(workdir, "corrected.jsonl")
+        with open(log, "rb") as source, open(corrected, "wb") as handle:
+            lines = sum(1 for _ in source)
+            source.seek(0)
+            handle.write(source.read())
+            handle.write(json.dumps({"type": "correction", "voids": lines - 20, "reason": "bench"}).encode() + b"\n")
         print(f"log: {events:,} events, {os.path.getsize(log) / 2**20:.0f} MiB; {args.runs} runs, medians")
-        results: dict[str, list[dict]] = {t: [] for t in ("decode", "validate", "import")}
+        tasks = ["decode", "validate", "import", "corrected"]
+        if args.baseline:
+            tasks += [f"validate@{os.path.abspath(args.baseline)}", f"import@{os.path.abspath(args.baseline)}"]
+        results: dict[str, list[dict]] = {t: [] for t in tasks}
         for run in range(args.runs):  # interleaved, so machine noise spreads over every task
             for task in results:
-                results[task].append(measure(task, log, workdir, run))
+                results[task].append(measure(task, corrected if task == "corrected" else log, workdir, run))
         ceiling = statistics.median(r["seconds"] for r in results["decode"])
-        print(f"{'task':<10} {'events/s':>12} {'seconds':>9} {'peak MB':>9} {'vs decode':>10}")
+        print(f"{'task':<18} {'events/s':>12} {'seconds':>9} {'peak MB':>9} {'vs decode':>10}")
         for task, runs in results.items():
             seconds = statistics.median(r["seconds"] for r in runs)
             peak = statistics.median(r["peak_mb"] for r in runs)
-            print(f"{task:<10} {events / seconds:>12,.0f} {seconds:>9.2f} {peak:>9.0f} {ceiling / seconds:>10.2f}")
+            name = task.replace(f"@{os.path.abspath(args.baseline)}", " (baseline)") if args.baseline else task
+            print(f"{name:<18} {events / seconds:>12,.0f} {seconds:>9.2f} {peak:>9.0f} {ceiling / seconds:>10.2f}")
 
 
 if __name__ == "__main__":
