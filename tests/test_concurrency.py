@@ -217,3 +217,27 @@ def test_a_writer_kept_waiting_past_the_lock_timeout_stops_cleanly(locations, tm
     assert store.count_events() == 0 and store.games() == []
     assert import_log(store, open(log, "rb").read(), log).outcome is Outcome.IMPORTED
     store.close()
+
+
+def test_a_views_keeper_that_loses_the_race_to_create_the_tracking_table_tries_again(tmp_path, monkeypatch):
+    """Two processes on a fresh SQLite store both find no tracking table; the second to record the library's
+    ``__migration__`` row fails (IntegrityError), and must try again rather than fail the import."""
+    from eventsourcing.persistence import OperationalError
+    from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+    from projections.views.keeper import ViewKeeper
+
+    store = GameStore(str(tmp_path / "race.sqlite"))
+    ViewKeeper(store)  # the winner: tables and the __migration__ row are there
+    original, calls = SQLiteTrackingRecorder.max_tracking_id, []
+
+    def saw_no_table_at_first(self, application_name):
+        calls.append(application_name)
+        if len(calls) == 1:  # the loser read the catalog before the winner created the table
+            raise OperationalError("no such table: tracking")
+        return original(self, application_name)
+
+    monkeypatch.setattr(SQLiteTrackingRecorder, "max_tracking_id", saw_no_table_at_first)
+    keeper = ViewKeeper(store)
+    assert keeper.status().position == 0 and len(calls) >= 2
+    store.close()
