@@ -1,10 +1,9 @@
-"""``gamelog games`` (the stored games) and ``gamelog schema`` (the log format's JSON Schema)."""
+"""``gamelog games`` (the stored games) and ``gamelog schema`` (the JSON Schema of the log format and of each document)."""
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict
 from typing import Union
 
 import click
@@ -12,6 +11,7 @@ import msgspec
 
 from cli.sources import open_store, store_option
 from domain.games import GAMES
+from projections.reports.documents import NAMES, GameEntry, Games, document_type, encode
 
 
 @click.command()
@@ -27,7 +27,7 @@ def games(fmt: str, store: str) -> None:
     # Listing never creates a store: no file yet means no games yet.
     rows = [] if "://" not in store and not os.path.exists(store) else open_store(store).games()
     if fmt == "json":
-        click.echo(json.dumps({"games": [asdict(r) for r in rows]}, ensure_ascii=False))
+        click.echo(encode(Games(games=[GameEntry(**vars(r)) for r in rows])))
         return
     if not rows:
         click.echo(f"no games in {store}")
@@ -66,7 +66,22 @@ def log_schema() -> dict:
     }
 
 
+SCHEMAS = ("log", *NAMES)
+"""What ``gamelog schema NAME`` knows: the log format, and each JSON document the commands print."""
+
+
+def document_schema(name: str) -> dict:
+    """The JSON Schema of the document ``name`` prints (``projections.reports.documents``)."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **msgspec.json.schema(document_type(name))}
+
+
 @click.command()
-def schema() -> None:
-    """Print the JSON Schema of the log format (v1), generated from the event types."""
-    click.echo(json.dumps(log_schema(), indent=2, sort_keys=True))
+@click.argument("name", required=False, default="log", type=click.Choice(SCHEMAS))
+def schema(name: str) -> None:
+    """Print a JSON Schema: of the log format (v1, the default), or of a command's JSON output.
+
+    NAME is one of: log (a log's lines), validate, games, replay, report,
+    audit, what-if (audit --without), verify, verify-against (verify
+    --against), each the document `--format json` prints.
+    """
+    click.echo(json.dumps(log_schema() if name == "log" else document_schema(name), indent=2, sort_keys=True))
