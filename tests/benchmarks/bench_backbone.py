@@ -37,10 +37,10 @@ def child(task: str, log: str, store: str) -> None:
             for line in handle:
                 decoder.decode(line)
     elif task == "validate":
-        from cli.validate import check_file
+        from projections.reports.validation import check_file
 
         result = check_file(log)
-        assert not result["errors"] and not result["findings"], (result["errors"][:3], result["findings"][:3])
+        assert not result.errors and not result.findings, (result.errors[:3], result.findings[:3])
     elif task == "import":
         from projections.importing.importer import Outcome, import_log
         from projections.store.application import GameStore
