@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Iterable
 
 from projections.reports.documents import GameEntry, Games, encode
@@ -9,9 +10,7 @@ from projections.reports.documents import GameEntry, Games, encode
 
 def games_document(summaries: Iterable[Any]) -> Games:
     """The catalog's rows (``projections.store.application.GameSummary``) as the ``games`` document."""
-    return Games(games=[GameEntry(id=s.id, game=s.game, players=list(s.players), events=s.events, last_line=s.last_line,
-                                  finished=s.finished, winner=s.winner, versions=s.versions, fingerprint=s.fingerprint)
-                        for s in summaries])
+    return Games(games=[GameEntry(**asdict(s)) for s in summaries])
 
 
 def render_games_json(document: Games) -> str:

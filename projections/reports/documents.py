@@ -171,15 +171,10 @@ class ScoreEntry(Document, kw_only=True):
     total: int
 
 
-class AuditFinding(Document, kw_only=True):
+class AuditFinding(Finding, kw_only=True):
     """A finding with its rule's text, whether the seeds state the rule, what the log says on its line,
     and, for a ``CLAIM``, the derivation of the score up to that line."""
 
-    line: int
-    rule: str
-    severity: str
-    player: str | None
-    message: str
     rule_text: str
     in_seeds: bool
     log: str | None
