@@ -145,7 +145,8 @@ def test_verify_json_names_an_altered_event(store, tmp_path):
     assert [(p.version, p.kind) for p in tampered.problems] == [(version, "altered")]
     differs = typed("verify-against", gamelog("verify", UCHRONIA_DISPUTED, "--against", "seed-examples", "--store", store,
                                               "--format", "json"))
-    assert (differs.matches, differs.difference) == (False, "line 3: the header differs from the stored game")  # its header is on line 3, after two comments
+    # That log's header is on line 3, after two comments.
+    assert (differs.matches, differs.difference) == (False, "line 3: the header differs from the stored game")
 
 
 def test_view_rows_are_read_back_by_name():

@@ -57,7 +57,8 @@ def render_audit_markdown(audit: Audit) -> str:
     out = [f"# Audit of {audit.game} `{audit.id}`", "", f"Fingerprint: `{audit.fingerprint}`", "",
            "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     for f in audit.findings:
-        out.append(f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)} | {_md(f.rule_text)} | {_md(f.log)} |")
+        out.append(f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)} | "
+                   f"{_md(f.rule_text)} | {_md(f.log)} |")
     if audit.corrections:
         out += ["", "## Corrections", ""] + [f"- line {c.line} voids line {c.voids} ({_md(c.reason)}): {_md(c.voided_line)}"
                                              for c in audit.corrections]

@@ -74,7 +74,8 @@ def _lines(lines: list[LineRow], tracks: list[TrackRow], findings: list[FindingR
             Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule, reason=t.reason))
     findings_at: dict[int, list[LineFinding]] = {}
     for f in findings:
-        findings_at.setdefault(f.line, []).append(LineFinding(rule=f.rule, severity=f.severity, player=f.player, message=f.message))
+        findings_at.setdefault(f.line, []).append(
+            LineFinding(rule=f.rule, severity=f.severity, player=f.player, message=f.message))
     return [Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
                  changes=changes_at.get(row.line, []), findings=findings_at.get(row.line, [])) for row in lines]
 
