@@ -84,8 +84,7 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
             code = EXIT_INPUT
             continue
         except LogInvalid as invalid:
-            for line in invalid.lines():
-                click.echo(line, err=True)
+            _print_errors(invalid)
             click.echo(f"Error: {path}: {len(invalid.errors)} input error(s); nothing stored", err=True)
             code = EXIT_INPUT
             continue
@@ -103,9 +102,14 @@ def _import_converted(game_store: Any, log: bytes, path: str) -> ImportResult | 
     try:
         return import_log(game_store, log, f"{path} (converted)")
     except LogInvalid as invalid:
-        for line in invalid.lines():
-            click.echo(line, err=True)
+        _print_errors(invalid)
         return None
+
+
+def _print_errors(invalid: LogInvalid) -> None:
+    """Every input error on stderr, one a line (``FILE:LINE: ... at $.path``)."""
+    for line in invalid.lines():
+        click.echo(line, err=True)
 
 
 def _update_views(game_store: Any) -> None:

@@ -13,7 +13,7 @@ from cli.sources import load_game, open_store, store_option
 from projections.views.keeper import ViewKeeper, views_in_memory
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
-from projections.reports.model import build_report
+from projections.reports.model import GameNotInViews, build_report
 
 
 def _keeper(store: str) -> ViewKeeper:
@@ -65,10 +65,10 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     else:
         keeper = keeper_for(store)
         with keeper.connection() as cursor:
-            cursor.execute("SELECT 1 FROM view_context WHERE game = ?", (game,))
-            if cursor.fetchone() is None:
-                raise InputProblem(f"no log file or stored game named {game!r} (in {store})")
-            document = build_report(cursor, game, by)
+            try:
+                document = build_report(cursor, game, by)
+            except GameNotInViews:
+                raise InputProblem(f"no log file or stored game named {game!r} (in {store})") from None
     if fmt == "text":
         styled = output is None and sys.stdout.isatty()
         text = render_text(document, click.style if styled else (lambda t, **_: t))

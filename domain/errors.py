@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.messages import input_error
+
 
 class InputError(msgspec.Struct, frozen=True):
     """One malformed line: where it is and what is wrong with it.
@@ -25,7 +27,7 @@ class InputError(msgspec.Struct, frozen=True):
 
     def describe(self, filename: str) -> str:
         """The error as users read it: ``FILE:LINE: <what is wrong> at $.field``."""
-        return f"{filename}:{self.line}: {self.message} at {self.path}"
+        return input_error(filename, self.line, self.message, self.path)
 
 
 class LogInvalid(Exception):

@@ -69,7 +69,9 @@ def _log(lines: list[str]) -> bytes:
 
 def final(state: GameState) -> dict:
     """What a person compares: the game's fields, the turn under way, and the end."""
-    return {"game": state.to_json(), "turn": state.turn, "active": state.active,
+    shown = state.to_json()
+    del shown["voided_lines"]  # the one difference: which lines the log voids, and which it never had
+    return {"game": shown, "turn": state.turn, "active": state.active,
             "turn_over": None if state.turn_over is None else (state.turn_over.line, state.turn_over.player),
             "ended": None if state.ended is None else (state.ended.line, state.ended.winner, state.ended.rule, state.ended.reason)}
 

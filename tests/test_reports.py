@@ -15,6 +15,7 @@ import pytest
 
 from domain.replay import run
 from projections.views.keeper import views_in_memory
+from projections.reports.documents import FindingCounts
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
 from projections.reports.model import build_report
@@ -53,13 +54,13 @@ def test_reports_are_the_same_bytes_whatever_the_hash_seed(seed):
 
 def test_the_seed_report_shows_the_numbers_a_person_checks():
     report = report_of(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
-    periods = {p["number"]: p for p in report["periods"]}
+    periods = {p.number: p for p in report.periods}
     turn4 = periods[4]
-    assert (turn4["number"], turn4["players"]) == (4, ["Human"])
-    assert turn4["standings"]["Human"] == {"credits": 1052, "deeds": 700, "net_worth": 1752}
-    paid = [c for line in periods[1]["lines"] for c in line["changes"]]
-    assert [(c["subject"], c["delta"], c["value"]) for c in paid] == [("Qossuth", -10, 90)]
-    assert report["result"]["winner"] == "Human" and report["findings"] == {"violation": 0, "unverifiable": 0, "warning": 1}
+    assert (turn4.number, turn4.players) == (4, ["Human"])
+    assert turn4.standings["Human"] == {"credits": 1052, "deeds": 700, "net_worth": 1752}
+    paid = [c for line in periods[1].lines for c in line.changes]
+    assert [(c.subject, c.delta, c.value) for c in paid] == [("Qossuth", -10, 90)]
+    assert report.result.winner == "Human" and report.findings == FindingCounts(violation=0, unverifiable=0, warning=1)
 
 
 def test_the_html_report_is_self_contained_with_one_line_per_player():

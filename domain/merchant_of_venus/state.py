@@ -8,9 +8,13 @@ as a plain sum (credits plus the full value of deeds), with nothing to decide.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
+
+from domain.documents import shared_fields
 from domain.engine import GameState, folds
+from domain.merchant_of_venus import documents
 from domain.merchant_of_venus.events import (
     CargoChanged,
     CreditsChanged,
@@ -181,34 +185,36 @@ class MerchantState(GameState):
 
     # -- output ------------------------------------------------------------------------
 
+    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
+    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+
     def to_json(self) -> dict[str, Any]:
-        players = {}
-        for name, p in self.by_player.items():
-            players[name] = {
-                "credits": p.credits,
-                "net_worth": p.net_worth,
-                "ious": dict(sorted(p.ious.items())),
-                "deeds": [{"kind": d.kind, "culture": d.culture, "value": d.value} for d in p.deeds],
-                "cargo": [
-                    {"kind": t.kind, "name": t.name, "dots": t.dots, "count": n}
-                    | ({"destination": t.destination} if t.destination else {})
-                    for t, n in p.cargo.items()
-                ],
-                "holds": p.holds,
-                "shields": p.shields,
-                "drives": sorted(c for c, n in p.drives.items() if n > 0),
-                "relics": sorted(r for r, n in p.relics.items() if n > 0),
-                "location": _location(p.venue),
-            }
-        return {"players": players, "goal": self.goal}
+        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
+        return msgspec.to_builtins(self.document())
+
+    def document(self) -> documents.Replay:
+        """The state as ``replay --format json``'s document (``domain.merchant_of_venus.documents``)."""
+        players = {name: _player(p) for name, p in self.by_player.items()}
+        return documents.Replay(**shared_fields(self), players=players, goal=self.goal)
 
 
-def _location(venue: Landed | None) -> dict[str, Any] | None:
+def _player(p: Player) -> documents.Player:
+    return documents.Player(
+        credits=p.credits,
+        net_worth=p.net_worth,
+        ious=dict(sorted(p.ious.items())),
+        deeds=[documents.Deed(kind=d.kind, culture=d.culture, value=d.value) for d in p.deeds],
+        cargo=[documents.Cargo(kind=t.kind, name=t.name, dots=t.dots, count=n, destination=t.destination or msgspec.UNSET)
+               for t, n in p.cargo.items()],
+        holds=p.holds,
+        shields=p.shields,
+        drives=sorted(c for c, n in p.drives.items() if n > 0),
+        relics=sorted(r for r, n in p.relics.items() if n > 0),
+        location=_location(p.venue),
+    )
+
+
+def _location(venue: Landed | None) -> documents.Location | None:
     if venue is None:
         return None
-    out: dict[str, Any] = {"venue": venue.venue}
-    if venue.culture:
-        out["culture"] = venue.culture
-    if venue.owner:
-        out["owner"] = venue.owner
-    return out
+    return documents.Location(venue=venue.venue, culture=venue.culture or msgspec.UNSET, owner=venue.owner or msgspec.UNSET)

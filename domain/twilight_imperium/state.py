@@ -11,9 +11,13 @@ only through the derived events of ``events.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
+
+from domain.documents import shared_fields
 from domain.engine import GameState, folds
+from domain.twilight_imperium import documents
 from domain.events import Correction, Note, TurnBegan
 from domain.twilight_imperium.events import (
     CombatStarted,
@@ -311,28 +315,37 @@ class TwilightState(GameState):
 
     # -- output ------------------------------------------------------------------------
 
+    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
+    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+
     def to_json(self) -> dict[str, Any]:
+        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
+        return msgspec.to_builtins(self.document())
+
+    def document(self) -> documents.Replay:
+        """The state as ``replay --format json``'s document (``domain.twilight_imperium.documents``)."""
         players = {
-            name: {
-                "faction": p.faction,
-                "vp": p.vp,
-                "trade_goods": p.trade_goods,
-                "commodities": p.commodities,
-                "commodity_value": p.commodity_value,
-                "strategy_tokens": p.tokens["strategy"],
-                "tactic_tokens": p.tokens["tactic"],
-                "fleet_tokens": p.tokens["fleet"],
-                "scored": list(p.scored),
-                "secret_objectives_held": list(p.secrets),
-                "controls_home_system": p.home_control,
-            }
+            name: documents.Player(
+                faction=p.faction,
+                vp=p.vp,
+                trade_goods=p.trade_goods,
+                commodities=p.commodities,
+                commodity_value=p.commodity_value,
+                strategy_tokens=p.tokens["strategy"],
+                tactic_tokens=p.tokens["tactic"],
+                fleet_tokens=p.tokens["fleet"],
+                scored=list(p.scored),
+                secret_objectives_held=list(p.secrets),
+                controls_home_system=p.home_control,
+            )
             for name, p in self.by_player.items()
         }
-        return {
-            "players": players,
-            "revealed_objectives": [{"objective": o, "stage": s} for o, s, _ in self.revealed],
-            "phase": self.phase,
-            "speaker": self.speaker,
-            "initiative_order": self.initiative_order(),
-            "vp_goal": self.goal,
-        }
+        return documents.Replay(
+            **shared_fields(self),
+            players=players,
+            revealed_objectives=[documents.Objective(objective=o, stage=s) for o, s, _ in self.revealed],
+            phase=self.phase,
+            speaker=self.speaker,
+            initiative_order=self.initiative_order(),
+            vp_goal=self.goal,
+        )

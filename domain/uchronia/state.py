@@ -8,9 +8,13 @@ events, so the audit can show each entry.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
+
+from domain.documents import shared_fields
 from domain.engine import GameState, folds
+from domain.uchronia import documents
 from domain.events import TurnBegan, TurnFinished
 from domain.uchronia.events import (
     BuildingCompleted,
@@ -184,33 +188,41 @@ class UchroniaState(GameState):
         """The colors whose monopoly ``player`` holds."""
         return [c for c, m in self.monopolies.items() if m.player == player]
 
+    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
+    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+
     def to_json(self) -> dict[str, Any]:
+        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
+        return msgspec.to_builtins(self.document())
+
+    def document(self) -> documents.Replay:
+        """The state as ``replay --format json``'s document (``domain.uchronia.documents``)."""
         players = {
-            name: {
-                "vp": p.vp,
-                "built": [b.name for b in p.built],
-                "under_construction": {n: s.placed for n, s in p.under_construction.items()},
-                "operations_limit": p.operations_limit,
-                "monopolies": {c: self.monopolies[c].operations for c in self.monopolies_of(name)},
-                "buildings": [{"name": b.name, "color": b.color, "vp": b.vp, "line": b.line} for b in p.built],
-            }
+            name: documents.Player(
+                vp=p.vp,
+                built=[b.name for b in p.built],
+                under_construction={n: s.placed for n, s in p.under_construction.items()},
+                operations_limit=p.operations_limit,
+                monopolies={c: self.monopolies[c].operations for c in self.monopolies_of(name)},
+                buildings=[documents.Building(name=b.name, color=b.color, vp=b.vp, line=b.line) for b in p.built],
+            )
             for name, p in self.by_player.items()
         }
-        return {
-            "players": players,
-            "forum": dict(self.forum),
-            "monopolies": {c: {"player": m.player, "operations": m.operations} for c, m in self.monopolies.items()},
-            "threshold": self._threshold_json(),
-            "last_turn_card": self.last_turn_card,
-            "end": self._end_json(),
-        }
+        return documents.Replay(
+            **shared_fields(self) | {"end": self._end_document()},
+            players=players,
+            forum=dict(self.forum),
+            monopolies={c: documents.Monopoly(player=m.player, operations=m.operations) for c, m in self.monopolies.items()},
+            threshold=self._threshold_document(),
+            last_turn_card=self.last_turn_card,
+        )
 
-    def _threshold_json(self) -> dict[str, Any]:
+    def _threshold_document(self) -> documents.Threshold:
         r = self.reached
         if r is None:
-            return {"vp": self.threshold, "reached": False}
-        return {"vp": self.threshold, "reached": True, "by": r.player, "line": r.line, "turn": r.turn, "with_vp": r.vp}
+            return documents.Threshold(vp=self.threshold, reached=False)
+        return documents.Threshold(vp=self.threshold, reached=True, by=r.player, line=r.line, turn=r.turn, with_vp=r.vp)
 
-    def _end_json(self) -> dict[str, Any] | None:
+    def _end_document(self) -> documents.End | None:
         e = self.ended
-        return None if e is None else {"line": e.line, "winner": e.winner, "rule": e.rule, "reason": e.reason}
+        return None if e is None else documents.End(line=e.line, winner=e.winner, rule=e.rule, reason=e.reason)

@@ -1,76 +1,64 @@
 """The audit of one game, read from the views: every finding with its rule, and how each score was made.
 
-``build_audit`` gives CLI.md's ``audit --format json`` document: ``findings``
-(each with the rule's text, whether the seeds state it, and what the log
-says on that line), ``scores`` (per player, the total and the entries that
-make it, each pointing at its line, with a running total), and
-``corrections``. A ``CLAIM`` finding carries the derivation of the claimed
-score up to its line, so it can be checked against the table's own count.
+``build_audit`` gives ``audit --format json``'s document
+(:class:`~projections.reports.documents.Audit`): ``findings`` (each with the
+rule's text, whether the seeds state it, and what the log says on that
+line), ``scores`` (per player, the total and the entries that make it, each
+pointing at its line, with a running total), and ``corrections``. A ``CLAIM``
+finding carries the derivation of the claimed score up to its line, so it can
+be checked against the table's own count.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from domain.ruletext import rule
-from projections.reports.model import GameNotInViews
+from projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
+from projections.reports.model import read_context
+from projections.views.rows import CorrectionRow, FindingRow, LineRow, TrackRow, select
 from projections.views.tracks import SCORE, SCORE_NAME
 
 
-def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:
-    cursor.execute(sql, params)
-    return [tuple(r) for r in cursor.fetchall()]
-
-
-def _context(cursor: Any, game_id: str) -> dict[str, Any]:
-    found = _rows(cursor, "SELECT context FROM view_context WHERE game = ?", game_id)
-    if not found:
-        raise GameNotInViews(game_id)
-    return json.loads(found[0][0])
-
-
-def score_entries(cursor: Any, game: str, game_id: str) -> dict[str, list[dict[str, Any]]]:
+def score_entries(cursor: Any, game: str, game_id: str) -> dict[str, list[ScoreEntry]]:
     """Per player, every change of their score (VP, or net worth) in order, with the running total."""
     measures = SCORE[game]
-    rows = _rows(cursor, "SELECT line, subject, measure, delta, rule, reason FROM view_tracks WHERE game = ? "
-                         f"AND measure IN ({', '.join('?' * len(measures))}) ORDER BY seq", game_id, *measures)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for line, player, measure, delta, rule_id, reason in rows:
-        entries = out.setdefault(player, [])
-        total = (entries[-1]["total"] if entries else 0) + delta
-        source = f"{measure.replace('_', ' ')}: {reason}" if game == "merchant-of-venus" else reason
-        entries.append({"line": line, "points": delta, "source": source, "rule": rule_id, "total": total})
+    rows = select(cursor, TrackRow, f"game = ? AND measure IN ({', '.join('?' * len(measures))}) ORDER BY seq",
+                  game_id, *measures)
+    out: dict[str, list[ScoreEntry]] = {}
+    for row in rows:
+        entries = out.setdefault(row.subject, [])
+        total = (entries[-1].total if entries else 0) + row.delta
+        source = f"{row.measure.replace('_', ' ')}: {row.reason}" if game == "merchant-of-venus" else row.reason
+        entries.append(ScoreEntry(line=row.line, points=row.delta, source=source, rule=row.rule, total=total))
     return out
 
 
-def build_audit(cursor: Any, game_id: str, player: str | None = None) -> dict[str, Any]:
-    """The audit document of ``game_id`` (only ``player``'s score with ``player``).
+def build_audit(cursor: Any, game_id: str, player: str | None = None, fingerprint: str = "") -> Audit:
+    """The audit document of ``game_id`` (only ``player``'s score with ``player``), with its ``fingerprint``.
 
     Raises :class:`~projections.reports.model.GameNotInViews` for an unknown game.
     """
-    context = _context(cursor, game_id)
+    context = read_context(cursor, game_id)
     game = context["game"]
-    said = dict(_rows(cursor, "SELECT line, text FROM view_lines WHERE game = ?", game_id))
+    said = {row.line: row.text for row in select(cursor, LineRow, "game = ?", game_id)}
     entries = score_entries(cursor, game, game_id)
     findings = []
-    for line, rule_id, severity, who, message in _rows(
-            cursor, "SELECT line, rule, severity, player, message FROM view_findings WHERE game = ? ORDER BY seq", game_id):
-        text = rule(rule_id)
-        finding = {"line": line, "rule": rule_id, "severity": severity, "player": who, "message": message,
-                   "rule_text": text.text, "in_seeds": text.in_seeds, "log": said.get(line)}
-        if rule_id == "CLAIM" and who is not None:
-            finding["derivation"] = [e for e in entries.get(who, []) if e["line"] <= line]
+    for row in select(cursor, FindingRow, "game = ? ORDER BY seq", game_id):
+        text = rule(row.rule)
+        finding = AuditFinding(line=row.line, rule=row.rule, severity=row.severity, player=row.player, message=row.message,
+                               rule_text=text.text, in_seeds=text.in_seeds, log=said.get(row.line))
+        if row.rule == "CLAIM" and row.player is not None:
+            finding.derivation = [e for e in entries.get(row.player, []) if e.line <= row.line]
         findings.append(finding)
     players = [player] if player else context["players"]
-    return {
-        "game": game,
-        "id": game_id,
-        "score": SCORE_NAME[game],
-        "findings": findings,
-        "scores": {p: {"total": entries[p][-1]["total"] if entries.get(p) else 0, "entries": entries.get(p, [])}
-                   for p in players},
-        "corrections": [{"line": line, "voids": voided, "reason": reason, "voided_line": said.get(voided)}
-                        for line, voided, reason in _rows(
-                            cursor, "SELECT line, voided, reason FROM view_corrections WHERE game = ? ORDER BY line", game_id)],
-    }
+    return Audit(
+        game=game,
+        id=game_id,
+        score=SCORE_NAME[game],
+        findings=findings,
+        scores={p: Score(total=entries[p][-1].total if entries.get(p) else 0, entries=entries.get(p, [])) for p in players},
+        corrections=[Correction(line=row.line, voids=row.voided, reason=row.reason, voided_line=said.get(row.voided))
+                     for row in select(cursor, CorrectionRow, "game = ? ORDER BY line", game_id)],
+        fingerprint=fingerprint,
+    )

@@ -9,8 +9,7 @@ highlighted and their rule IDs.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
-
+from projections.reports.documents import Report, Standings
 from projections.reports.formats import _change, _counts, _period_name, _result, _title
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -61,24 +60,24 @@ def _spread(ends: dict[str, float], gap: float = 14) -> dict[str, float]:
     return placed
 
 
-def _score_chart(report: dict[str, Any]) -> str:
-    score = report["score"]
-    periods = [p for p in report["periods"] if p["number"]]
-    labels = ["start"] + [str(p["number"]) for p in periods]
-    series = {player: [report["opening"][player][score]] + [p["standings"][player][score] for p in periods]
-              for player in report["players"]}
-    colours = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(report["players"])}
-    return _chart(series, labels, report["goal"], f"{score} by {report['by']}", "series", colours)
+def _score_chart(report: Report) -> str:
+    score = report.score
+    periods = [p for p in report.periods if p.number]
+    labels = ["start"] + [str(p.number) for p in periods]
+    series = {player: [report.opening[player][score]] + [p.standings[player][score] for p in periods]
+              for player in report.players}
+    colours = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(report.players)}
+    return _chart(series, labels, report.goal, f"{score} by {report.by}", "series", colours)
 
 
-def _forum_chart(report: dict[str, Any]) -> str:
-    periods = [p for p in report["periods"] if p["number"] and p["forum"]]
-    labels = [str(p["number"]) for p in periods]
-    series = {c: [p["forum"][c] for p in periods] for c in FORUM_COLOURS}
+def _forum_chart(report: Report) -> str:
+    periods = [p for p in report.periods if p.number and p.forum]
+    labels = [str(p.number) for p in periods]
+    series = {c: [p.forum[c] for p in periods] for c in FORUM_COLOURS}
     return _chart(series, labels, None, "Forum cards by color", "forum-series", FORUM_COLOURS)
 
 
-def _standings_table(standings: dict[str, dict[str, int]]) -> str:
+def _standings_table(standings: Standings) -> str:
     measures = list(next(iter(standings.values())).keys())
     head = "".join(f"<th>{escape(m.replace('_', ' '))}</th>" for m in measures)
     rows = "".join(f"<tr><td>{escape(p)}</td>" + "".join(f"<td>{v}</td>" for v in row.values()) + "</tr>"
@@ -86,29 +85,29 @@ def _standings_table(standings: dict[str, dict[str, int]]) -> str:
     return f"<table><tr><th>player</th>{head}</tr>{rows}</table>"
 
 
-def _log(report: dict[str, Any]) -> str:
+def _log(report: Report) -> str:
     out = []
-    for period in report["periods"]:
+    for period in report.periods:
         out.append(f"<h3>{escape(_period_name(report, period))}</h3><table class=\"log\">"
                    "<tr><th>line</th><th>player</th><th>what happened</th><th>changes</th><th>findings</th></tr>")
-        for line in period["lines"]:
-            worst = next((s for s in ("violation", "warning", "unverifiable") if any(f["severity"] == s for f in line["findings"])), "")
-            text = escape(line["text"])
-            changes = "<br>".join(escape(_change(c)) + f' <span class="rule">{escape(c["rule"])}</span>' for c in line["changes"])
-            findings = "<br>".join(f'{f["severity"]} <span class="rule">{escape(f["rule"])}</span>: {escape(f["message"])}' for f in line["findings"])
-            out.append(f'<tr class="{worst}"><td>{line["line"]}</td><td>{escape(line["player"] or "")}</td>'
-                       f'<td class="{"void" if line["voided"] else ""}">{text}</td><td>{changes}</td><td>{findings}</td></tr>')
-        out.append("</table>" + _standings_table(period["standings"]))
+        for line in period.lines:
+            worst = next((s for s in ("violation", "warning", "unverifiable") if any(f.severity == s for f in line.findings)), "")
+            text = escape(line.text)
+            changes = "<br>".join(escape(_change(c)) + f' <span class="rule">{escape(c.rule)}</span>' for c in line.changes)
+            findings = "<br>".join(f'{f.severity} <span class="rule">{escape(f.rule)}</span>: {escape(f.message)}' for f in line.findings)
+            out.append(f'<tr class="{worst}"><td>{line.line}</td><td>{escape(line.player or "")}</td>'
+                       f'<td class="{"void" if line.voided else ""}">{text}</td><td>{changes}</td><td>{findings}</td></tr>')
+        out.append("</table>" + _standings_table(period.standings))
     return "".join(out)
 
 
-def render_html(report: dict[str, Any]) -> str:
+def render_html(report: Report) -> str:
     """The whole page as one string."""
-    final = report["periods"][-1]["standings"] if report["periods"] else report["opening"]
-    forum = f"<h2>The Forum over time</h2>{_forum_chart(report)}" if report["game"] == "uchronia" else ""
+    final = report.periods[-1].standings if report.periods else report.opening
+    forum = f"<h2>The Forum over time</h2>{_forum_chart(report)}" if report.game == "uchronia" else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(_title(report))}</title>'
             f"<style>{CSS}</style></head><body><h1>{escape(_title(report))}</h1>"
             f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {escape(_counts(report))}</p>"
             f"<h2>Standings</h2>{_standings_table(final)}"
-            f"<h2>{escape(report['score'].replace('_', ' '))} by {report['by']}</h2>{_score_chart(report)}{forum}"
-            f"<h2>The game, {report['by']} by {report['by']}</h2>{_log(report)}</body></html>\n")
+            f"<h2>{escape(report.score.replace('_', ' '))} by {report.by}</h2>{_score_chart(report)}{forum}"
+            f"<h2>The game, {report.by} by {report.by}</h2>{_log(report)}</body></html>\n")

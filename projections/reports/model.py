@@ -1,9 +1,9 @@
 """The report of one game, per turn or per round, read from the views.
 
-The report is a plain JSON-able dict (its fields are documented in the
-README and are stable): every renderer (text, Markdown, CSV, HTML, JSON)
-reads it, and nothing in it depends on the clock or on hash order, so the
-same game always gives the same bytes.
+The report is a :class:`~projections.reports.documents.Report` (its fields
+are documented in the README and are stable): every renderer (text,
+Markdown, CSV, HTML, JSON) reads it, and nothing in it depends on the clock
+or on hash order, so the same game always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
+                                           Standings)
+from projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
 from projections.views.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
 
 SEVERITIES = ("violation", "unverifiable", "warning")
@@ -20,89 +23,94 @@ class GameNotInViews(Exception):
     """Raised when the views hold no game of that id."""
 
 
-def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:
-    cursor.execute(sql, params)
-    return [tuple(r) for r in cursor.fetchall()]
+def read_context(cursor: Any, game_id: str) -> dict[str, Any]:
+    """The game's running context in the views (its game, players, goal...); raises :class:`GameNotInViews`."""
+    cursor.execute("SELECT context FROM view_context WHERE game = ?", (game_id,))
+    found = cursor.fetchone()
+    if found is None:
+        raise GameNotInViews(game_id)
+    return json.loads(found[0])
 
 
-def build_report(cursor: Any, game_id: str, by: str | None = None) -> dict[str, Any]:
+def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
     """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default).
 
     Raises :class:`GameNotInViews` when the views don't know the game.
     """
-    found = _rows(cursor, "SELECT context FROM view_context WHERE game = ?", game_id)
-    if not found:
-        raise GameNotInViews(game_id)
-    context = json.loads(found[0][0])
+    context = read_context(cursor, game_id)
     game = context["game"]
     by = by or PERIOD[game]
-    lines = _rows(cursor, "SELECT line, turn, round, player, type, text, voided FROM view_lines WHERE game = ? ORDER BY line", game_id)
-    tracks = _rows(cursor, "SELECT seq, line, subject, measure, delta, value, rule, reason FROM view_tracks WHERE game = ? ORDER BY seq", game_id)
-    findings = _rows(cursor, "SELECT seq, line, rule, severity, player, message FROM view_findings WHERE game = ? ORDER BY seq", game_id)
-    result = _rows(cursor, "SELECT line, winner, rule, reason FROM view_results WHERE game = ?", game_id)
-    counts = {s: sum(1 for f in findings if f[3] == s) for s in SEVERITIES}
-    return {
-        "game": game,
-        "id": game_id,
-        "players": context["players"],
-        "by": by,
-        "score": SCORE_NAME[game],
-        "goal": context["goal"],
-        "result": _result(result),
-        "findings": counts,
-        "opening": _standings(game, context["players"], _opening(tracks)),
-        "periods": _periods(game, context["players"], by, lines, tracks, findings),
-    }
+    lines = select(cursor, LineRow, "game = ? ORDER BY line", game_id)
+    tracks = select(cursor, TrackRow, "game = ? ORDER BY seq", game_id)
+    findings = select(cursor, FindingRow, "game = ? ORDER BY seq", game_id)
+    result = select(cursor, ResultRow, "game = ?", game_id)
+    counts = FindingCounts(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES})
+    return Report(
+        game=game,
+        id=game_id,
+        players=context["players"],
+        by=by,
+        score=SCORE_NAME[game],
+        goal=context["goal"],
+        result=_result(result),
+        findings=counts,
+        opening=_standings(game, context["players"], _opening(tracks)),
+        periods=_periods(game, context["players"], by, lines, tracks, findings),
+    )
 
 
-def _result(rows: list[tuple]) -> dict[str, Any]:
+def _result(rows: list[ResultRow]) -> Result:
     if not rows:
-        return {"finished": False, "winner": None, "line": None, "rule": None, "reason": None}
-    line, winner, rule, reason = rows[0]
-    return {"finished": True, "winner": winner, "line": line, "rule": rule, "reason": reason}
+        return Result(finished=False, winner=None, line=None, rule=None, reason=None)
+    (row,) = rows
+    return Result(finished=True, winner=row.winner, line=row.line, rule=row.rule, reason=row.reason)
 
 
-def _periods(game: str, players: list[str], by: str, lines: list[tuple], tracks: list[tuple],
-             findings: list[tuple]) -> list[dict[str, Any]]:
-    key = 1 if by == "turn" else 2
-    changes_at: dict[int, list[dict]] = {}
-    for seq, line, subject, measure, delta, value, rule, reason in tracks:
-        changes_at.setdefault(line, []).append(
-            {"subject": subject, "measure": measure, "delta": delta, "value": value, "rule": rule, "reason": reason})
-    findings_at: dict[int, list[dict]] = {}
-    for seq, line, rule, severity, player, message in findings:
-        findings_at.setdefault(line, []).append({"rule": rule, "severity": severity, "player": player, "message": message})
-    periods: list[dict[str, Any]] = []
-    for row in lines:
-        number = row[key] or 0
-        if not periods or periods[-1]["number"] != number:
-            periods.append({"number": number, "players": [], "first_line": row[0], "last_line": row[0], "lines": []})
-        period = periods[-1]
-        line, _, _, player, kind, text, voided = row
-        period["last_line"] = line
-        if player and player not in period["players"]:
-            period["players"].append(player)
-        period["lines"].append({"line": line, "player": player, "type": kind, "text": text, "voided": bool(voided),
-                                "changes": changes_at.get(line, []), "findings": findings_at.get(line, [])})
+def _lines(lines: list[LineRow], tracks: list[TrackRow], findings: list[FindingRow]) -> list[Line]:
+    """Each line with its changes and findings."""
+    changes_at: dict[int, list[Change]] = {}
+    for t in tracks:
+        changes_at.setdefault(t.line, []).append(
+            Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule, reason=t.reason))
+    findings_at: dict[int, list[LineFinding]] = {}
+    for f in findings:
+        findings_at.setdefault(f.line, []).append(
+            LineFinding(rule=f.rule, severity=f.severity, player=f.player, message=f.message))
+    return [Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
+                 changes=changes_at.get(row.line, []), findings=findings_at.get(row.line, [])) for row in lines]
+
+
+def _periods(game: str, players: list[str], by: str, lines: list[LineRow], tracks: list[TrackRow],
+             findings: list[FindingRow]) -> list[Period]:
+    # The lines in runs of one turn (or round): (number, its lines).
+    runs: list[tuple[int, list[Line]]] = []
+    for row, line in zip(lines, _lines(lines, tracks, findings)):
+        number = (row.turn if by == "turn" else row.round) or 0
+        if not runs or runs[-1][0] != number:
+            runs.append((number, []))
+        runs[-1][1].append(line)
     # One pass over the tracks, in step with the periods: each period's standings are the totals after its last line.
     values: dict[tuple[str, str], int] = {}
     pending = iter(tracks)
     upcoming = next(pending, None)
-    for period in periods:
-        while upcoming is not None and upcoming[1] <= period["last_line"]:
-            values[(upcoming[2], upcoming[3])] = upcoming[5]
+    periods = []
+    for number, run in runs:
+        while upcoming is not None and upcoming.line <= run[-1].line:
+            values[(upcoming.subject, upcoming.measure)] = upcoming.value
             upcoming = next(pending, None)
-        period["standings"] = _standings(game, players, values)
-        period["forum"] = _forum(values) if game == "uchronia" else None
+        acted = list(dict.fromkeys(line.player for line in run if line.player))
+        periods.append(Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
+                              standings=_standings(game, players, values),
+                              forum=_forum(values) if game == "uchronia" else None))
     return periods
 
 
-def _opening(tracks: list[tuple]) -> dict[tuple[str, str], int]:
+def _opening(tracks: list[TrackRow]) -> dict[tuple[str, str], int]:
     """Each (subject, measure)'s total after the setup, before any line of play."""
-    return {(subject, measure): value for _, _, subject, measure, _, value, rule, _ in tracks if rule == "setup"}
+    return {(t.subject, t.measure): t.value for t in tracks if t.rule == "setup"}
 
 
-def _standings(game: str, players: list[str], values: dict[tuple[str, str], int]) -> dict[str, dict[str, int]]:
+def _standings(game: str, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
     out = {}
     for player in players:
         row = {m: values.get((player, m), 0) for m in MEASURES[game]}

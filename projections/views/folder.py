@@ -27,6 +27,7 @@ from typing import Any
 
 from domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
 from projections.views.phrases import phrase
+from projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
 from projections.views.tracks import GOAL, STEPS
 
 SCHEMA = (
@@ -69,7 +70,7 @@ class ViewFolder:
         self.cursor = cursor
         self.contexts: dict[str, dict[str, Any]] = {}
         self.dirty: set[str] = set()
-        self.rows: dict[str, list[tuple]] = {}
+        self.rows: dict[str, list[tuple]] = {}  # table -> its new rows (``projections.views.rows``)
         self._turns: dict[tuple[str, int], int] = {}  # (game, turn) -> its row in rows["view_turns"]
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
@@ -91,17 +92,18 @@ class ViewFolder:
         elif hasattr(event, "event"):
             self._line(context, event.line, event.event)
         elif isinstance(event, FindingRaised):
-            self._numbered(context, "view_findings", event.line, event.rule, event.severity, event.player, event.message)
+            self._add(FindingRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
+                                 event.rule, event.severity, event.player, event.message))
         elif isinstance(event, FindingMooted):
-            self._add("view_moot", context["id"], event.line, event.about, event.rule, event.severity, event.player, event.message)
+            self._add(MootRow(context["id"], event.line, event.about, event.rule, event.severity, event.player, event.message))
         elif isinstance(event, TurnBegan):
             context["turn"] = event.turn
             self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
-            self._add("view_turns", context["id"], event.turn, context["round"], event.player, event.line, event.line)
+            self._add(TurnRow(context["id"], event.turn, context["round"], event.player, event.line, event.line))
         elif isinstance(event, TurnFinished) and (context["id"], event.turn) in self._turns:
             # The turn's row is not written yet (the usual case): finish it in place.
             rows, at = self.rows["view_turns"], self._turns.pop((context["id"], event.turn))
-            rows[at] = rows[at][:5] + (event.line,)
+            rows[at] = rows[at]._replace(last_line=event.line)
         else:
             self._rare(context, event)
 
@@ -121,14 +123,14 @@ class ViewFolder:
                 self._result(context, event.ended)
         elif isinstance(event, LineVoided):
             self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
-            self._add("view_corrections", context["id"], event.line, event.voided, event.reason)
+            self._add(CorrectionRow(context["id"], event.line, event.voided, event.reason))
         else:
             self._result(context, event)
 
     def _result(self, context: dict[str, Any], event: GameWon) -> None:
         self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
                             "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
-                            (context["id"], event.line, event.winner, event.rule, event.reason))
+                            ResultRow(context["id"], event.line, event.winner, event.rule, event.reason))
 
     def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
         kind, player, text = phrase(recorded)
@@ -136,21 +138,23 @@ class ViewFolder:
             context["round"] = recorded.round
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
-        self._add("view_lines", context["id"], line, turn, context["round"], player, kind, text, 0)
+        self._add(LineRow(context["id"], line, turn, context["round"], player, kind, text, 0))
 
     def _track(self, context: dict[str, Any], line: int, step: Any) -> None:
         key = f"{step.subject}\x1f{step.measure}"
         value = context["values"].get(key, 0) + step.delta
         context["values"][key] = value
-        self._numbered(context, "view_tracks", line, step.subject, step.measure, step.delta, value, step.rule, step.reason)
+        self._add(TrackRow(context["id"], self._seq(context), line, context["turn"], context["round"],
+                           step.subject, step.measure, step.delta, value, step.rule, step.reason))
 
-    def _numbered(self, context: dict[str, Any], table: str, line: int, *values: Any) -> None:
-        """A row numbered in its game (``seq``), with the line's turn and round."""
+    @staticmethod
+    def _seq(context: dict[str, Any]) -> int:
+        """The next number of a row in its game (``seq``: tracks and findings share it)."""
         context["seq"] += 1
-        self._add(table, context["id"], context["seq"], line, context["turn"], context["round"], *values)
+        return context["seq"]
 
-    def _add(self, table: str, *row: Any) -> None:
-        self.rows.setdefault(table, []).append(row)
+    def _add(self, row: tuple) -> None:
+        self.rows.setdefault(TABLE[type(row)], []).append(row)
 
     def _write_rows(self) -> None:
         for table, rows in self.rows.items():

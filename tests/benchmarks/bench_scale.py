@@ -59,12 +59,12 @@ def task_decode(workdir: str, store: str) -> int:
 
 
 def task_validate(workdir: str, store: str) -> int:
-    from cli.validate import check_file
+    from projections.reports.validation import check_file
 
     n = 0
     for log in _logs(workdir):
         result = check_file(log)
-        assert not result["errors"] and not result["findings"], (result["errors"][:3], result["findings"][:3])
+        assert not result.errors and not result.findings, (result.errors[:3], result.findings[:3])
         n += sum(1 for _ in open(log, "rb")) - 1
     return n
 

@@ -1,0 +1,72 @@
+"""The part of ``replay --format json`` that every game shares (CLI.md), as msgspec Structs.
+
+Each game's ``documents`` module subclasses :class:`Replay` (tagged with the
+game's name in ``game``) and narrows ``players``, ``forum`` and ``end`` to its
+own Structs; its state's ``to_json`` builds that document. The fields keep the
+order of the JSON that scripts already read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+
+class Document(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The base of every document gamelog prints.
+
+    ``forbid_unknown_fields``: decoding a document that has a field its Struct
+    lacks fails, so a test that decodes the CLI's output proves the types
+    cover all of it. Subclasses say ``kw_only=True`` again (msgspec does not
+    inherit it): fields are given by name, and one with a default may precede
+    one without, which the JSON's order needs.
+    """
+
+
+class End(Document, kw_only=True):
+    """How a finished game ended: the line, the rule that ended it, and why."""
+
+    line: int
+    rule: str
+    reason: str
+
+
+class Replay(Document, kw_only=True, tag_field="game"):
+    """The state after a line: the fields every game has. ``game`` is the tag (the game's name).
+
+    ``turn`` counts turns from 1 (null before the first); ``round`` is the TI4
+    round (null in other games); ``end`` is there only once the game is over.
+    """
+
+    id: str
+    line: int
+    turn: int | None
+    round: int | None
+    finished: bool
+    winner: str | None
+    players: dict[str, Any]
+    forum: Any = None
+    end: End | UnsetType = UNSET
+    voided_lines: list[int]
+
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives as ``game``."""
+        return self.__struct_config__.tag
+
+
+def shared_fields(state: Any) -> dict[str, Any]:
+    """The fields of :class:`Replay` read off a state's generic part (``domain.engine.GameState``)."""
+    ended = state.ended
+    return {
+        "id": state.header.id,
+        "line": state.line,
+        "turn": state.turn or None,
+        "round": getattr(state, "round", None),
+        "finished": ended is not None,
+        "winner": ended.winner if ended else None,
+        "end": UNSET if ended is None else End(line=ended.line, rule=ended.rule, reason=ended.reason),
+        "voided_lines": sorted(state.voided),
+    }

@@ -1,0 +1,319 @@
+"""The JSON documents the CLI prints (README "JSON output"), as msgspec Structs, and how they are encoded.
+
+One Struct per document and per part of one; their fields keep the names and
+the order of the JSON that scripts already read, so that encoding them gives
+the same bytes as before they were typed. ``replay``'s document is each
+game's own (``domain.<game>.documents``, on ``domain.documents.Replay``).
+``gamelog schema NAME`` prints the JSON Schema of ``document_type(NAME)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from domain.documents import Document
+from domain.games import GAMES
+
+# -- validate ---------------------------------------------------------------------
+
+
+class InputErrorEntry(Document, kw_only=True):
+    """An input error: its line (null for the file itself, such as a missing file), JSON path and message."""
+
+    line: int | None
+    path: str
+    message: str
+
+
+class Finding(Document, kw_only=True):
+    """A rule finding on a line: the rule's ID, ``violation``, ``unverifiable`` or ``warning``, whose, and what."""
+
+    line: int
+    rule: str
+    severity: str
+    player: str | None
+    message: str
+
+
+class FileCheck(Document, kw_only=True):
+    """One log that ``validate`` read: every input error and every finding."""
+
+    path: str
+    errors: list[InputErrorEntry]
+    findings: list[Finding]
+
+
+class Validation(Document, kw_only=True):
+    """``validate --format json``: one entry per log named."""
+
+    files: list[FileCheck]
+
+
+# -- games ------------------------------------------------------------------------
+
+
+class GameEntry(Document, kw_only=True):
+    """A stored game: its id, game, players, events and last line, its end, its stored versions and fingerprint."""
+
+    id: str
+    game: str
+    players: list[str]
+    events: int
+    last_line: int
+    finished: bool
+    winner: str | None
+    versions: int
+    fingerprint: str
+
+
+class Games(Document, kw_only=True):
+    """``games --format json``."""
+
+    games: list[GameEntry]
+
+
+# -- report -----------------------------------------------------------------------
+
+Standings = dict[str, dict[str, int]]
+"""Player -> measure -> value, the score (``net_worth`` or ``vp``) last."""
+
+
+class Result(Document, kw_only=True):
+    """How the game ended, if it did: the winner (null: none), the line, the rule and the reason."""
+
+    finished: bool
+    winner: str | None
+    line: int | None
+    rule: str | None
+    reason: str | None
+
+
+class FindingCounts(Document, kw_only=True):
+    """How many findings of each severity the game has."""
+
+    violation: int
+    unverifiable: int
+    warning: int
+
+
+class Change(Document, kw_only=True):
+    """A change of a running total: who or what, which measure, by how much, the total after it, and why."""
+
+    subject: str
+    measure: str
+    delta: int
+    value: int
+    rule: str
+    reason: str
+
+
+class LineFinding(Document, kw_only=True):
+    """A finding as a report's line lists it (the line is the one it sits on)."""
+
+    rule: str
+    severity: str
+    player: str | None
+    message: str
+
+
+class Line(Document, kw_only=True):
+    """One recorded line: who, which event, in words, whether a correction voided it, its changes and findings."""
+
+    line: int
+    player: str | None
+    type: str
+    text: str
+    voided: bool
+    changes: list[Change]
+    findings: list[LineFinding]
+
+
+class Period(Document, kw_only=True):
+    """One turn or round (0: before the first): who acted, its lines, the standings after it, and the Forum."""
+
+    number: int
+    players: list[str]
+    first_line: int
+    last_line: int
+    lines: list[Line]
+    standings: Standings
+    forum: dict[str, int] | None
+
+
+class Report(Document, kw_only=True):
+    """``report --format json``: the game turn by turn (or round by round)."""
+
+    game: str
+    id: str
+    players: list[str]
+    by: str
+    score: str
+    goal: int
+    result: Result
+    findings: FindingCounts
+    opening: Standings
+    periods: list[Period]
+
+
+# -- audit ------------------------------------------------------------------------
+
+
+class ScoreEntry(Document, kw_only=True):
+    """One change of a player's score: its line, its points, where they come from, the rule, the total after it."""
+
+    line: int
+    points: int
+    source: str
+    rule: str
+    total: int
+
+
+class AuditFinding(Finding, kw_only=True):
+    """A finding with its rule's text, whether the seeds state the rule, what the log says on its line,
+    and, for a ``CLAIM``, the derivation of the score up to that line."""
+
+    rule_text: str
+    in_seeds: bool
+    log: str | None
+    derivation: list[ScoreEntry] | UnsetType = UNSET
+
+
+class Score(Document, kw_only=True):
+    """A player's score and the entries that make it."""
+
+    total: int
+    entries: list[ScoreEntry]
+
+
+class Correction(Document, kw_only=True):
+    """A correction: its line, the line it voids, why, and what the voided line said."""
+
+    line: int
+    voids: int
+    reason: str
+    voided_line: str | None
+
+
+class Audit(Document, kw_only=True):
+    """``audit --format json``: every finding, how each score was made, the corrections, the fingerprint."""
+
+    game: str
+    id: str
+    score: str
+    findings: list[AuditFinding]
+    scores: dict[str, Score]
+    corrections: list[Correction]
+    fingerprint: str = ""
+
+
+# -- audit --without (what-if) ----------------------------------------------------
+
+
+class StandingsChange(Document, kw_only=True):
+    """The standings after one turn or round (``turn`` or ``round``, as the report groups) that differ,
+    as recorded and as if the lines were void (null: the game never reaches that period)."""
+
+    turn: int | UnsetType = UNSET
+    round: int | UnsetType = UNSET
+    actual: Standings
+    what_if: Standings | None
+
+    @property
+    def number(self) -> int:
+        """The turn's or the round's number, whichever the report grouped by."""
+        return self.round if self.turn is UNSET else self.turn
+
+
+class Results(Document, kw_only=True):
+    """The end as recorded, and as if the lines were void."""
+
+    actual: Result
+    what_if: Result
+
+
+class WhatIf(Document, kw_only=True):
+    """``audit --without LINES --format json``: what changes if those lines were void."""
+
+    game: str
+    id: str
+    without: list[int]
+    score: str
+    findings_gone: list[Finding]
+    findings_new: list[Finding]
+    standings: list[StandingsChange]
+    result: Results
+    winner_changes: bool
+
+
+# -- verify -----------------------------------------------------------------------
+
+
+class Problem(Document, kw_only=True):
+    """One break in a stored history: the stored event (version) where it is, its kind, what it means."""
+
+    version: int
+    kind: str
+    message: str
+
+
+class Verification(Document, kw_only=True):
+    """``verify --format json``: whether the stored history is intact, its events, fingerprint and problems."""
+
+    game: str
+    intact: bool
+    versions: int
+    fingerprint: str
+    problems: list[Problem]
+
+
+class LogMatch(Document, kw_only=True):
+    """``verify LOG --against GAME --format json``: whether the log still matches the stored game, else what differs."""
+
+    log: str
+    against: str
+    matches: bool
+    difference: str | None
+
+
+# -- encoding and schemas ---------------------------------------------------------
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(document: msgspec.Struct, indent: int = 0) -> str:
+    """The document as JSON text: one line with a space after each ``:`` and ``,``, or indented by ``indent``.
+
+    These are the spacings of ``json.dumps`` (which printed the documents
+    before they were typed), so scripts see the same bytes.
+    """
+    return msgspec.json.format(_encoder.encode(document), indent=indent).decode("utf-8")
+
+
+def replay_type() -> Any:
+    """The type of ``replay``'s document: the union of every game's, told apart by ``game``."""
+    types = tuple(GAMES[name].engine.STATE.DOCUMENT for name in GAMES)
+    return types[0] if len(types) == 1 else Union[types]  # a runtime union, for msgspec
+
+
+NAMES = ("validate", "games", "replay", "report", "audit", "what-if", "verify", "verify-against")
+"""Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
+
+_TYPES: dict[str, Any] = {
+    "validate": Validation,
+    "games": Games,
+    "report": Report,
+    "audit": Audit,
+    "what-if": WhatIf,
+    "verify": Verification,
+    "verify-against": LogMatch,
+}
+
+
+def document_type(name: str) -> Any:
+    """The type of the document ``name`` (one of :data:`NAMES`); raises KeyError for another name."""
+    if name not in NAMES:
+        raise KeyError(name)
+    return replay_type() if name == "replay" else _TYPES[name]

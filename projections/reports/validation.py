@@ -1,0 +1,56 @@
+"""``validate``'s report: every input error and every finding of one log, and how they read.
+
+Nothing is stored: the log is read and decided, what a correction may need
+spilled to a temporary file, so memory stays bounded on logs of any length.
+"""
+
+from __future__ import annotations
+
+from domain.events import FindingRaised
+from domain.messages import finding, input_error, severity_summary
+from domain.reader import LogReader
+from domain.replay import decide
+from projections.importing.spill import SpilledIndex
+from projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
+
+
+def check_file(path: str) -> FileCheck:
+    """Read and decide one log, keeping only its errors and findings (constant memory).
+
+    A file that cannot be read is one error with no line (``"line": null``).
+    """
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        error = InputErrorEntry(line=None, path="$", message=f"cannot read the file: {exc.strerror or exc}")
+        return FileCheck(path=path, errors=[error], findings=[])
+    with handle, SpilledIndex() as index:
+        reader = LogReader(handle)
+        findings = [_finding(e) for e in decide(reader, index) if type(e) is FindingRaised]
+    errors = [InputErrorEntry(line=e.line, path=e.path, message=e.message) for e in reader.errors]
+    return FileCheck(path=path, errors=errors, findings=findings)
+
+
+def _finding(event: FindingRaised) -> Finding:
+    return Finding(line=event.line, rule=event.rule, severity=event.severity, player=event.player, message=event.message)
+
+
+def render_validation_json(checks: list[FileCheck]) -> str:
+    """Every log's check as one JSON document, on one line."""
+    return encode(Validation(files=checks))
+
+
+def error_lines(check: FileCheck) -> list[str]:
+    """The log's input errors, one a line (``FILE:LINE: ... at $.path``; ``Error: FILE: ...`` for the file itself)."""
+    return [f"Error: {check.path}: {e.message}" if e.line is None else input_error(check.path, e.line, e.message, e.path)
+            for e in check.errors]
+
+
+def finding_lines(check: FileCheck) -> list[str]:
+    """The log's findings, one a line (``FILE:LINE: severity RULE [player]: message``), then a summary."""
+    out = [finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message) for f in check.findings]
+    if check.errors:
+        summary = f"{len(check.errors)} input error(s); not a valid log"
+    else:
+        summary = severity_summary(f.severity for f in check.findings)
+    return out + [f"{check.path}: {summary}"]

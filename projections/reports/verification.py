@@ -1,0 +1,44 @@
+"""``verify``'s documents, from ``projections.store.verify``'s verdicts, and how they read."""
+
+from __future__ import annotations
+
+from projections.reports.documents import LogMatch, Problem, Verification, encode
+from projections.store.verify import SHORT, Verdict
+
+
+def verification(verdict: Verdict) -> Verification:
+    """The verdict on a stored game's history as a document."""
+    return Verification(game=verdict.game_id, intact=verdict.intact, versions=verdict.versions, fingerprint=verdict.fingerprint,
+                        problems=[Problem(version=p.version, kind=p.kind, message=p.message) for p in verdict.problems])
+
+
+def render_verification_json(document: Verification) -> str:
+    """The verification as one JSON document, on one line."""
+    return encode(document)
+
+
+def render_verification_text(document: Verification) -> str:
+    """Each problem on a line of its own, then the verdict."""
+    out = [f"{document.game}: event {p.version}: {p.kind}: {p.message}" for p in document.problems]
+    if document.intact:
+        out.append(f"{document.game}: intact, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}")
+    else:
+        out.append(f"{document.game}: the stored history was altered ({len(document.problems)} problem(s))")
+    return "\n".join(out)
+
+
+def log_match(log: str, against: str, difference: str | None) -> LogMatch:
+    """Whether the log file ``log`` still matches the stored game ``against`` (``difference``: None when it does)."""
+    return LogMatch(log=log, against=against, matches=difference is None, difference=difference)
+
+
+def render_log_match_json(document: LogMatch) -> str:
+    """The comparison as one JSON document, on one line."""
+    return encode(document)
+
+
+def render_log_match_text(document: LogMatch) -> str:
+    """One line: the log matches the stored game, or what differs."""
+    if document.matches:
+        return f"{document.log} matches the stored game {document.against!r}"
+    return f"{document.log} differs from the stored game {document.against!r}: {document.difference}"

@@ -1,0 +1,114 @@
+"""The rows of the view tables, one NamedTuple per table, its fields the table's columns in order.
+
+The folder (``projections.views.folder``) writes these rows and the reports
+(``projections.reports``) read them back by name: a row is never indexed by
+position. The columns are those of ``folder.SCHEMA``: stores written before
+these types existed read the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class LineRow(NamedTuple):
+    """``view_lines``: one recorded line, told in words."""
+
+    game: str
+    line: int
+    turn: int
+    round: int | None
+    player: str | None
+    type: str
+    text: str
+    voided: int  # 0 or 1: SQLite has no boolean
+
+
+class TurnRow(NamedTuple):
+    """``view_turns``: one turn, its player and its lines."""
+
+    game: str
+    turn: int
+    round: int | None
+    player: str
+    first_line: int
+    last_line: int
+
+
+class TrackRow(NamedTuple):
+    """``view_tracks``: one change of a running total, and the total after it."""
+
+    game: str
+    seq: int
+    line: int
+    turn: int
+    round: int | None
+    subject: str
+    measure: str
+    delta: int
+    value: int
+    rule: str
+    reason: str
+
+
+class FindingRow(NamedTuple):
+    """``view_findings``: one rule finding."""
+
+    game: str
+    seq: int
+    line: int
+    turn: int
+    round: int | None
+    rule: str
+    severity: str
+    player: str | None
+    message: str
+
+
+class ResultRow(NamedTuple):
+    """``view_results``: how a finished game ended."""
+
+    game: str
+    line: int
+    winner: str | None
+    rule: str
+    reason: str
+
+
+class CorrectionRow(NamedTuple):
+    """``view_corrections``: one correction and the line it voided."""
+
+    game: str
+    line: int
+    voided: int
+    reason: str
+
+
+class MootRow(NamedTuple):
+    """``view_moot``: a finding of line ``about`` that the correction at ``line`` made moot."""
+
+    game: str
+    line: int
+    about: int
+    rule: str
+    severity: str
+    player: str | None
+    message: str
+
+
+TABLE: dict[type, str] = {
+    LineRow: "view_lines",
+    TurnRow: "view_turns",
+    TrackRow: "view_tracks",
+    FindingRow: "view_findings",
+    ResultRow: "view_results",
+    CorrectionRow: "view_corrections",
+    MootRow: "view_moot",
+}
+"""Each row type's table."""
+
+
+def select(cursor: Any, row: type[NamedTuple], where: str, *params: Any) -> list[Any]:
+    """The rows of ``row``'s table that match ``where`` (SQL after ``WHERE``), as ``row`` tuples."""
+    cursor.execute(f"SELECT {', '.join(row._fields)} FROM {TABLE[row]} WHERE {where}", params)
+    return [row(*r) for r in cursor.fetchall()]
