@@ -252,3 +252,27 @@ def test_a_correction_after_the_end_breaks_no_rule_and_can_undo_the_end():
         (7, "CLAIM", "line 6, decided again without line 3: Ann's net_worth is claimed as 2100, but the log gives 500")]
     assert result.state.ended is None
     assert [e.ended for e in result.events if isinstance(e, StateRestated)] == [None]
+
+
+def test_the_audit_shows_which_findings_a_correction_made_moot(tmp_path):
+    import json as json_module
+
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    log = tmp_path / "moot.jsonl"
+    log.write_bytes(log_bytes(
+        MOV,
+        {"type": "turn_started", "player": "Ann"},                                                          # 2
+        {"type": "landed", "player": "Ann", "venue": "surface_city", "culture": "Shenna"},                  # 3
+        {"type": "goods_bought", "player": "Ann", "good": "Melf Pelts", "culture": "Shenna", "unit_price": 50},  # 4
+        {"type": "goods_bought", "player": "Ann", "good": "Melf Pelts", "culture": "Shenna", "unit_price": 50},  # 5
+        {"type": "correction", "voids": 4, "reason": "bought once"},                                         # 6
+    ))
+    result = CliRunner().invoke(main, ["audit", str(log), "--format", "json"])
+    (finding,) = json_module.loads(result.output)["findings"]
+    assert (finding["line"], finding["rule"], finding["moot_by"]) == (5, "MOV-LIMIT", 6)
+    text = CliRunner().invoke(main, ["audit", str(log)]).output
+    assert "moot: since the correction at line 6, the log decided again no longer raises it" in text
+    assert "net worth: Ann 450, Bob 500" in text

@@ -6,7 +6,8 @@ rule's text, whether the seeds state it, and what the log says on that
 line), ``scores`` (per player, the total and the entries that make it, each
 pointing at its line, with a running total), and ``corrections``. A ``CLAIM``
 finding carries the derivation of the claimed score up to its line, so it can
-be checked against the table's own count.
+be checked against the table's own count; a finding that a later correction
+made moot carries that correction's line (``moot_by``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from domain.ruletext import rule
 from projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
 from projections.reports.model import read_context
-from projections.views.rows import CorrectionRow, FindingRow, LineRow, TrackRow, select
+from projections.views.rows import CorrectionRow, FindingRow, LineRow, MootRow, TrackRow, select
 from projections.views.tracks import SCORE, SCORE_NAME
 
 
@@ -43,6 +44,8 @@ def build_audit(cursor: Any, game_id: str, player: str | None = None, fingerprin
     game = context["game"]
     said = {row.line: row.text for row in select(cursor, LineRow, "game = ?", game_id)}
     entries = score_entries(cursor, game, game_id)
+    moot = {(m.about, m.rule, m.severity, m.player, m.message): m.line
+            for m in select(cursor, MootRow, "game = ? ORDER BY line", game_id)}
     findings = []
     for row in select(cursor, FindingRow, "game = ? ORDER BY seq", game_id):
         text = rule(row.rule)
@@ -50,6 +53,9 @@ def build_audit(cursor: Any, game_id: str, player: str | None = None, fingerprin
                                rule_text=text.text, in_seeds=text.in_seeds, log=said.get(row.line))
         if row.rule == "CLAIM" and row.player is not None:
             finding.derivation = [e for e in entries.get(row.player, []) if e.line <= row.line]
+        moot_by = moot.get((row.line, row.rule, row.severity, row.player, row.message))
+        if moot_by is not None:
+            finding.moot_by = moot_by
         findings.append(finding)
     players = [player] if player else context["players"]
     return Audit(

@@ -35,6 +35,8 @@ def render_audit_text(audit: Audit) -> str:
         out.append(f"    rule: {f.rule_text}")
         if f.log:
             out.append(f"    log:  {f.log}")
+        if f.moot_by is not UNSET:
+            out.append(f"    moot: since the correction at line {f.moot_by}, the log decided again no longer raises it")
         if f.derivation is not UNSET:  # a CLAIM: even an empty derivation says how the score stood
             out.append(f"    the log's {_score_name(audit.score)} up to line {f.line}:")
             out += _entries_text(f.derivation, "      ")
@@ -57,7 +59,8 @@ def render_audit_markdown(audit: Audit) -> str:
     out = [f"# Audit of {audit.game} `{audit.id}`", "", f"Fingerprint: `{audit.fingerprint}`", "",
            "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     for f in audit.findings:
-        out.append(f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)} | "
+        moot = "" if f.moot_by is UNSET else f" (moot since the correction at line {f.moot_by})"
+        out.append(f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)}{moot} | "
                    f"{_md(f.rule_text)} | {_md(f.log)} |")
     if audit.corrections:
         out += ["", "## Corrections", ""] + [f"- line {c.line} voids line {c.voids} ({_md(c.reason)}): {_md(c.voided_line)}"

@@ -173,12 +173,14 @@ class ScoreEntry(Document, kw_only=True):
 
 class AuditFinding(Finding, kw_only=True):
     """A finding with its rule's text, whether the seeds state the rule, what the log says on its line,
-    and, for a ``CLAIM``, the derivation of the score up to that line."""
+    for a ``CLAIM`` the derivation of the score up to that line, and ``moot_by`` once a correction made it moot."""
 
     rule_text: str
     in_seeds: bool
     log: str | None
     derivation: list[ScoreEntry] | UnsetType = UNSET
+    moot_by: int | UnsetType = UNSET
+    """The line of the correction that made this finding moot: the log decided again no longer raises it."""
 
 
 class Score(Document, kw_only=True):
