@@ -14,6 +14,7 @@ from typing import Any, Callable
 from domain.engine import Engine
 from domain.events import GameWon, Note, TurnStarted
 from domain.games import GameRules
+from domain.twilight_imperium import measures, periods, phrases, ruletext
 from domain.twilight_imperium import rules
 from domain.twilight_imperium.events import (
     DERIVED_TYPES,
@@ -231,4 +232,9 @@ RULES = GameRules(
     event_types=EVENT_TYPES,
     engine=TwilightEngine,
     stored_types=DERIVED_TYPES,
+    phrases=phrases.PHRASES,
+    measures=measures.MEASURES,
+    period=periods.PERIOD,
+    round_of=periods.round_of,
+    rule_texts=ruletext.RULE_TEXTS,
 )

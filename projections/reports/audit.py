@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.ruletext import rule
 from projections.reports.model import GameNotInViews
-from projections.views.tracks import SCORE, SCORE_NAME
+from domain.games import GAMES
 
 
 def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:
@@ -32,14 +32,15 @@ def _context(cursor: Any, game_id: str) -> dict[str, Any]:
 
 def score_entries(cursor: Any, game: str, game_id: str) -> dict[str, list[dict[str, Any]]]:
     """Per player, every change of their score (VP, or net worth) in order, with the running total."""
-    measures = SCORE[game]
+    measures = GAMES[game].measures.score
     rows = _rows(cursor, "SELECT line, subject, measure, delta, rule, reason FROM view_tracks WHERE game = ? "
                          f"AND measure IN ({', '.join('?' * len(measures))}) ORDER BY seq", game_id, *measures)
     out: dict[str, list[dict[str, Any]]] = {}
     for line, player, measure, delta, rule_id, reason in rows:
         entries = out.setdefault(player, [])
         total = (entries[-1]["total"] if entries else 0) + delta
-        source = f"{measure.replace('_', ' ')}: {reason}" if game == "merchant-of-venus" else reason
+        # A score of several measures says which one moved; a score of one needs no name.
+        source = f"{measure.replace('_', ' ')}: {reason}" if len(measures) > 1 else reason
         entries.append({"line": line, "points": delta, "source": source, "rule": rule_id, "total": total})
     return out
 
@@ -66,7 +67,7 @@ def build_audit(cursor: Any, game_id: str, player: str | None = None) -> dict[st
     return {
         "game": game,
         "id": game_id,
-        "score": SCORE_NAME[game],
+        "score": GAMES[game].measures.score_name,
         "findings": findings,
         "scores": {p: {"total": entries[p][-1]["total"] if entries.get(p) else 0, "entries": entries.get(p, [])}
                    for p in players},

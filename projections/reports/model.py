@@ -3,7 +3,8 @@
 The report is a plain JSON-able dict (its fields are documented in the
 README and are stable): every renderer (text, Markdown, CSV, HTML, JSON)
 reads it, and nothing in it depends on the clock or on hash order, so the
-same game always gives the same bytes.
+same game always gives the same bytes. What the game counts, its score and
+its period come from its :class:`~domain.games.GameRules` in the registry.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from projections.views.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
+from domain.games import GAMES
+from domain.measures import Measures
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 
@@ -35,7 +37,8 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> dict[str, 
         raise GameNotInViews(game_id)
     context = json.loads(found[0][0])
     game = context["game"]
-    by = by or PERIOD[game]
+    rules = GAMES[game]
+    by = by or rules.period
     lines = _rows(cursor, "SELECT line, turn, round, player, type, text, voided FROM view_lines WHERE game = ? ORDER BY line", game_id)
     tracks = _rows(cursor, "SELECT seq, line, subject, measure, delta, value, rule, reason FROM view_tracks WHERE game = ? ORDER BY seq", game_id)
     findings = _rows(cursor, "SELECT seq, line, rule, severity, player, message FROM view_findings WHERE game = ? ORDER BY seq", game_id)
@@ -46,12 +49,12 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> dict[str, 
         "id": game_id,
         "players": context["players"],
         "by": by,
-        "score": SCORE_NAME[game],
+        "score": rules.measures.score_name,
         "goal": context["goal"],
         "result": _result(result),
         "findings": counts,
-        "opening": _standings(game, context["players"], _opening(tracks)),
-        "periods": _periods(game, context["players"], by, lines, tracks, findings),
+        "opening": _standings(rules.measures, context["players"], _opening(tracks)),
+        "periods": _periods(rules.measures, context["players"], by, lines, tracks, findings),
     }
 
 
@@ -62,7 +65,7 @@ def _result(rows: list[tuple]) -> dict[str, Any]:
     return {"finished": True, "winner": winner, "line": line, "rule": rule, "reason": reason}
 
 
-def _periods(game: str, players: list[str], by: str, lines: list[tuple], tracks: list[tuple],
+def _periods(measures: Measures, players: list[str], by: str, lines: list[tuple], tracks: list[tuple],
              findings: list[tuple]) -> list[dict[str, Any]]:
     key = 1 if by == "turn" else 2
     changes_at: dict[int, list[dict]] = {}
@@ -92,8 +95,9 @@ def _periods(game: str, players: list[str], by: str, lines: list[tuple], tracks:
         while upcoming is not None and upcoming[1] <= period["last_line"]:
             values[(upcoming[2], upcoming[3])] = upcoming[5]
             upcoming = next(pending, None)
-        period["standings"] = _standings(game, players, values)
-        period["forum"] = _forum(values) if game == "uchronia" else None
+        period["standings"] = _standings(measures, players, values)
+        # "forum" is the stable JSON field of a game's board counts (null for a game without a board).
+        period["forum"] = measures.board.counts(values) if measures.board else None
     return periods
 
 
@@ -102,15 +106,5 @@ def _opening(tracks: list[tuple]) -> dict[tuple[str, str], int]:
     return {(subject, measure): value for _, _, subject, measure, _, value, rule, _ in tracks if rule == "setup"}
 
 
-def _standings(game: str, players: list[str], values: dict[tuple[str, str], int]) -> dict[str, dict[str, int]]:
-    out = {}
-    for player in players:
-        row = {m: values.get((player, m), 0) for m in MEASURES[game]}
-        row[SCORE_NAME[game]] = sum(values.get((player, m), 0) for m in SCORE[game])
-        out[player] = row
-    return out
-
-
-def _forum(values: dict[tuple[str, str], int]) -> dict[str, int]:
-    colors = ("wood", "clay", "brick", "stone", "marble")
-    return {c: values.get((c, "forum"), 0) for c in colors}
+def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> dict[str, dict[str, int]]:
+    return {player: measures.standing(player, values) for player in players}
