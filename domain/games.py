@@ -100,6 +100,10 @@ class _Registry(Mapping[str, GameRules]):
     def __len__(self) -> int:
         return len(self._packages)
 
+    def package(self, name: str) -> str:
+        """The import path of game ``name``'s folder; raises ``KeyError`` for a game the registry does not hold."""
+        return self._packages[name]
+
     def register(self, package: str) -> GameRules:
         """Plug in the game whose folder is the importable ``package``; returns its rules.
 

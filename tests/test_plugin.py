@@ -28,7 +28,8 @@ from domain.ruletext import rule
 from tests.conftest import ROOT
 
 PACKAGE = "tests.fixtures.coin_toss"
-REAL_GAMES = {"merchant-of-venus": "merchant_of_venus", "uchronia": "uchronia", "twilight-imperium-4": "twilight_imperium"}
+REAL_GAMES = {name: GAMES.package(name) for name in GAMES}
+"""The games the registry ships with (read before any test plugs one in): name -> package."""
 
 FLIP = [
     {"type": "game", "game": "coin-toss", "id": "flip-1", "players": ["Ann", "Bob"], "setup": {"goal": 2}},  # line 1
@@ -82,9 +83,12 @@ def gamelog(tmp_path, monkeypatch, coin_toss):
 
 
 def test_the_registry_lists_the_three_games_and_a_plugged_game_only_inside_its_block():
+    assert REAL_GAMES == {"merchant-of-venus": "domain.merchant_of_venus", "uchronia": "domain.uchronia",
+                          "twilight-imperium-4": "domain.twilight_imperium"}
     assert list(GAMES) == list(REAL_GAMES)
     with plugged_in(PACKAGE) as rules:
         assert list(GAMES) == [*REAL_GAMES, "coin-toss"] and GAMES["coin-toss"] is rules
+        assert GAMES.package("coin-toss") == PACKAGE
         assert rule("COIN-CALL").text.endswith("has called it, once a turn.")
     assert "coin-toss" not in GAMES and list(GAMES) == list(REAL_GAMES)
     assert rule("COIN-CALL").text == "(no text: this rule ID is not in RULES.md)"
@@ -219,7 +223,7 @@ def _event_names() -> tuple[set[str], set[str]]:
     common = {cls.__struct_config__.tag for cls in COMMON_EVENTS}
     classes, tags = set(), set()
     for package in REAL_GAMES.values():
-        module = importlib.import_module(f"domain.{package}.events")
+        module = importlib.import_module(f"{package}.events")
         for name, cls in vars(module).items():
             # Header and LineRecorded are names every game must use (the reader's and the engine's contract).
             if inspect.isclass(cls) and cls.__module__ == module.__name__ and issubclass(cls, (Recorded, Derived)) \
@@ -232,7 +236,7 @@ def _event_names() -> tuple[set[str], set[str]]:
 
 
 def _generic_sources() -> list[Path]:
-    skipped = {ROOT / "domain" / package for package in REAL_GAMES.values()}
+    skipped = {ROOT.joinpath(*package.split(".")) for package in REAL_GAMES.values()}
     # The TI Assistant converter moves into domain/twilight_imperium/converters/ (issue 11); until then it sits here.
     skipped.add(ROOT / "domain" / "converters")
     files = [path for top in ("domain", "projections", "cli") for path in sorted((ROOT / top).rglob("*.py"))]
@@ -244,7 +248,7 @@ def test_outside_the_game_folders_and_the_registry_no_code_names_a_game_its_even
 
     classes, tags = _event_names()
     assert {"GoodsBought", "ForumChanged", "RoundStarted"} <= classes and {"goods_bought", "round_started"} <= tags
-    names = [*REAL_GAMES, "merchant", "uchronia", "twilight"]
+    names = [*REAL_GAMES, *(package.rsplit(".", 1)[-1] for package in REAL_GAMES.values()), "merchant", "uchronia", "twilight"]
     pattern = re.compile("|".join([re.escape(n) for n in names] + [rf"\b{c}\b" for c in COLORS]), re.IGNORECASE)
     exact = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(classes | tags)))
     sources = _generic_sources()
