@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.games import GAMES
 from domain.ruletext import rule
 from projections.reports.model import GameNotInViews
-from domain.games import GAMES
 
 
 def _rows(cursor: Any, sql: str, *params: Any) -> list[tuple]:
