@@ -14,7 +14,7 @@ from projections.reports.replay import render_replay_json, render_replay_text
 @click.argument("game")
 @click.option("--line", type=click.IntRange(min=1), help="The state after this log line.")
 @click.option("--turn", type=click.IntRange(min=1), help="The state at the end of this turn (counted from 1).")
-@click.option("--round", "round_", type=click.IntRange(min=1), help="The state at the end of this round (Twilight Imperium).")
+@click.option("--round", "round_", type=click.IntRange(min=1), help="The state at the end of this round (in a game played in rounds).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @store_option
 def replay(game: str, line: int | None, turn: int | None, round_: int | None, fmt: str, store: str) -> None:

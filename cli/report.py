@@ -47,7 +47,7 @@ def write_output(text: str, path: str | None) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option("--by", type=click.Choice(["turn", "round"]), help="Group by turn or by round (default: the game's own: round for Twilight Imperium, turn otherwise).")
+@click.option("--by", type=click.Choice(["turn", "round"]), help="Group by turn or by round (default: the game's own period, as its rules say).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "csv", "html"]), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @store_option

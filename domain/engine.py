@@ -56,10 +56,10 @@ WARNING = "warning"
 UNVERIFIABLE = "unverifiable"
 
 decides = handles
-"""Register an :class:`Engine` method as the decider of an event class: ``@decides(GoodsBought)``."""
+"""Register an :class:`Engine` method as the decider of an event class: ``@decides(SomeRecordedEvent)``."""
 
 folds = handles
-"""Register a :class:`GameState` method as the fold of an event class: ``@folds(CreditsChanged)``.
+"""Register a :class:`GameState` method as the fold of an event class: ``@folds(SomeDerivedEvent)``.
 
 A derived event's fold takes the event; a recorded event's fold (the facts a
 line states directly) takes the line and the recorded event.

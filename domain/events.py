@@ -3,7 +3,7 @@
 Two kinds of event live in a game's history:
 
 * **Recorded** events are what people wrote in the log, one per line
-  (``turn_started``, ``goods_bought``...). They are decoded from JSON Lines with
+  (``turn_started``, ``correction``...). They are decoded from JSON Lines with
   ``forbid_unknown_fields``, because a misspelled field in a hand-written log is
   a mistake to report, not data to ignore.
 * **Derived** events are what the domain decided from them: a commission, the
@@ -105,9 +105,9 @@ class Counted(Tally, frozen=True, kw_only=True):
 class Change(Tally, frozen=True, kw_only=True):
     """A player's running count (credits, VP, trade goods...) changes by ``delta`` under ``rule``.
 
-    Each game names its counts with subclasses (``CreditsChanged``,
-    ``VpChanged``); a count changes only through its class, so the
-    projections add up exactly what the rules decided.
+    Each game names its counts with subclasses of its own (one for its
+    credits, one for its VP...); a count changes only through its class, so
+    the projections add up exactly what the rules decided.
     """
 
     AMOUNT = "delta"

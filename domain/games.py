@@ -1,19 +1,33 @@
-"""The games gamelog knows, by the name a log's header gives in ``game``.
+"""The games gamelog knows, by the name a log's header gives in ``game``: one line each.
 
-Each game's folder has the same modules (``events``, ``state``, ``rules``,
-``game``, ``reference``); its ``game`` module exposes ``RULES``, a
-:class:`GameRules` that ties them together. This registry is how the reader,
-the store and the CLI find them without knowing any game.
+Each game is one folder (a package) with the same modules: ``events`` (the
+log's lines and the derived events), ``state`` (their fold), ``rules`` (each
+rule checked, citing its ID), ``game`` (the engine that decides, and
+``RULES``), ``reference`` (its reference data), ``phrases`` (how each event
+reads in words), ``measures`` (what it counts, its score and goal),
+``periods`` (turns, or rounds too) and ``ruletext`` (its own rule texts). Its
+``game`` module's ``RULES``, a :class:`GameRules`, ties them together: the
+reader, the store, the views, the reports and the CLI find every game through
+this registry, and know none of them by name.
+
+A game may be plugged in from elsewhere (:func:`register`, or
+:func:`plugged_in` for a while); see ``docs/adding-a-game.md``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import importlib
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import msgspec
+
+from domain.measures import Measures
+from domain.phrases import COMMON, Phrase, tell
+
+_NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score")
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,13 @@ class GameRules:
     ``converters`` maps the name ``--from`` takes (``ti-assistant``) to a function
     ``(export, game_id) -> domain.conversion.Conversion`` turning another tool's
     export of this game into a log.
+    ``phrases`` gives the words of each of its event types (by ``type``; the
+    events every game has are told by ``domain.phrases``), ``measures`` what it
+    counts (:class:`~domain.measures.Measures`), ``period`` how its reports
+    group by default (``"turn"`` or ``"round"``), ``round_of`` the round a
+    recorded line begins (None for any other line; None when the game has no
+    rounds), and ``rule_texts`` the texts of its own rule IDs (those RULES.md
+    does not hold).
     """
 
     name: str
@@ -34,13 +55,28 @@ class GameRules:
     engine: type
     stored_types: tuple[type, ...]
     converters: Mapping[str, Callable[[Any, str | None], Any]] = field(default_factory=dict)
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    measures: Measures = _NOTHING_COUNTED
+    period: str = "turn"
+    round_of: Callable[[Any], int | None] | None = None
+    rule_texts: Mapping[str, str] = field(default_factory=dict)
     header_decoder: Any = field(init=False, repr=False, compare=False)
     event_decoder: Any = field(init=False, repr=False, compare=False)
+    words: Mapping[str, Phrase] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "header_decoder", msgspec.json.Decoder(self.header_type))
         union = self.event_types[0] if len(self.event_types) == 1 else _union(self.event_types)
         object.__setattr__(self, "event_decoder", msgspec.json.Decoder(union))
+        object.__setattr__(self, "words", {**COMMON, **self.phrases})
+
+    def phrase(self, recorded: Any) -> tuple[str, str | None, str]:
+        """(type, player, words) for one of this game's recorded events."""
+        return tell(recorded, self.words)
+
+    def goal(self, header: Any) -> int | None:
+        """The score that ends the game, as ``header`` sets it (None: the game has none)."""
+        return self.measures.goal(header)
 
 
 def _union(types: tuple[type, ...]) -> Any:
@@ -53,13 +89,13 @@ class _Registry(Mapping[str, GameRules]):
     """Game name -> rules, importing a game's package only when it is first asked for."""
 
     def __init__(self, packages: dict[str, str]):
-        self._packages = packages
+        self._packages = dict(packages)
         self._loaded: dict[str, GameRules] = {}
 
     def __getitem__(self, name: str) -> GameRules:
         if name not in self._loaded:
             package = self._packages[name]  # KeyError for an unknown game, as a Mapping should
-            self._loaded[name] = importlib.import_module(f"domain.{package}.game").RULES
+            self._loaded[name] = _rules_of(package, name)
         return self._loaded[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -68,14 +104,63 @@ class _Registry(Mapping[str, GameRules]):
     def __len__(self) -> int:
         return len(self._packages)
 
+    def package(self, name: str) -> str:
+        """The import path of game ``name``'s folder; raises ``KeyError`` for a game the registry does not hold."""
+        return self._packages[name]
 
-GAMES: Mapping[str, GameRules] = _Registry({
-    "merchant-of-venus": "merchant_of_venus",
-    "uchronia": "uchronia",
-    "twilight-imperium-4": "twilight_imperium",
+    def register(self, package: str) -> GameRules:
+        """Plug in the game whose folder is the importable ``package``; returns its rules.
+
+        Raises ``ValueError`` when a game of that name is already registered,
+        and ``ImportError`` (or ``AttributeError``) when ``package.game`` has no ``RULES``.
+        """
+        rules = _rules_of(package)
+        if rules.name in self._packages:
+            raise ValueError(f"a game named {rules.name!r} is already registered")
+        self._packages[rules.name] = package
+        self._loaded[rules.name] = rules
+        return rules
+
+    def unregister(self, name: str) -> None:
+        """Take the game ``name`` out of the registry; raises ``KeyError`` for a game it does not hold."""
+        del self._packages[name]
+        self._loaded.pop(name, None)
+
+
+def _rules_of(package: str, name: str | None = None) -> GameRules:
+    rules = importlib.import_module(f"{package}.game").RULES
+    if name is not None and rules.name != name:
+        raise ValueError(f"{package}.game.RULES is the game {rules.name!r}, registered as {name!r}")
+    return rules
+
+
+GAMES = _Registry({
+    "merchant-of-venus": "domain.merchant_of_venus",
+    "uchronia": "domain.uchronia",
+    "twilight-imperium-4": "domain.twilight_imperium",
 })
 
 
 def converters() -> dict[str, Callable[[Any, str | None], Any]]:
     """Every registered converter across the games, by the name ``--from`` takes."""
     return {name: convert for rules in GAMES.values() for name, convert in rules.converters.items()}
+
+
+def register(package: str) -> GameRules:
+    """Plug a game in for good (see :meth:`_Registry.register`)."""
+    return GAMES.register(package)
+
+
+def unregister(name: str) -> None:
+    """Take a game out (see :meth:`_Registry.unregister`)."""
+    GAMES.unregister(name)
+
+
+@contextmanager
+def plugged_in(package: str) -> Iterator[GameRules]:
+    """The game in ``package`` registered for the ``with`` block only, then taken out again."""
+    rules = register(package)
+    try:
+        yield rules
+    finally:
+        unregister(rules.name)

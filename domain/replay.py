@@ -13,7 +13,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 from domain.engine import Engine, GameState
 from domain.errors import InputError
 from domain.events import Derived, TurnFinished
-from domain.games import GAMES
+from domain.games import GAMES, GameRules
 from domain.history import LineIndex
 from domain.reader import LogReader
 
@@ -68,12 +68,13 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     that point.
     """
     it = iter(events)
-    engine = GAMES[game].engine.from_history([next(it)], history=False)
+    rules = GAMES[game]
+    engine = rules.engine.from_history([next(it)], history=False)
     state = engine.state
     stop_line = line
     turn_seen = stopped = False
     for event in it:
-        if stop_line is not None and event.line > stop_line or round is not None and _starts_round(event, round + 1):
+        if stop_line is not None and event.line > stop_line or round is not None and _starts_round(rules, event, round + 1):
             stopped = True
             break
         engine.apply(event)
@@ -88,11 +89,13 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     return state
 
 
-def _starts_round(event: Derived, round: int) -> bool:
-    """True for the recorded ``round_started`` line of round ``round`` or later."""
+def _starts_round(rules: GameRules, event: Derived, round: int) -> bool:
+    """True for the recorded line that begins round ``round`` or a later one (the game's ``round_of`` says which)."""
     recorded = getattr(event, "event", None)
-    tag = getattr(getattr(recorded, "__struct_config__", None), "tag", None)
-    return tag == "round_started" and recorded.round >= round
+    if recorded is None or rules.round_of is None:
+        return False
+    begins = rules.round_of(recorded)
+    return begins is not None and begins >= round
 
 
 def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Derived]:

@@ -3,9 +3,10 @@
 The rules come from RULES.md, gamelog's English digest (shipped as package
 data in ``data/``): each table row ``| ID | rule |``. A rule marked
 "(not in the seeds)" there is our reading or the published rules, and the
-audit says so. A few IDs are gamelog's own (the log format's corrections,
-score claims, turn order where the seeds are silent); they are defined here,
-all of them not in the seeds.
+audit says so. A few IDs are gamelog's own, all of them not in the seeds: the
+log format's corrections and score claims are defined here; a game's own
+(its turn order where the seeds are silent, say) are in its ``ruletext``
+module (``RULE_TEXTS``), which :class:`~domain.games.GameRules` carries.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from domain.games import GAMES
 
 _NOT_IN_SEEDS = "(not in the seeds)"
 
@@ -30,16 +33,13 @@ class RuleText:
 OWN_RULES = {
     "LOG-CORRECTION": "A correction voids an earlier event line: not the header, not a correction, and no line twice (LOG_FORMAT.md).",
     "CLAIM": "A score_claimed line states what the table believed a score was; it must equal the score the log gives at that line.",
-    "UCH-TURN": "Game actions happen inside a turn; turns follow seating order.",
-    "UCH-FORUM": "A card can leave the Forum only if one of its color is there.",
-    "TI4-TURN": "Action-phase turns follow initiative order, skipping players who have passed.",
-    "TI4-VP-SOURCE": "Victory points come from objectives and from other sources: the Custodians token (the first to "
-                     "take Mecatol Rex, once per game), the Imperial primary while holding Mecatol Rex, Support for the Throne, "
-                     "Styx, relics (Shard of the Throne, The Crown of Emphidia), agendas and riders (Political Censure, Holy "
-                     "Planet of Ixth, Mutiny, Seed of an Empire, Imperial Rider) and other cards; a point is lost only if it "
-                     "was held from that source, and a point one player holds at a time (Custodians, Styx, a relic, "
-                     "Political Censure) is not held by two.",
 }
+"""The rules of the log format itself, which every game shares."""
+
+# A rule ID as RULES.md writes one: a prefix and words (``ABC-SOME-RULE``), or a
+# rulebook's section number (``LRR 90.1``, ``LRR 90 comment 1``); other rows
+# (the seeds' file table) are not rules.
+_RULE_ID = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]+|[A-Z]+ [0-9][0-9.–]*( comment \d+)?")
 
 
 def _clean(cell: str) -> str:
@@ -47,8 +47,8 @@ def _clean(cell: str) -> str:
 
 
 @cache
-def rules() -> dict[str, RuleText]:
-    """Every rule by ID: RULES.md's rows, then gamelog's own."""
+def _digest() -> dict[str, RuleText]:
+    """RULES.md's rules by ID, then the log format's own."""
     text = resources.files("domain").joinpath("data", "RULES.md").read_text(encoding="utf-8")
     out: dict[str, RuleText] = {}
     for line in text.splitlines():
@@ -56,15 +56,38 @@ def rules() -> dict[str, RuleText]:
         if len(cells) != 2 or cells[0].strip() in ("ID", "---", "") or set(cells[0].strip()) <= {"-"}:
             continue
         rule_id, body = _clean(cells[0]), _clean(cells[1])
-        if not re.fullmatch(r"(MOV|UCH|TI4)-[A-Z-]+|LRR [0-9][0-9.–]*( comment \d+)?", rule_id):
+        if not _RULE_ID.fullmatch(rule_id):
             continue
         # The marker stays in the text: it says which part of the rule the seeds don't state.
         out[rule_id] = RuleText(rule_id, body, _NOT_IN_SEEDS not in body)
     for rule_id, body in OWN_RULES.items():
-        out[rule_id] = RuleText(rule_id, f"{_NOT_IN_SEEDS} {body}", False)
+        out[rule_id] = _own(rule_id, body)
+    return out
+
+
+def _own(rule_id: str, body: str) -> RuleText:
+    return RuleText(rule_id, f"{_NOT_IN_SEEDS} {body}", False)
+
+
+def rules() -> dict[str, RuleText]:
+    """Every rule by ID: RULES.md's rows, the log format's own, then each registered game's own.
+
+    Not cached: a game may be plugged into the registry (or taken out) at any time.
+    """
+    out = dict(_digest())
+    for name in GAMES:
+        for rule_id, body in GAMES[name].rule_texts.items():
+            out.setdefault(rule_id, _own(rule_id, body))
     return out
 
 
 def rule(rule_id: str) -> RuleText:
     """The rule cited as ``rule_id``; an unknown ID gets a text that says so (never raises)."""
-    return rules().get(rule_id) or RuleText(rule_id, "(no text: this rule ID is not in RULES.md)", False)
+    found = _digest().get(rule_id)
+    if found is not None:
+        return found
+    for name in GAMES:
+        body = GAMES[name].rule_texts.get(rule_id)
+        if body is not None:
+            return _own(rule_id, body)
+    return RuleText(rule_id, "(no text: this rule ID is not in RULES.md)", False)

@@ -136,7 +136,10 @@ def test_a_correction_plays_as_if_the_line_had_never_been_written(case):
     # audit --without L asks the same question of the original log.
     original = run(_log(lines))
     shown = without(original.header.game, original.events, {target})
-    assert final(state_at(original.header.game, shown)) == final(run(_log(_as_notes(lines[:target - 1] + [_note("was L")] + lines[target:]))).state)
+    what_if = final(state_at(original.header.game, shown))
+    noted_once = final(run(_log(_as_notes(lines[:target - 1] + [_note("was L")] + lines[target:]))).state)
+    del what_if["game"]["line"], noted_once["game"]["line"]  # left out, the last line may be the one the what-if lacks
+    assert what_if == noted_once
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

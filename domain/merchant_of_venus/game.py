@@ -13,6 +13,7 @@ from typing import Any
 from domain.engine import Engine, decides
 from domain.events import GameWon
 from domain.games import GameRules
+from domain.merchant_of_venus import measures, periods, phrases, ruletext
 from domain.merchant_of_venus import rules
 from domain.merchant_of_venus.events import (
     DERIVED_TYPES,
@@ -241,4 +242,9 @@ RULES = GameRules(
     event_types=EVENT_TYPES,
     engine=MerchantEngine,
     stored_types=DERIVED_TYPES,
+    phrases=phrases.PHRASES,
+    measures=measures.MEASURES,
+    period=periods.PERIOD,
+    round_of=periods.round_of,
+    rule_texts=ruletext.RULE_TEXTS,
 )

@@ -14,6 +14,7 @@ from typing import Any
 from domain.engine import Engine, decides
 from domain.events import GameWon, TurnStarted
 from domain.games import GameRules
+from domain.twilight_imperium import measures, periods, phrases, ruletext
 from domain.twilight_imperium import rules
 from domain.twilight_imperium.events import (
     DERIVED_TYPES,
@@ -258,4 +259,9 @@ RULES = GameRules(
     engine=TwilightEngine,
     stored_types=DERIVED_TYPES,
     converters={"ti-assistant": _from_ti_assistant},
+    phrases=phrases.PHRASES,
+    measures=measures.MEASURES,
+    period=periods.PERIOD,
+    round_of=periods.round_of,
+    rule_texts=ruletext.RULE_TEXTS,
 )

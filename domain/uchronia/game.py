@@ -14,6 +14,7 @@ from typing import Any
 from domain.engine import Engine, decides
 from domain.events import GameWon
 from domain.games import GameRules
+from domain.uchronia import measures, periods, phrases, ruletext
 from domain.uchronia import rules
 from domain.uchronia.events import (
     DERIVED_TYPES,
@@ -174,4 +175,9 @@ RULES = GameRules(
     event_types=EVENT_TYPES,
     engine=UchroniaEngine,
     stored_types=DERIVED_TYPES,
+    phrases=phrases.PHRASES,
+    measures=measures.MEASURES,
+    period=periods.PERIOD,
+    round_of=periods.round_of,
+    rule_texts=ruletext.RULE_TEXTS,
 )

@@ -14,23 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.games import GAMES
 from domain.ruletext import rule
 from projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
 from projections.reports.model import read_context
 from projections.views.rows import CorrectionRow, FindingRow, LineRow, MootRow, TrackRow, select
-from projections.views.tracks import SCORE, SCORE_NAME
 
 
 def score_entries(cursor: Any, game: str, game_id: str) -> dict[str, list[ScoreEntry]]:
     """Per player, every change of their score (VP, or net worth) in order, with the running total."""
-    measures = SCORE[game]
+    measures = GAMES[game].measures.score
     rows = select(cursor, TrackRow, f"game = ? AND measure IN ({', '.join('?' * len(measures))}) ORDER BY seq",
                   game_id, *measures)
     out: dict[str, list[ScoreEntry]] = {}
     for row in rows:
         entries = out.setdefault(row.subject, [])
         total = (entries[-1].total if entries else 0) + row.delta
-        source = f"{row.measure.replace('_', ' ')}: {row.reason}" if game == "merchant-of-venus" else row.reason
+        # A score of several measures says which one moved; a score of one needs no name.
+        source = f"{row.measure.replace('_', ' ')}: {row.reason}" if len(measures) > 1 else row.reason
         entries.append(ScoreEntry(line=row.line, points=row.delta, source=source, rule=row.rule, total=total))
     return out
 
@@ -61,7 +62,7 @@ def build_audit(cursor: Any, game_id: str, player: str | None = None, fingerprin
     return Audit(
         game=game,
         id=game_id,
-        score=SCORE_NAME[game],
+        score=GAMES[game].measures.score_name,
         findings=findings,
         scores={p: Score(total=entries[p][-1].total if entries.get(p) else 0, entries=entries.get(p, [])) for p in players},
         corrections=[Correction(line=row.line, voids=row.voided, reason=row.reason, voided_line=said.get(row.voided))

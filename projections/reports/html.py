@@ -2,18 +2,20 @@
 
 It shows the standings, a chart of the score (net worth, or VP) over turns or
 rounds with one labelled line per player and the goal or threshold drawn, the
-Forum's contents over time for Uchronia, and the per-turn log with findings
-highlighted and their rule IDs.
+counts of the game's board over time when it has one (its
+:class:`~domain.measures.Board`, from the registry), and the per-turn log with
+findings highlighted and their rule IDs.
 """
 
 from __future__ import annotations
 
 from html import escape
+from domain.games import GAMES
+from domain.measures import Board
 from projections.reports.documents import Report, Standings
 from projections.reports.formats import _change, _counts, _period_name, _result, _title
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-FORUM_COLOURS = {"wood": "#8b5a2b", "clay": "#c96f3b", "brick": "#a52a2a", "stone": "#7f7f7f", "marble": "#b0c4de"}
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
@@ -70,11 +72,12 @@ def _score_chart(report: Report) -> str:
     return _chart(series, labels, report.goal, f"{score} by {report.by}", "series", colours)
 
 
-def _forum_chart(report: Report) -> str:
+def _board_chart(report: Report, board: Board) -> str:
     periods = [p for p in report.periods if p.number and p.forum]
     labels = [str(p.number) for p in periods]
-    series = {c: [p.forum[c] for p in periods] for c in FORUM_COLOURS}
-    return _chart(series, labels, None, "Forum cards by color", "forum-series", FORUM_COLOURS)
+    series = {s: [p.forum[s] for p in periods] for s in board.subjects}
+    # The class "forum-series" is kept for every board: reports keep the same bytes as before boards were generic.
+    return _chart(series, labels, None, board.title, "forum-series", board.colours)
 
 
 def _standings_table(standings: Standings) -> str:
@@ -104,7 +107,8 @@ def _log(report: Report) -> str:
 def render_html(report: Report) -> str:
     """The whole page as one string."""
     final = report.periods[-1].standings if report.periods else report.opening
-    forum = f"<h2>The Forum over time</h2>{_forum_chart(report)}" if report.game == "uchronia" else ""
+    board = GAMES[report.game].measures.board
+    forum = f"<h2>{escape(board.heading)}</h2>{_board_chart(report, board)}" if board else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(_title(report))}</title>'
             f"<style>{CSS}</style></head><body><h1>{escape(_title(report))}</h1>"
             f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {escape(_counts(report))}</p>"

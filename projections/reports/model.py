@@ -3,7 +3,8 @@
 The report is a :class:`~projections.reports.documents.Report` (its fields
 are documented in the README and are stable): every renderer (text,
 Markdown, CSV, HTML, JSON) reads it, and nothing in it depends on the clock
-or on hash order, so the same game always gives the same bytes.
+or on hash order, so the same game always gives the same bytes. What the game counts, its score and
+its period come from its :class:`~domain.games.GameRules` in the registry.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.games import GAMES
+from domain.measures import Measures
 from projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
                                            Standings)
 from projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
-from projections.views.tracks import MEASURES, PERIOD, SCORE, SCORE_NAME
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 
@@ -39,7 +41,8 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
     """
     context = read_context(cursor, game_id)
     game = context["game"]
-    by = by or PERIOD[game]
+    rules = GAMES[game]
+    by = by or rules.period
     lines = select(cursor, LineRow, "game = ? ORDER BY line", game_id)
     tracks = select(cursor, TrackRow, "game = ? ORDER BY seq", game_id)
     findings = select(cursor, FindingRow, "game = ? ORDER BY seq", game_id)
@@ -50,12 +53,12 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
         id=game_id,
         players=context["players"],
         by=by,
-        score=SCORE_NAME[game],
+        score=rules.measures.score_name,
         goal=context["goal"],
         result=_result(result),
         findings=counts,
-        opening=_standings(game, context["players"], _opening(tracks)),
-        periods=_periods(game, context["players"], by, lines, tracks, findings),
+        opening=_standings(rules.measures, context["players"], _opening(tracks)),
+        periods=_periods(rules.measures, context["players"], by, lines, tracks, findings),
     )
 
 
@@ -80,7 +83,7 @@ def _lines(lines: list[LineRow], tracks: list[TrackRow], findings: list[FindingR
                  changes=changes_at.get(row.line, []), findings=findings_at.get(row.line, [])) for row in lines]
 
 
-def _periods(game: str, players: list[str], by: str, lines: list[LineRow], tracks: list[TrackRow],
+def _periods(measures: Measures, players: list[str], by: str, lines: list[LineRow], tracks: list[TrackRow],
              findings: list[FindingRow]) -> list[Period]:
     # The lines in runs of one turn (or round): (number, its lines).
     runs: list[tuple[int, list[Line]]] = []
@@ -100,8 +103,9 @@ def _periods(game: str, players: list[str], by: str, lines: list[LineRow], track
             upcoming = next(pending, None)
         acted = list(dict.fromkeys(line.player for line in run if line.player))
         periods.append(Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                              standings=_standings(game, players, values),
-                              forum=_forum(values) if game == "uchronia" else None))
+                              standings=_standings(measures, players, values),
+                              # "forum" is the stable JSON field of a game's board counts (null for a game without one).
+                              forum=measures.board.counts(values) if measures.board else None))
     return periods
 
 
@@ -110,15 +114,5 @@ def _opening(tracks: list[TrackRow]) -> dict[tuple[str, str], int]:
     return {(t.subject, t.measure): t.value for t in tracks if t.rule == "setup"}
 
 
-def _standings(game: str, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
-    out = {}
-    for player in players:
-        row = {m: values.get((player, m), 0) for m in MEASURES[game]}
-        row[SCORE_NAME[game]] = sum(values.get((player, m), 0) for m in SCORE[game])
-        out[player] = row
-    return out
-
-
-def _forum(values: dict[tuple[str, str], int]) -> dict[str, int]:
-    colors = ("wood", "clay", "brick", "stone", "marble")
-    return {c: values.get((c, "forum"), 0) for c in colors}
+def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
+    return {player: measures.standing(player, values) for player in players}

@@ -1,11 +1,11 @@
 """The views: tables folded from stored events, read by reports and audits.
 
 * ``view_lines``: every recorded line with its turn, round, player and what it
-  did in words (``projections.views.phrases``), and whether a correction voided it;
+  did in words (its game's ``phrases``), and whether a correction voided it;
 * ``view_turns``: each turn's player and its first and last line;
-* ``view_tracks``: every change of a running total (credits, deeds, VP, trade
-  goods, commodities, Forum cards) with the line that caused it and the total
-  after it;
+* ``view_tracks``: every change of a running total (a game's measures: a
+  player's score and what makes it, the counts of a shared board) with the
+  line that caused it and the total after it;
 * ``view_findings``: every rule finding, with its line, turn and round;
 * ``view_results``: how each finished game ended;
 * ``view_corrections``: each correction, the line it voided and why;
@@ -18,6 +18,10 @@ notification log (``projections.views.keeper``) and, for a log file, over the ev
 decided in memory, into an in-memory SQLite database: one code path for both.
 Its running context per game (turn, round, totals) is kept in
 ``view_context`` so that folding resumes exactly where it stopped.
+
+The folder knows no game: what a game's events mean here (their words, the
+measures they move, the rounds they begin, the goal) comes from the game's
+:class:`~domain.games.GameRules` in the registry.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ import json
 from typing import Any
 
 from domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
-from projections.views.phrases import phrase
+from domain.games import GAMES, GameRules
+from domain.phrases import tell
 from projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
-from projections.views.tracks import GOAL, STEPS
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "
@@ -72,21 +76,35 @@ class ViewFolder:
         self.dirty: set[str] = set()
         self.rows: dict[str, list[tuple]] = {}  # table -> its new rows (``projections.views.rows``)
         self._turns: dict[tuple[str, int], int] = {}  # (game, turn) -> its row in rows["view_turns"]
+        # The rules of each game folded, and the steps of all their measures in one map:
+        # event classes are each game's own, so one lookup per event serves every game.
+        self._games: dict[str, GameRules] = {}
+        self._steps: dict[type, Any] = {}
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
-            self.contexts[originator_id] = json.loads(context)
+            self.contexts[originator_id] = context = json.loads(context)
+            if context["game"] in GAMES:
+                self._learn(context["game"])
+
+    def _learn(self, game: str) -> GameRules:
+        """The rules of ``game`` (from the registry: ``KeyError`` for a game it does not hold), remembered."""
+        rules = self._games.get(game)
+        if rules is None:
+            rules = self._games[game] = GAMES[game]
+            self._steps.update(rules.measures.steps)
+        return rules
 
     def fold(self, originator_id: str, event: Any) -> None:
         context = self.contexts.get(originator_id)
         if context is None:  # the header's line, first of every game
             header = event.event
             context = {"id": header.id, "game": header.game, "players": list(header.players),
-                       "goal": GOAL[header.game](header), "turn": 0, "round": None, "seq": 0, "values": {}}
+                       "goal": self._learn(header.game).goal(header), "turn": 0, "round": None, "seq": 0, "values": {}}
             self.contexts[originator_id] = context
             self.dirty.add(originator_id)
             return
         self.dirty.add(originator_id)
-        step = STEPS.get(type(event))
+        step = self._steps.get(type(event))
         if step is not None:
             self._track(context, event.line, step(event))
         elif hasattr(event, "event"):
@@ -133,9 +151,12 @@ class ViewFolder:
                             ResultRow(context["id"], event.line, event.winner, event.rule, event.reason))
 
     def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
-        kind, player, text = phrase(recorded)
-        if kind == "round_started":
-            context["round"] = recorded.round
+        rules = self._games.get(context["game"]) or self._learn(context["game"])
+        kind, player, text = tell(recorded, rules.words)  # GameRules.phrase, one call fewer per line
+        if rules.round_of is not None:
+            begins = rules.round_of(recorded)
+            if begins is not None:
+                context["round"] = begins
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
         self._add(LineRow(context["id"], line, turn, context["round"], player, kind, text, 0))
