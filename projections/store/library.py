@@ -31,8 +31,9 @@ own, and gamelog needs them inside a transaction it holds open.
    harmless (its lines are in ``view_lines`` already, whose primary key stops
    the catch-up, and its changes would count twice). The public
    ``insert_tracking`` would commit the position after the rows, and a crash
-   in between leaves the page folded but not tracked. The library's own examples of materialised views call this
-   method the same way, inside ``datastore.transaction(commit=True)``.
+   in between leaves the page folded but not tracked. The library's own tests of a projection's view (its PostgreSQL
+   event counters) call this method the same way, inside
+   ``datastore.transaction(commit=True)``.
 
 Measured with ``GAMELOG_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5432/test
 python tests/benchmarks/bench_library.py --events 20000 --runs 5`` (medians of
