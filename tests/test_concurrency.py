@@ -217,3 +217,32 @@ def test_a_writer_kept_waiting_past_the_lock_timeout_stops_cleanly(locations, tm
     assert store.count_events() == 0 and store.games() == []
     assert import_log(store, open(log, "rb").read(), log).outcome is Outcome.IMPORTED
     store.close()
+
+
+def test_a_process_that_loses_the_race_to_create_the_views_tables_tries_again(locations, monkeypatch):
+    """Two processes opening the views first at once both find the tracking table absent; the second tries again.
+
+    The loser is played here by a keeper whose look at the tracking table is
+    made before the winner's commit (it sees none), while the winner has
+    already created it with the library's migration record.
+    """
+    from eventsourcing.persistence import OperationalError, ProgrammingError
+
+    from projections.views.keeper import ViewKeeper
+
+    store = GameStore(locations.new())
+    recorder_class = type(ViewKeeper(store).tracking)  # the winner: tables and migration record created
+    absent = OperationalError if locations.backend == "sqlite" else ProgrammingError  # what the library raises then
+    original, looks = recorder_class.max_tracking_id, []
+
+    def before_the_winner_committed(self, application_name):
+        if application_name == "__migration__" and not looks:
+            looks.append(application_name)
+            raise absent("the tracking table does not exist yet")
+        return original(self, application_name)
+
+    monkeypatch.setattr(recorder_class, "max_tracking_id", before_the_winner_committed)
+    keeper = ViewKeeper(store)
+    assert looks == ["__migration__"]  # the race was played
+    assert (keeper.status().position, keeper.status().head) == (0, 0)
+    store.close()

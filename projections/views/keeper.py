@@ -95,9 +95,11 @@ class ViewKeeper:
     def _create_tables(self, attempts: int = 5) -> None:
         """Create the tracking and view tables where they are missing.
 
-        On PostgreSQL, ``CREATE TABLE IF NOT EXISTS`` in two processes at once
-        can still collide on the catalog: the one that loses tries again, and
-        finds the tables there.
+        Two processes creating them at once can collide: on PostgreSQL,
+        ``CREATE TABLE IF NOT EXISTS`` on the catalog; on either backend, both
+        find the tracking table absent and both insert the library's migration
+        record, the second failing with "Failed to record tracking for
+        __migration__". The one that loses tries again, and finds the tables there.
         """
         for attempt in range(attempts):
             try:
@@ -106,8 +108,9 @@ class ViewKeeper:
                     create_views(cursor)
                 return
             except Exception as exc:  # psycopg's own, or eventsourcing's wrapping of it
-                collided = "already exists" in str(exc) or "duplicate key" in str(exc)
-                if self.schema is None or attempt == attempts - 1 or not collided:
+                text = str(exc)
+                collided = "already exists" in text or "duplicate key" in text or "__migration__" in text
+                if attempt == attempts - 1 or not collided:
                     raise
                 time.sleep(0.1 * (attempt + 1))
 
