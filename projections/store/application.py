@@ -26,18 +26,17 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
-import sqlite3
-
 from eventsourcing.persistence import OperationalError, StoredEvent
 from eventsourcing.sqlite import (
-    SQLiteApplicationRecorder,
     SQLiteConnection,
     SQLiteConnectionPool,
     SQLiteCursor,
@@ -46,6 +45,7 @@ from eventsourcing.sqlite import (
 )
 
 from projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
+from projections.store.library import insert_events_in
 from projections.store.mapper import StructMapper, encoded
 
 DEFAULT_STORE = "gamelog.sqlite"
@@ -76,15 +76,31 @@ def is_postgres(store: str) -> bool:
 
 
 class _DurablePool(SQLiteConnectionPool):
-    """SQLite connections with ``PRAGMA synchronous`` set, and checked, on each."""
+    """SQLite connections with ``PRAGMA synchronous`` set, and checked, on each.
 
-    def _create_connection(self) -> SQLiteConnection:
-        connection = super()._create_connection()
-        raw = connection._sqlite_conn  # eventsourcing keeps the sqlite3 connection here
-        raw.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
-        got = raw.execute("PRAGMA synchronous").fetchone()[0]
-        if got != _SYNCHRONOUS_CODES[SYNCHRONOUS]:
-            raise StoreError(f"SQLite refused PRAGMA synchronous={SYNCHRONOUS} (it reports {got})")
+    The pragma is per connection and the pool has no public hook for a new
+    one, so it is set the first time the pool hands a connection out (through
+    the connection's public ``cursor()``; see ``projections.store.library``).
+    Raises :class:`StoreError` when SQLite does not take it.
+    """
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._durable: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+
+    def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
+        connection = super().get_connection(timeout, is_writer=is_writer)
+        if connection not in self._durable:
+            try:
+                with connection.cursor() as raw:
+                    raw.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+                    got = raw.execute("PRAGMA synchronous").fetchone()[0]
+                if got != _SYNCHRONOUS_CODES[SYNCHRONOUS]:
+                    raise StoreError(f"SQLite refused PRAGMA synchronous={SYNCHRONOUS} (it reports {got})")
+            except BaseException:
+                self.put_connection(connection)
+                raise
+            self._durable.add(connection)
         return connection
 
 
@@ -107,25 +123,8 @@ class _ImmediateTransaction(SQLiteTransaction):
         return cursor
 
 
-class BatchSQLiteApplicationRecorder(SQLiteApplicationRecorder):
-    """eventsourcing's SQLite recorder, inserting a batch with one ``executemany``.
-
-    The library inserts row by row to return each row's notification ID;
-    gamelog never uses those IDs, and one ``executemany`` per batch is faster.
-    The rows and the table are the library's own, so its readers still work.
-    """
-
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        c.executemany(self.insert_events_statement,
-                      [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-                        s.originator_version, s.topic, s.state) for s in stored_events])
-        return None
-
-
 class DurableSQLiteFactory(SQLiteFactory):
-    """eventsourcing's SQLite module, with the durable connection pool and the batch recorder above."""
-
-    application_recorder_class = BatchSQLiteApplicationRecorder
+    """eventsourcing's SQLite module, with the durable connection pool above."""
 
     def __init__(self, env: Any):
         super().__init__(env)
@@ -319,12 +318,10 @@ class GameStore(Application):
             topic, state = encoded(payload)
             previous = link(previous, event_hash(topic, state))
             rows.append((version, topic, seal(previous, state)))
-        # The recorder's own insert_events opens a transaction per call; an import
-        # writes many batches in one transaction, so it uses the per-cursor step.
+        # The recorder's own insert_events commits a transaction per call; an import
+        # writes many batches in one transaction, so it inserts on the open cursor.
         if self.postgres:
-            # The PostgreSQL recorder's _insert_events is a hook that inserts nothing;
-            # this step takes the table lock, notifies listeners and inserts.
-            self.recorder._insert_stored_events(cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
+            insert_events_in(self.recorder, cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
         else:
             cursor.executemany(self.recorder.insert_events_statement, [(uid.hex, v, t, st) for v, t, st in rows])
         return previous

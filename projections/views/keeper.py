@@ -23,6 +23,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from projections.store.application import GameStore
+from projections.store.library import insert_tracking_in
 from projections.views.folder import SCHEMA, TABLES, ViewFolder
 
 VIEWS = GameStore.name
@@ -95,10 +96,10 @@ class ViewKeeper:
         """Create the tracking and view tables where they are missing.
 
         Two processes creating them at once can collide: on PostgreSQL,
-        ``CREATE TABLE IF NOT EXISTS`` on the catalog; on SQLite, both find no
-        tracking table and both record the library's ``__migration__`` row in
-        the table one of them created. The one that loses tries again, and
-        finds the tables there.
+        ``CREATE TABLE IF NOT EXISTS`` on the catalog; on either backend, both
+        find the tracking table absent and both insert the library's migration
+        record, the second failing with "Failed to record tracking for
+        __migration__". The one that loses tries again, and finds the tables there.
         """
         for attempt in range(attempts):
             try:
@@ -141,10 +142,12 @@ class ViewKeeper:
                     # SQLite's transaction holds the write lock from its start; on PostgreSQL,
                     # views writers take turns through a transaction-scoped advisory lock.
                     raw.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))
-                # Another process may have folded this page since it was read: the write
-                # lock is held now, so the position read here is the latest committed one.
-                if (self.tracking._max_tracking_id(VIEWS, raw) or 0) != position:
-                    position = self.tracking._max_tracking_id(VIEWS, raw) or 0
+                # Another process may have folded this page since it was read. This
+                # transaction holds the lock every views writer takes, so the position
+                # read now (on another connection) is the latest committed one.
+                latest = self.tracking.max_tracking_id(VIEWS) or 0
+                if latest != position:
+                    position = latest
                     continue
                 folder = ViewFolder(PortableCursor(raw, self.schema))
                 decode = self.store.mapper.decode_payload
@@ -152,7 +155,7 @@ class ViewKeeper:
                     folder.fold(originator, decode(topic, state))
                 folder.flush()
                 position = page[-1][0]
-                self.tracking._insert_tracking(raw, Tracking(VIEWS, position))  # same transaction as the rows
+                insert_tracking_in(self.tracking, raw, Tracking(VIEWS, position))  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))

@@ -22,6 +22,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
 from projections.store.application import GameStore
+from projections.store.library import insert_tracking_in
 from projections.views.folder import SCHEMA, ViewFolder
 
 
@@ -52,12 +53,13 @@ class ViewRecorder(PostgresTrackingRecorder):
 
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))  # as ViewKeeper does
-            if (self._max_tracking_id(tracking.application_name, cursor) or 0) >= tracking.notification_id:
+            # The advisory lock is held: the position read now is the latest committed one.
+            if (self.max_tracking_id(tracking.application_name) or 0) >= tracking.notification_id:
                 return  # a ViewKeeper folded it already
             folder = ViewFolder(PortableCursor(cursor, self.datastore.schema or "public"))
             folder.fold(envelope.originator_id.hex, envelope.payload)
             folder.flush()
-            self._insert_tracking(cursor, tracking)
+            insert_tracking_in(self, cursor, tracking)  # same transaction as the rows
 
 
 class GameViews(Projection[ViewRecorder]):
