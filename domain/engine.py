@@ -49,6 +49,7 @@ from domain.events import (
     TurnFinished,
     TurnStarted,
 )
+from domain import corrections
 from domain.history import Checkpoints, LineIndex
 
 VIOLATION = "violation"
@@ -430,62 +431,13 @@ class Engine(Dispatching):
         return None
 
     def restate(self, line: int, voided: int) -> None:
-        """Decide the log again as if line ``voided`` had never been written, and store what that changes.
+        """Decide the log again as if line ``voided`` had never been written; store what changes (``domain.corrections``)."""
+        self.emit_all(corrections.restate(self, line, voided))
 
-        From the latest checkpoint before ``voided`` (or the header), every
-        later line up to this one is decided again by a fresh engine, the void
-        lines left out and corrections read as the remarks they are then. On
-        ``line`` are stored: each count's difference (credits, VP, cards...,
-        as :class:`~domain.events.Tally` events under LOG-CORRECTION), the
-        findings that no longer arise (:class:`FindingMooted`) and those that
-        now do, then the whole state decided again (:class:`StateRestated`),
-        which a replay folds without deciding anything.
-        """
-        s = self.state
-        start = self.checkpoints.before(voided)
-        again = type(self)(s.header, s.header_line, opening=start is None)
-        first = s.header_line + 1
-        if start is not None:
-            again.state.restore(start[1])
-            again.state.line, first = start[0], start[0] + 1
-        again.state.voided = set(s.voided)
-        again.state.corrections = set(s.corrections)
-        counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
-        before: dict[tuple, FindingRaised] = {}
-        for at, event in self.index.between(first, line - 1):
-            cls = type(event)
-            if cls is self.LINE_RECORDED:
-                if at not in s.voided and type(event.event) is not Correction:
-                    again.record(at, event.event)
-            elif cls is FindingRaised:
-                # The voided line's findings, and those of later lines still in play
-                # (lines voided before are moot already; corrections' own stay).
-                if at == voided or at > voided and at not in s.voided and at not in s.corrections:
-                    before[_finding_key(event)] = event
-            else:
-                _count(counts, event, -1)
-        after: dict[tuple, FindingRaised] = {}
-        for at, event in again.index.between(first, line - 1):
-            cls = type(event)
-            if cls is FindingRaised:
-                if at >= voided:
-                    after[_finding_key(event)] = event
-            elif cls is not again.LINE_RECORDED:
-                _count(counts, event, 1)
-        why = f"correction of line {voided}"
-        for example, difference in counts.values():
-            if difference:
-                for event in example.net(line, difference, why):
-                    self.emit(event)
-        for key, f in before.items():
-            if key not in after:
-                self.emit(FindingMooted(line=line, about=f.line, rule=f.rule, severity=f.severity, message=f.message, player=f.player))
-        for key, f in after.items():
-            if key not in before:
-                self.find(line, f.rule, f"line {f.line}, decided again without line {voided}: {f.message}", f.player, f.severity)
-        restated = again.state
-        self.emit(StateRestated(line=line, voided=voided, turn=restated.turn, ended=restated.ended,
-                                snapshot=restated.snapshot()))
+    def emit_all(self, events: Iterable[Derived]) -> None:
+        """Store-and-fold each of ``events``, in order."""
+        for event in events:
+            self.emit(event)
 
     @decides(Note)
     def note(self, line: int, event: Note) -> None:
@@ -521,16 +473,3 @@ def _kept(cls: type) -> int:
     if "event" in getattr(cls, "__struct_fields__", ()):  # a game's LineRecorded
         return _LINE
     return _NOT_KEPT
-
-
-def _finding_key(f: FindingRaised) -> tuple:
-    return (f.line, f.rule, f.severity, f.message, f.player)
-
-
-def _count(counts: dict[tuple, list], event: Tally, sign: int) -> None:
-    key = event.key()
-    entry = counts.get(key)
-    if entry is None:
-        counts[key] = [event, sign * event.amount()]
-    else:
-        entry[1] += sign * event.amount()

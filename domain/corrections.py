@@ -1,0 +1,90 @@
+"""Exact corrections: the log decided again as if a voided line had never been written.
+
+A ``correction`` voids an earlier line. :func:`restate` goes back to the
+latest checkpoint before that line (``domain.history``), decides every later
+line again with a fresh engine of the same game, the void lines left out and
+corrections read as the remarks they are then, and returns what to store on
+the correction's line so that the stored history reaches the same state
+without deciding again:
+
+* for each count (credits, VP, cards... every :class:`~domain.events.Tally`),
+  the difference between what the rules decide now and what they decided
+  before, as events of that count under LOG-CORRECTION;
+* the findings that no longer arise (:class:`~domain.events.FindingMooted`),
+  and those that now do (``line N, decided again without line L: ...``);
+* the state decided again (:class:`~domain.events.StateRestated`).
+
+The same deciding again answers ``audit --without`` (``domain.replay.without``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from domain.events import Correction, Derived, FindingMooted, FindingRaised, StateRestated, Tally
+
+def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
+    """What to store on ``line``, the correction of line ``voided`` by ``engine`` (a ``domain.engine.Engine``).
+
+    From the latest checkpoint before ``voided`` (or the header), every
+    later line up to this one is decided again by a fresh engine, the void
+    lines left out and corrections read as the remarks they are then; the
+    events are those the module's docstring lists, the state last.
+    """
+    s = engine.state
+    start = engine.checkpoints.before(voided)
+    again = type(engine)(s.header, s.header_line, opening=start is None)
+    first = s.header_line + 1
+    if start is not None:
+        again.state.restore(start[1])
+        again.state.line, first = start[0], start[0] + 1
+    again.state.voided = set(s.voided)
+    again.state.corrections = set(s.corrections)
+    counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
+    before: dict[tuple, FindingRaised] = {}
+    for at, event in engine.index.between(first, line - 1):
+        cls = type(event)
+        if cls is engine.LINE_RECORDED:
+            if at not in s.voided and type(event.event) is not Correction:
+                again.record(at, event.event)
+        elif cls is FindingRaised:
+            # The voided line's findings, and those of later lines still in play
+            # (lines voided before are moot already; corrections' own stay).
+            if at == voided or at > voided and at not in s.voided and at not in s.corrections:
+                before[_finding_key(event)] = event
+        else:
+            _count(counts, event, -1)
+    after: dict[tuple, FindingRaised] = {}
+    for at, event in again.index.between(first, line - 1):
+        cls = type(event)
+        if cls is FindingRaised:
+            if at >= voided:
+                after[_finding_key(event)] = event
+        elif cls is not again.LINE_RECORDED:
+            _count(counts, event, 1)
+    why = f"correction of line {voided}"
+    for example, difference in counts.values():
+        if difference:
+            yield from example.net(line, difference, why)
+    for key, f in before.items():
+        if key not in after:
+            yield FindingMooted(line=line, about=f.line, rule=f.rule, severity=f.severity, message=f.message, player=f.player)
+    for key, f in after.items():
+        if key not in before:
+            yield FindingRaised(line=line, rule=f.rule, severity=f.severity, player=f.player,
+                                message=f"line {f.line}, decided again without line {voided}: {f.message}")
+    restated = again.state
+    yield StateRestated(line=line, voided=voided, turn=restated.turn, ended=restated.ended, snapshot=restated.snapshot())
+
+
+def _finding_key(f: FindingRaised) -> tuple:
+    return (f.line, f.rule, f.severity, f.message, f.player)
+
+
+def _count(counts: dict[tuple, list], event: Tally, sign: int) -> None:
+    key = event.key()
+    entry = counts.get(key)
+    if entry is None:
+        counts[key] = [event, sign * event.amount()]
+    else:
+        entry[1] += sign * event.amount()
