@@ -1,0 +1,88 @@
+"""Benchmark: peak memory of reading commands on one large stored game.
+
+Run on demand (not part of the test suite):
+
+    python tests/benchmarks/bench_memory.py --events 1000000
+
+A generated legal Merchant of Venus log of ``--events`` events is imported
+once into a fresh SQLite store; then each reading command runs, as the CLI
+does, in a child process of its own, its output thrown away, and its peak
+resident memory (ru_maxrss) and seconds are printed: ``verify``, ``report
+--format json``, ``report`` (text), ``audit``, ``replay --format json`` and
+``replay --line`` of a middle line. The target (issue 14) is 256 MB at any size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+COMMANDS = {
+    "import": ["import", "{log}"],
+    "verify": ["verify", "bench"],
+    "report json": ["report", "bench", "--format", "json", "-o", os.devnull],
+    "report text": ["report", "bench", "-o", os.devnull],
+    "audit": ["audit", "bench"],
+    "replay json": ["replay", "bench", "--format", "json"],
+    "replay --line": ["replay", "bench", "--line", "{middle}", "--format", "json"],
+}
+
+
+def child(args: list[str]) -> None:
+    """Run one gamelog command in this process (stdout thrown away); print seconds and peak MB as JSON."""
+    from cli.main import main
+
+    start = time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        saved, sys.stdout = sys.stdout, sink
+        try:
+            main(args, standalone_mode=False)
+        except SystemExit:
+            pass
+        finally:
+            sys.stdout = saved
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def measure(name: str, args: list[str], store: str) -> dict:
+    env = dict(os.environ, GAMELOG_STORE=store)
+    out = subprocess.run([sys.executable, __file__, "--child", json.dumps(args)], check=True, capture_output=True,
+                         text=True, cwd=ROOT, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(json.loads(args.child))
+        return
+    from tests.benchmarks.generate import write_log
+
+    with tempfile.TemporaryDirectory() as workdir:
+        log, store = os.path.join(workdir, "bench.jsonl"), os.path.join(workdir, "bench.sqlite")
+        with open(log, "wb") as handle:
+            events = write_log(handle, args.events)
+        print(f"one stored game of {events:,} events ({os.path.getsize(log) / 2**20:.0f} MiB of log); peak resident memory")
+        print(f"{'command':<16} {'seconds':>9} {'peak MB':>9}")
+        for name, template in COMMANDS.items():
+            command = [a.format(log=log, middle=events // 2) for a in template]
+            result = measure(name, command, store)
+            print(f"{name:<16} {result['seconds']:>9.1f} {result['peak_mb']:>9.0f}")
+
+
+if __name__ == "__main__":
+    main()
