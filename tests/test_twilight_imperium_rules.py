@@ -408,7 +408,8 @@ def test_at_most_three_secret_objectives():
     fourth = three + (E("secret_objective_drawn", player="Ann", objective="Monopolize Production"),)
     assert violations(*fourth, E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
     # A note is a remark, not play: the return after it is still at once.
-    assert violations(*fourth, E("note", text="Ann thinks"), E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
+    assert violations(*fourth, E("note", text="Ann thinks"), E("score_claimed", player="Ann", vp=0),
+                      E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
     assert final(*fourth, E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")).by_player["Ann"].secrets == [
         "Become the Gatekeeper", "Forge an Alliance", "Monopolize Production"]
     events = fourth + (E("trade_goods_gained", player="Bob", amount=1, reason="action card"),)
@@ -417,13 +418,14 @@ def test_at_most_three_secret_objectives():
     assert violations(*events) == [(last(events), "LRR 34.20–34.21")]
 
 
-@pytest.mark.parametrize("after", [E("turn_started", player="Bob"), E("score_claimed", player="Ann", vp=0),
+@pytest.mark.parametrize("after", [E("turn_started", player="Bob"), E("turn_ended", player="Bob"),
                                    E("phase_started", phase="agenda")], ids=lambda e: e["type"])
 def test_a_fourth_secret_kept_is_a_violation_whatever_the_next_line_is(after):
     fourth = STATUS + (E("secret_objective_drawn", player="Ann", objective="Forge an Alliance"),
                        E("secret_objective_drawn", player="Ann", objective="Mine Rare Metals"),
                        E("secret_objective_drawn", player="Ann", objective="Monopolize Production"))
-    events = fourth + (E("note", text="no return"), after)
+    # A note and a score claim are not play: the line after them is the one that must return a secret.
+    events = fourth + (E("note", text="no return"), E("score_claimed", player="Ann", vp=0), after)
     assert [f for f in findings(*events) if f[1] == "LRR 34.20–34.21"] == [
         (last(events), "LRR 34.20–34.21", "violation", "Ann holds 4 secret objectives (3 at most) and returned none after drawing")]
 

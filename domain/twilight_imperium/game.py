@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import Engine, decides
-from domain.events import GameWon, ScoreClaimed, TurnEnded, TurnStarted
+from domain.events import GameWon, TurnEnded, TurnStarted
 from domain.games import GameRules
 from domain.twilight_imperium import measures, periods, phrases, ruletext
 from domain.twilight_imperium import rules
@@ -83,17 +83,13 @@ class TwilightEngine(Engine):
                               reason=f"{player} reached {self.state.by_player[player].vp} VP (goal {self.state.goal})"))
 
     def check_event(self, line: int, event: Any) -> None:
-        """LRR 34.21: the line after a draw past 3 secret objectives returns one (every kind of line: see the overrides)."""
+        """LRR 34.21: the line of play after a draw past 3 secret objectives returns one (turns' starts and ends too)."""
         for player, problem in rules.secret_limit(self.state, event):
             self.report(line, player, [problem])
 
     def turn_ended(self, line: int, event: TurnEnded) -> None:
         self.check_event(line, event)
         super().turn_ended(line, event)
-
-    def score_claimed(self, line: int, event: ScoreClaimed) -> None:
-        self.check_event(line, event)
-        super().score_claimed(line, event)
 
     # -- rounds, phases, turns ---------------------------------------------------------
 

@@ -453,10 +453,11 @@ def secret_returned(player: Player, name: str) -> list[Problem]:
 def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem]]:
     """LRR 34.21: a draw past 3 secret objectives is followed at once by returning an unscored one.
 
-    Checked on the line after the draw, whatever it is (a turn's start or end,
-    a score claim, any of the game's events; notes and corrections are
-    remarks, not play, and are passed over); returns (player, problem) pairs.
-    Comment 9: a player with three scored secrets returns the fourth at once.
+    Checked on the line of play after the draw, whatever it is (a turn's start
+    or end, any of the game's events; notes, score claims and corrections are
+    not play and are passed over); returns (player, problem) pairs. Comment 9:
+    a player with three scored secrets returns the fourth at once. A log that
+    ends just after the draw is not decided: a later import may add the return.
     """
     drawn = state.previous
     if not isinstance(drawn, SecretObjectiveDrawn):

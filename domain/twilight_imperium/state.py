@@ -18,7 +18,7 @@ import msgspec
 from domain.documents import shared_fields
 from domain.engine import GameState, folds
 from domain.twilight_imperium import documents
-from domain.events import Correction, Note, TurnBegan
+from domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from domain.twilight_imperium.events import (
     CombatStarted,
     Event,
@@ -168,7 +168,8 @@ class TwilightState(GameState):
     # -- facts stated by recorded lines ----------------------------------------------
 
     def _line_recorded(self, event: Any) -> None:
-        if type(event.event) not in (Note, Correction):  # remarks and corrections between two lines change nothing in play
+        # Remarks, score claims and corrections between two lines are not play (LRR 34.21a's "at once" passes over them).
+        if type(event.event) not in (Note, Correction, ScoreClaimed):
             self.previous, self.current = self.current, event.event
         super()._line_recorded(event)
 
