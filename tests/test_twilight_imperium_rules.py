@@ -298,6 +298,16 @@ def test_a_status_phase_public_objective_in_the_action_phase_is_not_imperial_unl
     assert [f[:2] for f in findings(*events)] == [(last(events), "LRR 34.5")]
 
 
+def test_voiding_the_imperial_action_makes_its_score_out_of_time():
+    events = IMPERIAL + (score("Cy", "Corner the Market"),)
+    events += (E("correction", voids=last(IMPERIAL), reason="it was a tactical action"),)
+    (found,) = [f for f in findings(*events) if f[1] == "LRR 34.5"]
+    assert found[0] == last(events)
+    assert found[3].startswith(f"line {last(IMPERIAL) + 1}, decided again without line {last(IMPERIAL)}: Corner the Market")
+    assert found[3].endswith("no strategic action of Imperial is recorded in Cy's turn")
+    assert final(*events).score("Cy") == 1  # the score stands, out of time
+
+
 def test_a_strategic_action_uses_a_card_held_once_a_round():
     assert violations(*IMPERIAL) == []
     events = ANN_TURN + (E("strategic_action", player="Ann", card="Imperial"),)
