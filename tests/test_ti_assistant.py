@@ -270,7 +270,9 @@ def test_summary_kinds_and_counts():
         "REVEAL_OBJECTIVE": (3, 3, 0), "SCORE_OBJECTIVE": (3, 3, 0), "SELECT_ACTION": (7, 7, 0),
         "SET_SPEAKER": (1, 1, 0), "UNSCORE_OBJECTIVE": (1, 1, 0),
     }
-    assert summary.entries == 35 and summary.lines == 39 and summary.types["note"] == 3
+    # 41 lines: Bob's Leadership and Cat's Politics are each a turn_started and a strategic_action.
+    assert summary.entries == 35 and summary.lines == 41 and summary.types["note"] == 3
+    assert summary.types["strategic_action"] == 2
     assert "MARK_SECONDARY" in summary.describe() and summary.to_json()["entries"] == 35
 
 
@@ -343,7 +345,7 @@ def test_convert_command_writes_the_log_to_stdout_and_the_summary_to_stderr():
     result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL)])
     assert result.exit_code == 0, result.output
     assert result.stdout.encode() == convert("ti-assistant", SMALL.read_bytes()).to_bytes()
-    assert "35 entries from ti-assistant -> 39 log lines" in result.stderr
+    assert "35 entries from ti-assistant -> 41 log lines" in result.stderr
     assert "CLAIM_PLANET" in result.stderr
 
 
@@ -455,6 +457,58 @@ def test_an_unpassed_player_takes_the_next_turn():
     assert typed(lines, "player_unpassed")[0]["player"] == "Cat"
     assert typed(lines, "turn_started")[-1]["player"] == "Cat"
     assert findings_of(data, "TI4-TURN") == []
+
+
+def test_a_strategy_cards_selection_is_a_strategic_action():
+    lines = lines_of(export())
+    assert [(l["player"], l["card"]) for l in typed(lines, "strategic_action")] == [("Bob", "Leadership"), ("Cat", "Politics")]
+    assert typed(lines, "trade_primary")[0]["player"] == "Ann"  # Trade's strategic action is its own line
+    assert findings_of(export(), "TI4-TURN") == []
+
+
+def _ann_plays_imperial() -> dict:
+    """The small game with Ann's Trade (her pick, actionLog[30]; her first turn, actionLog[20]) made Imperial (8):
+    the initiative order stays Bob (1), Cat (3), Ann."""
+    data = export()
+    data["actionLog"][30]["data"]["event"]["id"] = "Imperial"
+    data["actionLog"][20]["data"]["event"]["action"] = "Imperial"
+    data["actionLog"][17]["data"]["event"]["selectedAction"] = "Imperial"
+    return data
+
+
+def test_the_imperial_primary_scores_one_public_objective_in_the_action_phase():
+    # Develop Weaponry was revealed in setup (actionLog[32]); Ann scores it on her Imperial action.
+    data = insert(_ann_plays_imperial(), 20, entry("SCORE_OBJECTIVE", faction="Emirates of Hacan", objective="Develop Weaponry"))
+    lines = lines_of(data)
+    imperial = [(l["player"], l.get("through")) for l in typed(lines, "strategic_action") if l["card"] == "Imperial"]
+    assert imperial == [("Ann", None)]
+    assert findings_of(data, "LRR 34.5") == [] and findings_of(data, "TI4-TURN") == []
+    score = next(n for n, l in enumerate(lines, start=1) if l["type"] == "objective_scored" and l["objective"] == "Develop Weaponry")
+    changes = [(e.line, e.player, e.delta) for e in outcome_of(data).events if type(e).__name__ == "VpChanged"]
+    assert (score, "Ann", 1) in changes
+    # A second public objective on the same action is a violation (and counts: the app recorded it).
+    data = insert(_ann_plays_imperial(), 20, entry("SCORE_OBJECTIVE", faction="Emirates of Hacan", objective="Develop Weaponry"),
+                  entry("SCORE_OBJECTIVE", faction="Emirates of Hacan", objective="Corner the Market"))
+    found = findings_of(data, "LRR 34.5")
+    assert [f.severity for f in found] == ["violation"] and "Ann already scored one on the Imperial action" in found[0].message
+
+
+def test_a_primary_performed_through_overrule_is_a_strategic_action_through_it():
+    data = export()
+    # Bob's second turn (actionLog[16], a Tactical action) becomes Overrule performing Imperial's primary.
+    data["actionLog"][16]["data"]["event"]["action"] = "Component"
+    data["actionLog"][14]["data"]["event"]["selectedAction"] = "Component"
+    insert(data, 16, entry("PLAY_COMPONENT", name="Overrule", factionId="Federation of Sol"),
+           entry("SELECT_SUB_COMPONENT", subComponent="Imperial"),
+           entry("SCORE_OBJECTIVE", faction="Federation of Sol", objective="Develop Weaponry"))
+    (line,) = [l for l in lines_of(data) if l["type"] == "strategic_action" and l["card"] == "Imperial"]
+    assert (line["player"], line["through"]) == ("Bob", "Overrule")
+    assert findings_of(data, "LRR 34.5") == [] and findings_of(data, "TI4-TURN") == []
+    # Without the component, the same score in the action phase is not the Imperial primary's.
+    del data["actionLog"][17:19]  # SELECT_SUB_COMPONENT and PLAY_COMPONENT (newest first)
+    assert not [l for l in lines_of(data) if l["type"] == "strategic_action" and l["card"] == "Imperial"]
+    (found,) = findings_of(data, "LRR 34.5")
+    assert found.severity == "violation" and found.message.endswith("and Bob does not hold Imperial this round")
 
 
 def test_vp_the_app_derives_become_lines_of_their_own():

@@ -114,15 +114,39 @@ def test_no_turn_finding_and_every_violation_is_the_tables(game):
     if name == "LjnqDB":
         # The Embers of Muaat (Ben) scored Amass Wealth, a status-phase card, in the agenda phase of round 3: the
         # app recorded the score there (actionLog[368]) after the card was revealed at the end of that status phase.
-        assert table == [("LRR 34.2–34.4", "actionLog[368]", "Ben")]
+        # LRR 34.5: an objective is scored in the phase its card names.
+        assert table == [("LRR 34.5", "actionLog[368]", "Ben")]
     elif name == "9-8-25":
         # The Nivyn Star Kings (Mikey) used Imperial (actionLog[758]; their turn ended at actionLog[752]) and
         # clicked the public objective it scores 100 s into Li-Zho's Politics turn (actionLog[748]): as recorded,
-        # a public objective is scored in the action phase outside its scorer's turn.
-        assert table == [("LRR 34.7", "actionLog[748]", "Mikey")]
+        # a status-phase public objective is scored in the action phase outside its scorer's Imperial action
+        # (LRR 34.5).
+        assert table == [("LRR 34.5", "actionLog[748]", "Mikey")]
         assert raw["actionLog"][748]["timestampMillis"] > raw["actionLog"][749]["timestampMillis"]
     else:
         assert table == []
+
+
+def test_every_public_objective_scored_in_the_action_phase_follows_an_imperial_primary(game):
+    """LRR 34.5: each one (but 9-8-25's late click, above) follows a ``strategic_action`` of Imperial in its turn.
+
+    In nHg8Hw the Crimson Rebellion (Paul) performed Imperial's primary through the Overrule action card
+    (actionLog[22], SELECT_SUB_COMPONENT at actionLog[21]): a ``strategic_action`` through Overrule.
+    """
+    name, _, conversion, outcome = game
+    lines = conversion.lines
+    imperial = [l for l in lines if l["type"] == "strategic_action" and l["card"] == "Imperial"]
+    through = [(l["player"], l["through"], l["source"]) for l in imperial if "through" in l]
+    assert through == ([("Paul", "Overrule", "actionLog[21]")] if name == "nHg8Hw" else [])
+    phase, in_action = None, 0
+    for l in lines:
+        phase = l["phase"] if l["type"] == "phase_started" else phase
+        in_action += l["type"] == "objective_scored" and l["kind"] == "public" and phase == "action"
+    assert in_action == {"LjnqDB": 2, "nHg8Hw": 6, "9-8-25": 6}[name]
+    late = {"9-8-25": 1}.get(name, 0)
+    when = [f for f in outcome.events if type(f) is FindingRaised and f.rule == "LRR 34.5"]
+    action_public = sum(1 for f in when if "action phase only by the Imperial primary" in f.message)
+    assert action_public == late
 
 
 def test_the_archives_declared_result_agrees_with_the_vp_track():

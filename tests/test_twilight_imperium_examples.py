@@ -88,10 +88,34 @@ def test_disputed_examples_cover_every_rule():
     rules = {rule for name in ("disputed.jsonl", "disputed-no-objectives-left.jsonl")
              for _, rule in _annotated(EXAMPLES / name)}
     assert rules == {
-        "LRR 90.1–90.4", "LRR 90.5", "LRR 90.6", "LRR 90 comment 1", "LRR 34.2–34.4", "LRR 34.6", "LRR 34.7",
-        "LRR 34.8", "LRR 34.10", "LRR 34.12", "LRR 34.13–34.14", "LRR 34.15", "LRR 34.16", "LRR 34.19",
+        "LRR 90.1–90.4", "LRR 90.5", "LRR 90.6", "LRR 90 comment 1", "LRR 34.2–34.4", "LRR 34.5", "LRR 34.6", "LRR 34.7",
+        "LRR 34.8", "LRR 34.10", "LRR 34.12", "LRR 34.13–34.14", "LRR 34.15", "LRR 34.16", "LRR 34.17", "LRR 34.19",
         "LRR 34.20–34.21", "TI4-VP-GOAL", "TI4-PAY", "TI4-TURN",
     }
+
+
+def test_disputed_vp_are_the_cards_and_a_second_score_gives_none():
+    outcome = _outcome("disputed.jsonl")
+    vp = [(e.line, e.player, e.delta) for e in outcome.events if type(e).__name__ == "VpChanged"]
+    # Line 54: Become the Gatekeeper, logged as 2 VP, counts its card's 1 (LRR 34.18).
+    assert (54, "Ann", 1) in vp
+    # Line 83: Bob's Diversify Research on his Imperial action; line 96, the same again: no VP (LRR 34.8).
+    assert (83, "Bob", 1) in vp and not [v for v in vp if v[0] == 96]
+    # Ann: Corner the Market, Expand Borders, Become the Gatekeeper, Erect a Monument, Negotiate Trade Routes (5),
+    # then 5 from agendas at line 105: 10, the goal. Bob: Forge an Alliance, Diversify Research, the Custodians
+    # token after the end: 3. Cy: Erect a Monument, Destroy Their Greatest Ship, Spark a Rebellion: 3.
+    assert {p: s.vp for p, s in outcome.state.by_player.items()} == {"Ann": 10, "Bob": 3, "Cy": 3}
+    assert (outcome.state.ended.line, outcome.state.ended.winner) == (105, "Ann")
+    # Line 104: Ann's claim of 5 VP, the cards' total, is right (no CLAIM).
+    assert not [e for e in outcome.events if type(e).__name__ == "FindingRaised" and e.rule == "CLAIM"]
+
+
+def test_the_complete_game_records_each_imperial_action():
+    lines = (EXAMPLES / "complete-4p.jsonl").read_text(encoding="utf-8").splitlines()
+    imperial = [n for n, line in enumerate(lines, start=1) if '"strategic_action"' in line]
+    # Dee (round 2), Bob (round 3), Ann (round 4) score a public objective on it; Bob (round 5) gains the Imperial point.
+    assert imperial == [79, 124, 171, 222]
+    assert all('"objective_scored"' in lines[n] and '"kind": "public"' in lines[n] for n in imperial[:3])
 
 
 def test_the_last_objective_ends_the_game_by_initiative_tie_break():

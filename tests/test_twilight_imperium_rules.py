@@ -180,13 +180,57 @@ def test_a_command_token_must_be_held():
 # -- Objectives (LRR 34) ----------------------------------------------------------------
 
 
+def findings(*events: dict, **setup) -> list[tuple[int, str, str, str]]:
+    """(line, rule, severity, message) of every finding, in order."""
+    outcome = run(log(*events, **setup))
+    assert outcome.errors == []
+    return [(e.line, e.rule, e.severity, e.message) for e in outcome.events if type(e).__name__ == "FindingRaised"]
+
+
+def vp_changes(*events: dict) -> list[tuple[int, str, int, str]]:
+    """(line, player, delta, rule) of every VP change."""
+    return [(e.line, e.player, e.delta, e.rule) for e in run(log(*events)).events if type(e).__name__ == "VpChanged"]
+
+
 def test_a_score_matches_its_card():
     assert violations(*STATUS, score("Ann", "Corner the Market")) == []
     events = STATUS + (score("Ann", "Corner the Market", points=2),)
     assert violations(*events) == [(last(events), "LRR 34.2–34.4")]
+    events = STATUS + (score("Ann", "Become the Gatekeeper", "public"),)
+    assert (last(events), "LRR 34.2–34.4") in violations(*events)
+
+
+def test_points_are_the_cards_whatever_the_log_says():
+    # Corner the Market (stage I) is worth 1 VP: logged as 2, the VP track still moves by 1 (LRR 34.12).
+    events = STATUS + (score("Ann", "Corner the Market", points=2),)
+    assert findings(*events) == [(last(events), "LRR 34.2–34.4", "violation", "Corner the Market is worth 1 VP, not 2; the VP track counts 1")]
+    assert vp_changes(*events) == [(last(events), "Ann", 1, "LRR 34.12")]
+    # A correct claim of the card's total is not a CLAIM; the log's total is.
+    assert violations(*events, E("score_claimed", player="Ann", vp=1)) == [(last(events), "LRR 34.2–34.4")]
+    claimed = events + (E("score_claimed", player="Ann", vp=2),)
+    assert violations(*claimed) == [(last(events), "LRR 34.2–34.4"), (last(claimed), "CLAIM")]
+    # A secret objective is worth 1 VP (LRR 34.18): logged as 2, 1 VP.
+    secret = STATUS + (score("Ann", "Become the Gatekeeper", "secret", points=2),)
+    assert violations(*secret) == [(last(secret), "LRR 34.2–34.4")]
+    assert vp_changes(*secret) == [(last(secret), "Ann", 1, "LRR 34.18")]
+    # A stage II objective is worth 2 VP: logged as 1, 2 VP.
+    stage_2 = STATUS + (E("objective_made_public", objective="Conquer the Weak", reason="test"),
+                        score("Ann", "Conquer the Weak", points=1))
+    assert violations(*stage_2) == [(last(stage_2), "LRR 34.2–34.4")]
+    assert final(*stage_2).score("Ann") == 2
+    assert violations(*stage_2[:-1], score("Ann", "Conquer the Weak", points=2)) == []
+
+
+def test_an_objective_is_scored_in_the_phase_its_card_names():
+    # Destroy Their Greatest Ship is an action-phase secret: in the status phase it is out of time (LRR 34.5).
     events = STATUS + (E("secret_objective_drawn", player="Cy", objective="Destroy Their Greatest Ship"),
                        score("Cy", "Destroy Their Greatest Ship", "secret"))
-    assert violations(*events) == [(last(events), "LRR 34.2–34.4")]
+    assert findings(*events) == [(last(events), "LRR 34.5", "violation",
+                                  "Destroy Their Greatest Ship is scored in the action phase, not the status phase")]
+    assert final(*events).score("Cy") == 1  # applied as recorded
+    ok = ANN_TURN + (E("secret_objective_drawn", player="Ann", objective="Destroy Their Greatest Ship"),
+                     score("Ann", "Destroy Their Greatest Ship", "secret"))
+    assert violations(*ok) == []
 
 
 def test_an_unknown_objective_is_taken_as_logged_and_unverifiable():
@@ -218,20 +262,102 @@ def test_one_objective_per_combat():
     assert violations(*ground) == []
 
 
-def test_a_public_objective_in_the_action_phase_only_on_ones_own_turn():
-    setup = SETUP + ANN_TURN
-    assert violations(*setup, score("Ann", "Corner the Market")) == []
-    events = setup + (score("Cy", "Corner the Market"),)
-    assert violations(*events) == [(last(events), "LRR 34.7")]
+CY_TURN = SETUP + ANN_TURN + (E("turn_ended", player="Ann"), E("turn_started", player="Cy"))
+"""Round 1's action phase, Cy's turn: Cy holds Imperial (initiative 8)."""
+IMPERIAL = CY_TURN + (E("strategic_action", player="Cy", card="Imperial"),)
+
+
+def test_the_imperial_primary_scores_one_public_objective_in_the_action_phase():
+    events = IMPERIAL + (score("Cy", "Corner the Market"),)
+    assert findings(*events) == []
+    assert final(*events).score("Cy") == 1
+    # A second public objective on the same Imperial action: LRR 34.5, applied as recorded.
+    events += (score("Cy", "Negotiate Trade Routes"),)
+    (found,) = [f for f in findings(*events) if f[1] == "LRR 34.5"]
+    assert found[0] == last(events) and found[2] == "violation"
+    assert found[3].endswith("which scores one public objective; Cy already scored one on the Imperial action of line "
+                             f"{last(IMPERIAL)}")
+
+
+def test_a_status_phase_public_objective_in_the_action_phase_is_not_imperial_unless_it_is():
+    why = "Corner the Market is scored in the status phase; in the action phase only by the Imperial primary (not in the seeds)"
+    # Ann holds Trade, not Imperial, and scores on her own turn.
+    events = SETUP + ANN_TURN + (score("Ann", "Corner the Market"),)
+    assert findings(*events) == [(last(events), "LRR 34.5", "violation", f"{why}, and Ann does not hold Imperial this round")]
+    assert final(*events).score("Ann") == 1  # the table did it
+    # Cy holds Imperial but it is Ann's turn.
+    events = SETUP + ANN_TURN + (score("Cy", "Corner the Market"),)
+    assert findings(*events) == [(last(events), "LRR 34.5", "violation",
+                                  f"{why}, on its holder's own strategic action; it is Ann's turn, not Cy's")]
+    # Cy's own turn, but no strategic action of Imperial in it.
+    events = CY_TURN + (score("Cy", "Corner the Market"),)
+    assert findings(*events) == [(last(events), "LRR 34.5", "violation",
+                                  f"{why}, and no strategic action of Imperial is recorded in Cy's turn")]
+    # After his Imperial turn ended, the next turn is no Imperial action.
+    events = IMPERIAL + (E("turn_ended", player="Cy"), E("turn_started", player="Bob"), score("Cy", "Corner the Market"))
+    assert [f[:2] for f in findings(*events)] == [(last(events), "LRR 34.5")]
+
+
+def test_voiding_the_imperial_action_makes_its_score_out_of_time():
+    events = IMPERIAL + (score("Cy", "Corner the Market"),)
+    events += (E("correction", voids=last(IMPERIAL), reason="it was a tactical action"),)
+    (found,) = [f for f in findings(*events) if f[1] == "LRR 34.5"]
+    assert found[0] == last(events)
+    assert found[3].startswith(f"line {last(IMPERIAL) + 1}, decided again without line {last(IMPERIAL)}: Corner the Market")
+    assert found[3].endswith("no strategic action of Imperial is recorded in Cy's turn")
+    assert final(*events).score("Cy") == 1  # the score stands, out of time
+
+
+def test_a_strategic_action_uses_a_card_held_once_a_round():
+    assert violations(*IMPERIAL) == []
+    events = ANN_TURN + (E("strategic_action", player="Ann", card="Imperial"),)
+    assert violations(*events) == [(last(events), "TI4-TURN")]
+    events = IMPERIAL + (E("turn_ended", player="Cy"), E("turn_started", player="Bob"), E("turn_ended", player="Bob"),
+                         E("turn_started", player="Ann"), E("turn_ended", player="Ann"), E("turn_started", player="Cy"),
+                         E("strategic_action", player="Cy", card="Imperial"))
+    assert findings(*events)[-1] == (last(events), "TI4-TURN", "violation",
+                                     f"Imperial's primary was already used this round, at line {last(IMPERIAL)}; the card is exhausted")
+
+
+def test_the_audit_says_the_imperial_reading_is_not_in_the_seeds(tmp_path):
+    from click.testing import CliRunner
+    from cli.main import main
+
+    path = tmp_path / "imperial.jsonl"
+    path.write_bytes(log(*SETUP, *ANN_TURN, score("Ann", "Corner the Market")))
+    result = CliRunner().invoke(main, ["audit", str(path), "--format", "json"])
+    (found,) = json.loads(result.stdout)["findings"]
+    assert (found["line"], found["rule"], found["in_seeds"]) == (len(SETUP + ANN_TURN) + 2, "LRR 34.5", False)
+    assert "(not in the seeds)" in found["message"]
+    assert found["rule_text"].endswith("(not in the seeds) the Imperial strategy card's primary ability lets its holder "
+                                       "score one public objective in the action phase, on their strategic action.")
+    text = CliRunner().invoke(main, ["audit", str(path)]).stdout
+    assert "(not in the seeds) the Imperial strategy card's primary ability" in text
+
+
+def test_a_secret_objective_in_the_action_phase_by_a_player_who_is_not_active():
+    # LRR 34 comment 8: Bob scores an action-phase secret during Ann's turn.
+    drawn = ANN_TURN + (E("secret_objective_drawn", player="Bob", objective="Destroy Their Greatest Ship"),)
+    events = drawn + (score("Bob", "Destroy Their Greatest Ship", "secret"),)
+    assert findings(*events) == []
+    assert final(*events).score("Bob") == 1
+    # A status-phase secret is not scored in the action phase, whoever is active (LRR 34.5).
+    events = SETUP + ANN_TURN + (score("Bob", "Control the Region", "secret"),)
+    assert findings(*events) == [(last(events), "LRR 34.5", "violation", "Control the Region is scored in the status phase, not the action phase")]
 
 
 def test_each_objective_once_per_game():
     once = STATUS + (score("Ann", "Corner the Market"), E("objective_revealed", objective="Expand Borders", stage=1))
     assert violations(*once) == []
+    assert violations(*once, score("Bob", "Corner the Market")) == []  # another player scores it too
     events = once + (E("phase_started", phase="agenda"), E("round_started", round=2), E("phase_started", phase="status"),
                      score("Ann", "Corner the Market"))
-    assert violations(*events) == [(last(events), "LRR 34.8")]
-    assert final(*events).score("Ann") == 2  # applied as recorded
+    assert findings(*events) == [(last(events), "LRR 34.8", "violation",
+                                  "Ann has already scored Corner the Market; a second score gives no VP")]
+    assert final(*events).score("Ann") == 1  # the second score gives no VP
+    assert vp_changes(*events) == [(len(STATUS) + 2, "Ann", 1, "LRR 34.12")]
+    # The claim of the VP track's total is right.
+    assert violations(*events, E("score_claimed", player="Ann", vp=1)) == [(last(events), "LRR 34.8")]
 
 
 def test_objectives_that_spend_are_paid_when_scored():
@@ -291,10 +417,66 @@ def test_at_most_three_secret_objectives():
                       E("secret_objective_drawn", player="Ann", objective="Mine Rare Metals"))
     fourth = three + (E("secret_objective_drawn", player="Ann", objective="Monopolize Production"),)
     assert violations(*fourth, E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
+    # A note is a remark, not play: the return after it is still at once.
+    assert violations(*fourth, E("note", text="Ann thinks"), E("score_claimed", player="Ann", vp=0),
+                      E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
+    assert final(*fourth, E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")).by_player["Ann"].secrets == [
+        "Become the Gatekeeper", "Forge an Alliance", "Monopolize Production"]
     events = fourth + (E("trade_goods_gained", player="Bob", amount=1, reason="action card"),)
     assert violations(*events) == [(last(events), "LRR 34.20–34.21")]
     events = SETUP + (E("secret_objective_drawn", player="Ann", objective="Forge an Alliance"),)
     assert violations(*events) == [(last(events), "LRR 34.20–34.21")]
+
+
+@pytest.mark.parametrize("after", [E("turn_started", player="Bob"), E("turn_ended", player="Bob"),
+                                   E("phase_started", phase="agenda")], ids=lambda e: e["type"])
+def test_a_fourth_secret_kept_is_a_violation_whatever_the_next_line_is(after):
+    fourth = STATUS + (E("secret_objective_drawn", player="Ann", objective="Forge an Alliance"),
+                       E("secret_objective_drawn", player="Ann", objective="Mine Rare Metals"),
+                       E("secret_objective_drawn", player="Ann", objective="Monopolize Production"))
+    # A note and a score claim are not play: the line after them is the one that must return a secret.
+    events = fourth + (E("note", text="no return"), E("score_claimed", player="Ann", vp=0), after)
+    assert [f for f in findings(*events) if f[1] == "LRR 34.20–34.21"] == [
+        (last(events), "LRR 34.20–34.21", "violation", "Ann holds 4 secret objectives (3 at most) and returned none after drawing")]
+
+
+def test_a_fourth_secret_kept_at_a_turns_end_is_a_violation():
+    drawn = ANN_TURN + (E("secret_objective_drawn", player="Ann", objective="Forge an Alliance"),
+                        E("secret_objective_drawn", player="Ann", objective="Mine Rare Metals"),
+                        E("secret_objective_drawn", player="Ann", objective="Monopolize Production"),
+                        E("secret_objective_drawn", player="Ann", objective="Control the Region"))
+    events = drawn + (E("turn_ended", player="Ann"),)
+    assert [f[:2] for f in findings(*events)] == [(last(events), "LRR 34.20–34.21")]
+    assert violations(*drawn, E("secret_objective_returned", player="Ann", objective="Forge an Alliance"),
+                      E("turn_ended", player="Ann")) == []
+
+
+def test_comment_9_three_scored_secrets_and_a_fourth_returned_at_once():
+    scored = ANN_TURN
+    for name in ("Destroy Their Greatest Ship", "Prove Endurance", "Brave the Void"):
+        scored += (E("secret_objective_drawn", player="Ann", objective=name), score("Ann", name, "secret"))
+    fourth = scored + (E("secret_objective_drawn", player="Ann", objective="Darken the Skies"),)
+    events = fourth + (E("secret_objective_returned", player="Ann", objective="Darken the Skies"), E("turn_ended", player="Ann"))
+    assert findings(*events) == []
+    assert final(*events).score("Ann") == 3
+    events = fourth + (E("turn_ended", player="Ann"),)
+    assert [f[:2] for f in findings(*events)] == [(last(events), "LRR 34.20–34.21")]
+
+
+def test_a_secret_objective_belongs_to_one_player():
+    # Ann holds Become the Gatekeeper (SETUP): Bob draws it too.
+    events = STATUS + (E("secret_objective_drawn", player="Bob", objective="Become the Gatekeeper"),)
+    assert findings(*events) == [(last(events), "LRR 34.17", "violation",
+                                  "Become the Gatekeeper is held by Ann; a secret objective belongs to one player")]
+    # Once Ann scored it, it is hers face up: Cy draws it and scores it.
+    scored = STATUS + (score("Ann", "Become the Gatekeeper", "secret"),)
+    drawn = scored + (E("secret_objective_drawn", player="Cy", objective="Become the Gatekeeper"),)
+    events = drawn + (score("Cy", "Become the Gatekeeper", "secret"),)
+    assert [f[:2] for f in findings(*events)] == [(last(drawn), "LRR 34.17"), (last(events), "LRR 34.17")]
+    assert findings(*events)[-1][3] == "Become the Gatekeeper is Ann's secret objective, scored by them; a secret objective belongs to one player"
+    # Different secrets, each held by one player, are legal.
+    assert violations(*scored, E("secret_objective_drawn", player="Cy", objective="Forge an Alliance"),
+                      score("Cy", "Forge an Alliance", "secret")) == []
 
 
 # -- TI4-VP-GOAL ------------------------------------------------------------------------

@@ -29,6 +29,12 @@ This module adds to that contract, as LOG_FORMAT.md allows:
   the initiative order changes, a player who passed is back in the action phase.
 * optional ``scores`` on ``winner_declared``: the final scores another tool
   declares, compared with the VP track.
+* ``strategic_action`` (``player``, ``card``, optional ``through``): the
+  active player performs a strategy card's primary ability: as their
+  strategic action, with a card they hold (``trade_primary`` is Trade's own),
+  or ``through`` a component that performs it (the Overrule action card). The
+  Imperial primary scores one public objective in the action phase (LRR 34.5,
+  not in the seeds); a log shows that it was used by this line.
 
 Derived events are the consequences the rules fix: every change of victory
 points, trade goods, commodities or command tokens is a ``Change`` event
@@ -290,12 +296,27 @@ class PlayerUnpassed(PlayerRecorded, tag="player_unpassed"):
     """A player who passed is back in the action phase, and takes the next turn (TI4-TURN)."""
 
 
+class StrategicAction(PlayerRecorded, tag="strategic_action"):
+    """The active player performs the primary ability of the strategy card ``card`` (TI4-TURN).
+
+    As a strategic action, with a card they hold this round (Trade's is
+    ``trade_primary``); or ``through`` a component that performs a readied
+    card's primary (the Overrule action card), which does not exhaust it. A
+    public objective scored in the action phase is the Imperial primary's only
+    when it follows this line of Imperial in the scorer's turn (LRR 34.5, not
+    in the seeds).
+    """
+
+    card: Name
+    through: Name | None = None
+
+
 GAME_EVENTS = (
     RoundStarted, PhaseStarted, StrategyCardPicked, TradePrimary, TradeSecondary,
     TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
     ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
     HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
-    VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed,
+    VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed, StrategicAction,
 )
 EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
 Event = Union[EVENT_TYPES]  # type: ignore[valid-type]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import Engine, decides
-from domain.events import GameWon, TurnStarted
+from domain.events import GameWon, TurnEnded, TurnStarted
 from domain.games import GameRules
 from domain.twilight_imperium import measures, periods, phrases, ruletext
 from domain.twilight_imperium import rules
@@ -42,6 +42,7 @@ from domain.twilight_imperium.events import (
     SecretObjectiveDrawn,
     SecretObjectiveReturned,
     SpeakerChanged,
+    StrategicAction,
     StrategyCardPicked,
     StrategyCardsSwapped,
     TokensChanged,
@@ -82,8 +83,13 @@ class TwilightEngine(Engine):
                               reason=f"{player} reached {self.state.by_player[player].vp} VP (goal {self.state.goal})"))
 
     def check_event(self, line: int, event: Any) -> None:
+        """LRR 34.21: the line of play after a draw past 3 secret objectives returns one (turns' starts and ends too)."""
         for player, problem in rules.secret_limit(self.state, event):
             self.report(line, player, [problem])
+
+    def turn_ended(self, line: int, event: TurnEnded) -> None:
+        self.check_event(line, event)
+        super().turn_ended(line, event)
 
     # -- rounds, phases, turns ---------------------------------------------------------
 
@@ -92,6 +98,7 @@ class TwilightEngine(Engine):
         return rules.next_in_initiative(self.state) or self.state.current.player
 
     def turn_started(self, line: int, event: TurnStarted) -> None:
+        self.check_event(line, event)
         self.report(line, event.player, rules.turn_allowed(self.state, event.player))
         super().turn_started(line, event)
 
@@ -107,6 +114,12 @@ class TwilightEngine(Engine):
     @decides(RoundStarted, StrategyCardPicked, SpeakerChanged, CombatStarted, CombatEnded, HomeSystemControl, PlayerUnpassed)
     def nothing(self, line: int, e: Any) -> None:
         """Facts the state folds directly (round, speaker, picks, combats, home systems)."""
+
+    @decides(StrategicAction)
+    def strategic_action(self, line: int, e: StrategicAction) -> None:
+        """TI4-TURN: the active player uses a strategy card they hold; the Imperial primary may then score (LRR 34.5)."""
+        self.check_actor(line, e.player)
+        self.report(line, e.player, rules.strategic_action(self.state, line, e))
 
     # -- Trade (LRR 90) ----------------------------------------------------------------
 
@@ -180,7 +193,8 @@ class TwilightEngine(Engine):
 
     @decides(SecretObjectiveDrawn)
     def secret_objective_drawn(self, line: int, e: SecretObjectiveDrawn) -> None:
-        self.report(line, e.player, rules.secret_drawn(self.state, self.state.by_player[e.player], e.objective))
+        self.report(line, e.player, rules.secret_drawn(self.state, self.state.by_player[e.player], e.objective)
+                    + rules.one_owner_drawn(self.state, e.player, e.objective))
         self.emit(SecretChanged(line=line, player=e.player, objective=e.objective))
 
     @decides(SecretObjectiveReturned)
@@ -191,22 +205,24 @@ class TwilightEngine(Engine):
 
     @decides(ObjectiveScored)
     def objective_scored(self, line: int, e: ObjectiveScored) -> None:
+        """LRR 34.2–34.19: check the score; the VP are the card's (LRR 34.12, 34.18), none for a second score (LRR 34.8)."""
         s, p = self.state, self.state.by_player[e.player]
         phase, problems = rules.scoring_phase(s, e)
-        context = rules.score_context(s, phase)
-        problems += rules.card(s, e, phase)
-        problems += rules.status_limit(s, e, context) + rules.action_limit(s, e, phase, context)
-        problems += rules.once_per_game(p, e)
+        context = rules.score_context(s, e, phase)
+        problems += rules.card(s, e) + rules.timing(s, e, phase, context)
+        problems += rules.status_limit(s, e, context) + rules.combat_limit(s, e, context)
+        again = rules.once_per_game(p, e)
         paid, tg, tokens = rules.payment(p, e)
-        problems += paid + rules.public_objective(s, p, e) + rules.secret_held(p, e)
+        problems += again + paid + rules.public_objective(s, p, e) + rules.secret_held(p, e) + rules.one_owner_scored(s, e)
         self.report(line, e.player, problems)
         if e.kind == "secret" and e.objective in p.secrets:
             self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))
-        if e.objective not in p.scored:
-            self.emit(ObjectiveMarked(line=line, player=e.player, objective=e.objective, kind=e.kind,
-                                      context=context, paid_trade_goods=tg, paid_tokens=tokens))
-        rule = rules.PUBLIC if e.kind == "public" else rules.CARD
-        self.change(VpChanged, line, e.player, e.points, rule, f"objective: {e.objective}")
+        if again:
+            return  # LRR 34.8: the table scored it twice; the second score gives no VP
+        self.emit(ObjectiveMarked(line=line, player=e.player, objective=e.objective, kind=e.kind,
+                                  context=context, paid_trade_goods=tg, paid_tokens=tokens))
+        rule = rules.PUBLIC if e.kind == "public" else rules.SECRET
+        self.change(VpChanged, line, e.player, rules.points(e), rule, f"objective: {e.objective}")
 
     @decides(VpGained)
     def vp_gained(self, line: int, e: VpGained) -> None:

@@ -36,6 +36,8 @@ PHRASES: dict[str, Phrase] = {
                            + (f" ({f['reason']})" if f.get("reason") else ""),
     "strategy_cards_swapped": lambda f: f"the holders of {f['cards'][0]} and {f['cards'][1]} swap them",
     "player_unpassed": lambda f: f"{f['player']} is back in the action phase",
+    "strategic_action": lambda f: (f"{f['player']} performs {f['card']}'s primary ability through {f['through']}" if f.get("through")
+                                   else f"{f['player']} plays {f['card']} (strategic action)"),
     "winner_declared": lambda f: (f"{f['player']} is declared the winner" if f.get("player") else "no winner is declared")
                                  + (f" ({f['reason']})" if f.get("reason") else ""),
 }

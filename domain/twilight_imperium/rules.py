@@ -19,6 +19,7 @@ from domain.twilight_imperium.events import (
     ObjectiveScored,
     SecretObjectiveDrawn,
     SecretObjectiveReturned,
+    StrategicAction,
     TradePrimary,
     TradeSecondary,
     VpScored,
@@ -30,6 +31,7 @@ TRADE_CHOSEN = "LRR 90.5"
 TRADE_SECONDARY = "LRR 90.6"
 AT_MAXIMUM = "LRR 90 comment 1"
 CARD = "LRR 34.2–34.4"
+WHEN = "LRR 34.5"
 STATUS_LIMIT = "LRR 34.6"
 COMBAT_LIMIT = "LRR 34.7"
 ONCE = "LRR 34.8"
@@ -38,6 +40,8 @@ PUBLIC = "LRR 34.12"
 REVEAL = "LRR 34.13–34.14"
 NONE_LEFT = "LRR 34.15"
 HOME = "LRR 34.16"
+OWNER = "LRR 34.17"
+SECRET = "LRR 34.18"
 HELD = "LRR 34.19"
 SECRET_LIMIT = "LRR 34.20–34.21"
 VP_GOAL = "TI4-VP-GOAL"
@@ -53,6 +57,8 @@ SETUP_REVEALS = 2
 """LRR 34.13a: 2 stage I objectives are revealed in setup."""
 MAX_SECRETS = 3
 """LRR 34.21: at most 3 secret objectives, scored and unscored together."""
+IMPERIAL = "Imperial"
+"""The strategy card whose primary scores a public objective in the action phase (LRR 34.5, not in the seeds)."""
 
 
 # -- TI4-TURN ----------------------------------------------------------------------------
@@ -83,6 +89,21 @@ def next_in_initiative(state: TwilightState) -> str | None:
         return waiting[0]
     start = order.index(last)
     return next(p for p in order[start + 1:] + order[:start + 1] if p not in state.passed)
+
+
+def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[Problem]:
+    """TI4-TURN (not in the seeds): a strategy card's primary ability is performed in the action phase, by its holder
+    as a strategic action, once a round (the card is then exhausted); through a component, only while it is readied."""
+    if state.phase != "action":
+        return [Problem(TURN, f"a strategic action belongs to the action phase, not the {state.phase or 'setup'}")]
+    used = [n for n, _, card, through in state.strategic_used
+            if n < line and not through and reference.key(card) == reference.key(e.card)]
+    if used:
+        return [Problem(TURN, f"{e.card}'s primary was already used this round, at line {used[0]}; the card is exhausted")]
+    initiative = reference.strategy_cards().get(reference.key(e.card), -1)
+    if e.through is None and not state.holds_card(e.player, e.card, initiative):
+        return [Problem(TURN, f"{e.player} does not hold the {e.card} strategy card this round")]
+    return []
 
 
 # -- TI4-PAY -----------------------------------------------------------------------------
@@ -167,8 +188,8 @@ def scoring_phase(state: TwilightState, e: ObjectiveScored) -> tuple[str | None,
     return state.phase or e.phase, []
 
 
-def card(state: TwilightState, e: ObjectiveScored, phase: str | None) -> list[Problem]:
-    """LRR 34.2–34.4: the objective's kind, points and phase are the card's; an unknown card is taken as logged."""
+def card(state: TwilightState, e: ObjectiveScored) -> list[Problem]:
+    """LRR 34.2–34.4: the objective's kind and points are the card's; an unknown card is taken as logged."""
     ref = reference.objective(e.objective)
     if ref is None:
         return [Problem(CARD, f"{e.objective} is not in the reference data; its points and phase are taken as logged", UNVERIFIABLE)]
@@ -177,21 +198,70 @@ def card(state: TwilightState, e: ObjectiveScored, phase: str | None) -> list[Pr
     if ref.kind != e.kind and not (public and e.kind == "public"):
         out.append(Problem(CARD, f"{ref.name} is a {ref.kind} objective, not {e.kind}"))
     if ref.points != e.points:
-        out.append(Problem(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}"))
-    # Imperial's primary scores a public objective in the action phase; LRR 34.7 checks whose turn it is.
-    imperial = public and phase == "action"
-    if phase is None:
-        out.append(Problem(CARD, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE))
-    elif phase != ref.phase and not imperial:
-        out.append(Problem(CARD, f"{ref.name} is scored in the {ref.phase} phase, not the {phase} phase"))
+        out.append(Problem(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}; the VP track counts {ref.points}"))
     return out
 
 
-def score_context(state: TwilightState, phase: str | None) -> str:
-    """The status phase or combat a score counts against (LRR 34.6, 34.7); empty when unlimited."""
+def points(e: ObjectiveScored) -> int:
+    """LRR 34.2, 34.12, 34.18: the VP marker moves by the card's points, whatever the log says (as logged for an unknown card)."""
+    ref = reference.objective(e.objective)
+    return e.points if ref is None else ref.points
+
+
+def timing(state: TwilightState, e: ObjectiveScored, phase: str | None, context: str) -> list[Problem]:
+    """LRR 34.5: an objective is scored in the phase its card names.
+
+    A status-phase public objective scored in the action phase is legal only
+    as the Imperial primary (not in the seeds): see :func:`imperial_primary`.
+    A secret of the action phase may be scored by any player, active or not
+    (LRR 34 comment 8).
+    """
+    ref = reference.objective(e.objective)
+    if ref is None:
+        return []  # card() says its phase is taken as logged
+    if phase is None:
+        return [Problem(WHEN, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE)]
+    if phase == ref.phase:
+        return []
+    if e.kind == "public" and phase == "action" and ref.phase == "status":
+        return imperial_primary(state, e, ref.name, context)
+    return [Problem(WHEN, f"{ref.name} is scored in the {ref.phase} phase, not the {phase} phase")]
+
+
+def imperial_primary(state: TwilightState, e: ObjectiveScored, name: str, context: str) -> list[Problem]:
+    """LRR 34.5 (not in the seeds): the Imperial primary scores one public objective in the action phase.
+
+    In the scorer's own turn, after the ``strategic_action`` of Imperial in
+    that turn (by its holder this round, or through a component that performs
+    it), and only one public objective on that action.
+    """
+    why = f"{name} is scored in the status phase; in the action phase only by the Imperial primary (not in the seeds)"
+    holder = state.holds_card(e.player, IMPERIAL, reference.strategy_cards()[reference.key(IMPERIAL)])
+    if state.active != e.player or state.turn_over is not None:
+        whose = f"{state.active}'s turn" if state.active and state.turn_over is None else "no one's turn"
+        return [Problem(WHEN, f"{why}, on its holder's own strategic action; it is {whose}, not {e.player}'s")]
+    action = state.strategic
+    imperial = action is not None and action[1] == e.player and reference.key(action[2]) == reference.key(IMPERIAL)
+    if not imperial or not (holder or action[3]):
+        if not holder:
+            return [Problem(WHEN, f"{why}, and {e.player} does not hold Imperial this round")]
+        return [Problem(WHEN, f"{why}, and no strategic action of Imperial is recorded in {e.player}'s turn")]
+    if state.scores_in.get((e.player, context, "public"), 0) >= 1:
+        return [Problem(WHEN, f"{why}, which scores one public objective; {e.player} already scored one "
+                              f"on the Imperial action of line {action[0]}")]
+    return []
+
+
+def score_context(state: TwilightState, e: ObjectiveScored, phase: str | None) -> str:
+    """The status phase, combat or Imperial action a score counts against (LRR 34.5, 34.6, 34.7); empty when unlimited."""
     if phase == "status":
         return f"status {state.phase_serial}"
-    return state.combat if phase == "action" else ""
+    if phase != "action":
+        return ""
+    action = state.strategic
+    if e.kind == "public" and action is not None and action[1] == e.player and reference.key(action[2]) == reference.key(IMPERIAL):
+        return f"imperial {action[0]}"
+    return state.combat
 
 
 def status_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[Problem]:
@@ -201,19 +271,33 @@ def status_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list
     return []
 
 
-def action_limit(state: TwilightState, e: ObjectiveScored, phase: str | None, context: str) -> list[Problem]:
-    """LRR 34.7: one objective per combat; a public objective only on one's own turn (Imperial)."""
+def combat_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[Problem]:
+    """LRR 34.7: one objective during or after one combat (a space and a ground combat are two)."""
     if context.startswith("combat") and any(state.scores_in.get((e.player, context, k), 0) for k in ("public", "secret")):
         return [Problem(COMBAT_LIMIT, f"{e.player} already scored an objective during or after this combat")]
-    if phase == "action" and e.kind == "public" and (state.active != e.player or state.turn_over is not None):
-        return [Problem(COMBAT_LIMIT, f"a public objective is scored in the action phase only on one's own turn; it is not {e.player}'s turn")]
     return []
 
 
+def scored_already(player: Player, objective: str) -> bool:
+    """LRR 34.8: ``player`` has scored ``objective`` (by its name or another form of it)."""
+    return any(reference.key(o) == reference.key(objective) for o in player.scored)
+
+
 def once_per_game(player: Player, e: ObjectiveScored) -> list[Problem]:
-    """LRR 34.8: each objective is scored once per game by a player."""
-    if e.objective in player.scored:
-        return [Problem(ONCE, f"{e.player} has already scored {e.objective}")]
+    """LRR 34.8: each objective is scored once per game by a player; a second score gives no VP."""
+    if scored_already(player, e.objective):
+        return [Problem(ONCE, f"{e.player} has already scored {e.objective}; a second score gives no VP")]
+    return []
+
+
+def one_owner_scored(state: TwilightState, e: ObjectiveScored) -> list[Problem]:
+    """LRR 34.17: a secret objective belongs to one player: nobody else has scored it as a secret."""
+    if e.kind != "secret":
+        return []
+    others = [name for name, p in state.by_player.items() if name != e.player
+              and any(reference.key(o) == reference.key(e.objective) and kind == "secret" for o, kind in p.scored.items())]
+    if others:
+        return [Problem(OWNER, f"{e.objective} is {others[0]}'s secret objective, scored by them; a secret objective belongs to one player")]
     return []
 
 
@@ -347,6 +431,18 @@ def secret_drawn(state: TwilightState, player: Player, name: str) -> list[Proble
     return []
 
 
+def one_owner_drawn(state: TwilightState, drawer: str, name: str) -> list[Problem]:
+    """LRR 34.17: a secret objective belongs to one player: nobody else holds it or has scored it."""
+    for other, p in state.by_player.items():
+        if other == drawer:
+            continue
+        if any(reference.key(o) == reference.key(name) for o in p.secrets):
+            return [Problem(OWNER, f"{name} is held by {other}; a secret objective belongs to one player")]
+        if any(reference.key(o) == reference.key(name) and kind == "secret" for o, kind in p.scored.items()):
+            return [Problem(OWNER, f"{name} was scored by {other}; a secret objective belongs to one player")]
+    return []
+
+
 def secret_returned(player: Player, name: str) -> list[Problem]:
     """LRR 34.21a: only an unscored secret objective in hand is returned."""
     if name not in player.secrets:
@@ -357,7 +453,11 @@ def secret_returned(player: Player, name: str) -> list[Problem]:
 def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem]]:
     """LRR 34.21: a draw past 3 secret objectives is followed at once by returning an unscored one.
 
-    Checked on the line after the draw; returns (player, problem) pairs.
+    Checked on the line of play after the draw, whatever it is (a turn's start
+    or end, any of the game's events; notes, score claims and corrections are
+    not play and are passed over); returns (player, problem) pairs. Comment 9:
+    a player with three scored secrets returns the fourth at once. A log that
+    ends just after the draw is not decided: a later import may add the return.
     """
     drawn = state.previous
     if not isinstance(drawn, SecretObjectiveDrawn):

@@ -18,7 +18,7 @@ import msgspec
 from domain.documents import shared_fields
 from domain.engine import GameState, folds
 from domain.twilight_imperium import documents
-from domain.events import Correction, Note, TurnBegan
+from domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from domain.twilight_imperium.events import (
     CombatStarted,
     Event,
@@ -36,6 +36,7 @@ from domain.twilight_imperium.events import (
     RoundStarted,
     SecretChanged,
     SpeakerChanged,
+    StrategicAction,
     StrategyCardPicked,
     StrategyCardsSwapped,
     TokensChanged,
@@ -110,6 +111,8 @@ class TwilightState(GameState):
     current: Event | Header | None
     vp_sources: dict[tuple[str, str], int]
     due: str | None
+    strategic: tuple[int, str, str, str] | None  # (line, player, card, through): the primary performed in this turn
+    strategic_used: list[tuple[int, str, str, str]]  # (line, player, card, through): this round's primaries
 
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
@@ -139,6 +142,8 @@ class TwilightState(GameState):
         self.unknown_commodities: frozenset[str] = frozenset(header.setup.unknown_commodities)
         self.vp_sources: dict[tuple[str, str], int] = {}
         self.due: str | None = None
+        self.strategic: tuple[int, str, str, str] | None = None
+        self.strategic_used: list[tuple[int, str, str, str]] = []
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -163,7 +168,8 @@ class TwilightState(GameState):
     # -- facts stated by recorded lines ----------------------------------------------
 
     def _line_recorded(self, event: Any) -> None:
-        if type(event.event) not in (Note, Correction):  # remarks and corrections between two lines change nothing in play
+        # Remarks, score claims and corrections between two lines are not play (LRR 34.21a's "at once" passes over them).
+        if type(event.event) not in (Note, Correction, ScoreClaimed):
             self.previous, self.current = self.current, event.event
         super()._line_recorded(event)
 
@@ -171,6 +177,7 @@ class TwilightState(GameState):
     def _round_started(self, line: int, event: RoundStarted) -> None:
         self.round = event.round
         self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
+        self.strategic_used = []
 
     @folds(PhaseStarted)
     def _phase(self, line: int, event: PhaseStarted) -> None:
@@ -209,7 +216,7 @@ class TwilightState(GameState):
     def _phase_started(self, phase: str) -> None:
         self.last_phase, self.phase = self.phase, phase
         self.phase_serial += 1
-        self.active_in_phase, self.combat, self.trade = None, "", None
+        self.active_in_phase, self.combat, self.trade, self.strategic = None, "", None, None
         if phase == "action":
             self.passed = set()
         for p in self.by_player.values():
@@ -219,6 +226,11 @@ class TwilightState(GameState):
     def _trade_primary(self, line: int, event: TradePrimary) -> None:
         self.trade = Trade(event.player, line, frozenset(event.chosen))
         self.trade_primaries.append((line, event.player))
+
+    @folds(StrategicAction)
+    def _strategic(self, line: int, event: StrategicAction) -> None:
+        self.strategic = (line, event.player, event.card, event.through or "")
+        self.strategic_used.append(self.strategic)
 
     @folds(TradeSecondary)
     def _trade_secondary(self, line: int, event: TradeSecondary) -> None:
@@ -252,7 +264,7 @@ class TwilightState(GameState):
     @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
-        self.active_in_phase, self.combat, self.trade = event.player, "", None
+        self.active_in_phase, self.combat, self.trade, self.strategic = event.player, "", None, None
         self.due = None
 
     # -- derived events ----------------------------------------------------------------

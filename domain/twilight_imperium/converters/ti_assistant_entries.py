@@ -23,6 +23,12 @@ Turns, as the app plays them:
   ``speaker_changed`` (the Politics Rider moves the speaker, and the export
   records it only there).
 * ``ASSIGN_STRATEGY_CARD``: ``strategy_card_picked`` with the card's initiative.
+* ``SELECT_ACTION`` of another strategy card: also ``strategic_action`` (the
+  Imperial primary scores a public objective in the action phase only after
+  it, LRR 34.5). ``SELECT_SUB_COMPONENT`` of a strategy card after
+  ``PLAY_COMPONENT`` of Overrule (which performs a readied card's primary
+  ability): ``strategic_action`` ``through`` Overrule; the component itself
+  stays a note.
 * ``SELECT_ACTION`` of Trade: also ``trade_primary``; ``MARK_SECONDARY`` DONE
   during it: ``trade_secondary`` (paid: the export does not say whom the
   primary player chose, which the header's ``not_recorded`` says).
@@ -79,6 +85,10 @@ OTHER_VP = {reference.key(name): name for name in (
 
 AGENDA_VP = frozenset({"Political Censure", "Shard of the Throne", "The Crown of Emphidia"})
 """Agendas whose elected player scores 1 VP (the app scores the target)."""
+
+PRIMARY_THROUGH = frozenset({"Overrule"})
+"""Components whose sub-component is a strategy card whose primary ability the player performs (Thunder's Edge's
+Overrule: "ACTION: Perform the primary ability of a readied or unchosen strategy card", the app's data)."""
 
 IMPERIAL = frozenset({"Imperial", "Aeterna"})
 """Strategy cards whose primary scores the Imperial Point for the holder of Mecatol Rex."""
@@ -149,6 +159,7 @@ class Walk:
         self.speaker = player_to_faction.get(header["setup"].get("speaker", ""))
         self.strategic: str | None = None
         self.active: str | None = None
+        self.component: tuple[str, str] | None = None  # (component, faction) played in this turn
         self.scores: dict[tuple[str, str, str | None], list[tuple[int, int]]] = {}
         self.turns = read_turns(entries)
         self.next_phase_change = _next_phase_changes(entries)
@@ -319,9 +330,12 @@ def select_action(walk: Walk, entry: Entry) -> str | None:
     if entry.index in walk.turns.first:
         walk.emit(entry, {"type": "turn_started", "player": walk.players[faction]})
         walk.active, emitted = faction, True
-    walk.strategic = action
+    walk.strategic, walk.component = action, None
     if action == "Trade":
         walk.emit(entry, {"type": "trade_primary", "player": walk.players[faction]})
+        emitted = True
+    elif reference.key(action) in reference.strategy_cards():
+        walk.emit(entry, {"type": "strategic_action", "player": walk.players[faction], "card": action})
         emitted = True
     if action in IMPERIAL and walk.owner.get("Mecatol Rex") == faction:
         walk.point(entry, faction, "Imperial Point", f"{action} primary while controlling Mecatol Rex")
@@ -338,7 +352,26 @@ def end_turn(walk: Walk, entry: Entry) -> str | None:
     if entry.index in walk.turns.empty:
         walk.emit(entry, {"type": "turn_started", "player": player})  # a turn with no action (skipTurn)
     walk.emit(entry, {"type": "player_passed" if passed else "turn_ended", "player": player})
-    walk.active = walk.strategic = None
+    walk.active = walk.strategic = walk.component = None
+    return None
+
+
+def play_component(walk: Walk, entry: Entry) -> str | None:
+    """Kept as a note (the log format records no components); remembered for the sub-component chosen next."""
+    faction = entry.event.get("factionId")
+    name = entry.event.get("name")
+    walk.component = (name, faction) if isinstance(name, str) and faction in walk.players else None
+    return ""
+
+
+def select_sub_component(walk: Walk, entry: Entry) -> str | None:
+    """A strategy card chosen for a component that performs its primary ability: ``strategic_action`` through it."""
+    card = entry.event.get("subComponent")
+    played = walk.component
+    if played is None or played[0] not in PRIMARY_THROUGH or not isinstance(card, str) \
+            or reference.key(card) not in reference.strategy_cards():
+        return ""
+    walk.emit(entry, {"type": "strategic_action", "player": walk.players[played[1]], "card": card, "through": played[0]})
     return None
 
 
@@ -586,6 +619,8 @@ TRANSLATORS: dict[str, Callable[[Walk, Entry], str | None]] = {
     "SELECT_ACTION": select_action,
     "END_TURN": end_turn,
     "MARK_SECONDARY": mark_secondary,
+    "PLAY_COMPONENT": play_component,
+    "SELECT_SUB_COMPONENT": select_sub_component,
     "REVEAL_OBJECTIVE": reveal_objective,
     "SCORE_OBJECTIVE": score_objective,
     "UNSCORE_OBJECTIVE": unscore_objective,
