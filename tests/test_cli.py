@@ -1,4 +1,4 @@
-"""The command line: exit codes, messages and JSON exactly as CLI.md says."""
+"""The command line: exit codes, messages and JSON exactly as docs/cli.md says."""
 
 from __future__ import annotations
 
@@ -96,13 +96,15 @@ def test_import_of_a_conflicting_log_exits_1(gamelog, tmp_path):
     changed.write_bytes(open(SEED, "rb").read().replace(b'"quantity": 3, "unit_price": 80', b'"quantity": 2, "unit_price": 80'))
     result = gamelog("import", str(changed))
     assert result.exit_code == 1
-    assert "conflict: line 15 differs from the stored game 'seed-examples'; nothing stored" in result.stdout
+    # A conflict is a failure like any other: on stderr, as Error: ...
+    assert result.stderr == f"Error: {changed}: conflict: line 15 differs from the stored game 'seed-examples'; nothing stored\n"
+    assert result.stdout == ""
 
 
 def test_import_of_an_invalid_log_exits_2_and_stores_nothing(gamelog, bad_log):
     result = gamelog("import", bad_log)
     assert result.exit_code == 2
-    assert "Error: " + bad_log + ": 2 input error(s); nothing stored" in result.stderr
+    assert "Error: " + bad_log + ": 2 input errors; nothing stored" in result.stderr
     assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": []}
 
 
@@ -116,7 +118,7 @@ def test_replay_of_a_log_file_at_a_line(gamelog):
 
 def test_replay_beyond_the_game_says_so(gamelog):
     result = gamelog("replay", SEED, "--turn", "99")
-    assert result.stderr == f"Error: {SEED}: the game has 12 turn(s), not 99\n"
+    assert result.stderr == f"Error: {SEED}: the game has 12 turns, not 99\n"
 
 
 def test_schema_describes_every_event_type(gamelog):

@@ -7,7 +7,7 @@ spilled to a temporary file, so memory stays bounded on logs of any length.
 from __future__ import annotations
 
 from domain.events import FindingRaised
-from domain.messages import finding, input_error, severity_summary
+from domain.messages import finding, input_error, plural, severity_summary
 from domain.reader import LogReader
 from domain.replay import decide
 from projections.importing.spill import SpilledIndex
@@ -50,7 +50,7 @@ def finding_lines(check: FileCheck) -> list[str]:
     """The log's findings, one a line (``FILE:LINE: severity RULE [player]: message``), then a summary."""
     out = [finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message) for f in check.findings]
     if check.errors:
-        summary = f"{len(check.errors)} input error(s); not a valid log"
+        summary = f"{plural(len(check.errors), 'input error')}; not a valid log"
     else:
         summary = severity_summary(f.severity for f in check.findings)
     return out + [f"{check.path}: {summary}"]
