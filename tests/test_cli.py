@@ -133,3 +133,68 @@ def test_help_explains_each_command(gamelog):
     for command in ("validate", "import", "games", "replay", "schema"):
         result = gamelog(command, "--help")
         assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+# -- CLI conventions (issue 15 item 5) ---------------------------------------------------------------------------
+
+
+def test_store_may_come_before_the_command(gamelog, tmp_path, monkeypatch):
+    assert gamelog("--store", "kept.sqlite", "import", SEED).exit_code == 0
+    assert (tmp_path / "kept.sqlite").exists() and not (tmp_path / "gamelog.sqlite").exists()
+    listed = json.loads(gamelog("--store", "kept.sqlite", "games", "--format", "json").stdout)
+    assert [g["id"] for g in listed["games"]] == ["seed-examples"]
+    # The command's own --store wins over the one before it, and either wins over GAMELOG_STORE.
+    assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout == "no games in other.sqlite\n"
+    monkeypatch.setenv("GAMELOG_STORE", "env.sqlite")
+    assert gamelog("games").stdout == "no games in env.sqlite\n"
+    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("id ")
+    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at 139 of 139")
+
+
+@pytest.mark.parametrize("url", ["ftp://host/db", "sqlite:///x.db", "mysql://u@h/db"])
+def test_an_unsupported_store_url_is_an_error_not_a_file_name(gamelog, tmp_path, url):
+    for args in (["games", "--store", url], ["--store", url, "import", SEED]):
+        result = gamelog(*args)
+        scheme = url.split("://")[0]
+        assert result.exit_code == 2
+        assert f"unsupported URL scheme {scheme!r} in {url!r}" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no SQLite file named after the URL
+
+
+def test_verify_of_a_log_file_gives_its_fingerprint_as_games_shows_it(gamelog):
+    result = gamelog("verify", SEED)
+    assert result.exit_code == 0
+    assert result.stdout == f"{SEED}: game 'seed-examples', 139 events, fingerprint 1792bcd74488d05b\n"
+    document = json.loads(gamelog("verify", SEED, "--format", "json").stdout)
+    gamelog("import", SEED)
+    (stored,) = json.loads(gamelog("games", "--format", "json").stdout)["games"]
+    assert (document["fingerprint"], document["versions"], document["intact"]) == (stored["fingerprint"], stored["versions"], True)
+    assert gamelog("verify", SEED, "--fingerprint", "1792bcd7").exit_code == 0
+    wrong = gamelog("verify", SEED, "--fingerprint", "00ff")
+    assert wrong.exit_code == 3
+    assert wrong.stdout.splitlines()[-1] == f"{SEED}: the chain head 1792bcd74488d05b is not the fingerprint you kept, 00ff"
+
+
+def test_replay_and_report_say_clearly_what_a_game_cannot_give(gamelog):
+    no_rounds = gamelog("replay", SEED, "--round", "2")
+    assert (no_rounds.exit_code, no_rounds.stderr) == (
+        2, f"Error: {SEED}: merchant-of-venus is not played in rounds; give --turn or --line\n")
+    before = gamelog("replay", SEED, "--line", "2")
+    assert (before.exit_code, before.stderr) == (
+        2, f"Error: {SEED}: line 2 is before the header (line 3); the game starts there\n")
+    assert gamelog("replay", SEED, "--line", "3", "--format", "json").exit_code == 0
+    by_round = gamelog("report", SEED, "--by", "round")
+    assert (by_round.exit_code, by_round.stderr) == (
+        2, f"Error: {SEED}: merchant-of-venus is not played in rounds; report it --by turn\n")
+    gamelog("import", SEED)
+    stored = gamelog("replay", "seed-examples", "--line", "1")
+    assert stored.stderr == "Error: seed-examples: line 1 is before the header (line 3); the game starts there\n"
+
+
+def test_help_points_to_the_docs_that_ship(gamelog):
+    from tests.conftest import ROOT
+
+    top = gamelog("--help").stdout
+    for doc in ("docs/log-format.md", "docs/cli.md", "docs/rules.md"):
+        assert doc in " ".join(top.split()) and (ROOT / doc).is_file()
+    assert "docs/cli.md" in " ".join(gamelog("report", "--help").stdout.split())
