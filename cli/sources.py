@@ -1,6 +1,6 @@
 """Where a command's game comes from: a log file read in memory, or the store.
 
-CLI.md: ``GAME`` is a log file path (processed in memory, nothing stored) or
+docs/cli.md: ``GAME`` is a log file path (processed in memory, nothing stored) or
 the ``id`` of a game already imported. ``--store`` / ``GAMELOG_STORE`` names
 the store (a SQLite file path, or a ``postgresql://`` URL).
 """
@@ -48,10 +48,9 @@ STORE_ENV = "GAMELOG_STORE"
 store_option = click.option(
     "--store",
     metavar="PATH|URL",
-    show_default=DEFAULT_STORE,
     callback=_store_location,
-    help="The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE); "
-         "may also come before the command (gamelog --store PATH games).",
+    help=f"The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE; default "
+         f"{DEFAULT_STORE}); may also come before the command (gamelog --store PATH games).",
 )
 
 

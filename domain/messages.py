@@ -1,4 +1,4 @@
-"""How an input error and a finding read on one line: the formats users learn (CLI.md, README).
+"""How an input error and a finding read on one line: the formats users learn (docs/cli.md, README).
 
 Every command that prints an input error or a finding words it here, so that
 ``validate``, ``import``, ``replay`` and ``audit`` can never drift apart.
