@@ -211,3 +211,17 @@ def test_csv_neutralises_formulas_in_user_text(hostile):
     rows = list(csv.reader(io.StringIO(run("report", hostile, "--format", "csv"))))
     assert [r[5] for r in rows[1:]] == ["'=1+2", "'@Bob"]
     assert rows[1][:5] == ["uchronia", "hostile", "1", "2", "4"]
+
+
+def test_validate_and_games_show_hostile_names_without_their_escapes(tmp_path):
+    log = tmp_path / "names.jsonl"
+    log.write_bytes(log_bytes(
+        {"game": "merchant-of-venus", "id": "names", "players": [f"Ann{ESCAPE}", "Bob"]},
+        {"type": "turn_started", "player": "Bob"}))  # out of turn: a finding that names the player
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        out = runner.invoke(main, ["validate", str(log)]).stdout
+        assert "\x1b" not in out and "Ann[2J" in out
+        runner.invoke(main, ["import", str(log)])
+        listing = runner.invoke(main, ["games"]).stdout
+        assert "\x1b" not in listing and "Ann[2J, Bob" in listing
