@@ -1,4 +1,4 @@
-"""Text for a terminal: lines wrapped to a width with a hanging indent, aligned tables, counts in English.
+"""Text for a terminal: lines wrapped to a width with a hanging indent, aligned tables, fields named in words.
 
 The text renderers (report, replay, audit) build their lines with these, so
 that every one of them fits the width it is given (80 columns by default:
@@ -8,7 +8,7 @@ that every one of them fits the width it is given (80 columns by default:
 from __future__ import annotations
 
 import textwrap
-from typing import Iterable, Sequence
+from typing import Sequence
 
 WIDTH = 80
 """The width text is wrapped to when no terminal says otherwise."""
