@@ -11,6 +11,7 @@ import click
 from cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
 from cli.report import keeper_for
 from cli.sources import load_game, store_option
+from cli.terminal import text_width
 from domain.engine import VIOLATION
 from domain.replay import PointNotReached, without as replay_without
 from projections.reports.audit import build_audit
@@ -64,12 +65,12 @@ def _audit(stack: ExitStack, game: str, player: str | None, lines: list[int] | N
             raise InputProblem(f"{game}: {exc}") from exc
         what_if_cursor = views_in_memory(hypothetical).cursor()
         diff = compare(build_report(cursor, game_id), build_report(what_if_cursor, game_id), lines)
-        click.echo(RENDER_WHAT_IF[fmt](diff))
+        click.echo(render_what_if_text(diff, text_width()) if fmt == "text" else RENDER_WHAT_IF[fmt](diff))
         violated = build_audit(what_if_cursor, game_id).findings
     else:
         if player is not None:
             document.scores = {player: document.scores[player]}
-        click.echo(RENDER_AUDIT[fmt](document))
+        click.echo(render_audit_text(document, text_width()) if fmt == "text" else RENDER_AUDIT[fmt](document))
         violated = document.findings
     raise SystemExit(EXIT_VIOLATION if any(f.severity == VIOLATION for f in violated) else EXIT_OK)
 

@@ -1,4 +1,4 @@
-"""The CLI's errors and exit codes (CLI.md), mapped in one place.
+"""The CLI's errors and exit codes (docs/cli.md), mapped in one place.
 
 Every error reaches the user as ``Error: ...`` on stderr, never a traceback.
 """

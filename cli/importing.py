@@ -12,8 +12,10 @@ import click
 from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, StoreProblem
 from cli.convert import convert_file
 from cli.sources import open_store, store_option
+from cli.terminal import progress
 from domain.games import converters
 from domain.errors import LogInvalid
+from domain.messages import plural
 from projections.importing.importer import ImportResult, Outcome, import_log
 from projections.views.keeper import ViewKeeper
 from projections.store.application import StoreBusy
@@ -23,15 +25,19 @@ PROGRESS_FROM_BYTES = 1 << 20
 
 
 def _count_lines(path: str) -> int:
+    """The file's lines: its line feeds, and one more when the last line has none."""
+    lines, last = 0, b"\n"
     with open(path, "rb") as handle:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b"")) + 1
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+    return lines + (last != b"\n")
 
 
 def _progress_bar(path: str) -> Any:
-    """A click progress bar over the log's lines, or nothing when piped or small."""
+    """A progress bar over the log's lines on stderr (``cli.terminal.progress``), or nothing when piped or small."""
     if not sys.stderr.isatty() or os.path.getsize(path) < PROGRESS_FROM_BYTES:
         return nullcontext(None)
-    return click.progressbar(length=_count_lines(path), label=f"importing {path}", file=sys.stderr)
+    return progress(_count_lines(path), f"importing {path}")
 
 
 def _describe(path: str, result: ImportResult) -> str:
@@ -39,7 +45,12 @@ def _describe(path: str, result: ImportResult) -> str:
         return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
     if result.outcome is Outcome.ALREADY_IMPORTED:
         return f"{path}: already imported (game {result.game_id!r}); nothing added"
-    return f"{path}: conflict: {result.message}; nothing stored"
+    return f"Error: {path}: conflict: {result.message}; nothing stored"
+
+
+def _tell(path: str, result: ImportResult) -> None:
+    """What became of one log: on stdout, or on stderr as ``Error: ...`` for a conflict, like every failure."""
+    click.echo(_describe(path, result), err=result.outcome is Outcome.CONFLICT)
 
 
 @click.command(name="import")
@@ -66,31 +77,25 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
             if result is None:
                 code = EXIT_INPUT
                 continue
-            click.echo(_describe(path, result))
+            _tell(path, result)
             if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
                 code = EXIT_VIOLATION
             continue
         try:
-            with open(path, "rb") as handle, _progress_bar(path) as bar:
-                done = [0]
-
-                def advance(line: int) -> None:
-                    bar.update(line - done[0])
-                    done[0] = line
-
-                result = import_log(game_store, handle, path, advance if bar is not None else None)
+            with open(path, "rb") as handle, _progress_bar(path) as advance:
+                result = import_log(game_store, handle, path, advance)
         except OSError as exc:
             click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
             code = EXIT_INPUT
             continue
         except LogInvalid as invalid:
             _print_errors(invalid)
-            click.echo(f"Error: {path}: {len(invalid.errors)} input error(s); nothing stored", err=True)
+            click.echo(f"Error: {path}: {plural(len(invalid.errors), 'input error')}; nothing stored", err=True)
             code = EXIT_INPUT
             continue
         except StoreBusy as busy:
             raise StoreProblem(str(busy)) from busy
-        click.echo(_describe(path, result))
+        _tell(path, result)
         if result.outcome is Outcome.CONFLICT:
             code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
     _update_views(game_store)

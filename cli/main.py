@@ -1,4 +1,4 @@
-"""The ``gamelog`` command: the group and its subcommands (CLI.md)."""
+"""The ``gamelog`` command: the group and its subcommands (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -36,12 +36,14 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gamelog")
-def main() -> None:
+@click.option("--store", metavar="PATH|URL", help="The store, for any command (as the command's own --store).")
+def main(store: str | None) -> None:
     """gamelog: recorded tabletop games as an event-sourced history.
 
-    Read a log (JSON Lines, see LOG_FORMAT.md) with validate, keep it with
-    import, and look back at any point with replay. GAME is a log file path
-    or the id of a stored game.
+    Read a log (JSON Lines, see docs/log-format.md) with validate, keep it
+    with import, and look back at any point with replay. GAME is a log file
+    path or the id of a stored game. Every command, its JSON documents and
+    exit codes: docs/cli.md; the rules by ID: docs/rules.md.
     """
 
 

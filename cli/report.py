@@ -10,6 +10,9 @@ import click
 
 from cli.errors import InputProblem
 from cli.sources import load_game, open_store, store_option
+from cli.terminal import progress, text_width
+from domain.games import GAMES
+from domain.messages import plural
 from projections.views.keeper import ViewKeeper, views_in_memory
 from projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from projections.reports.html import render_html
@@ -55,8 +58,9 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
 
     GAME is a log file (read in memory) or a stored game's id. Formats: text
-    for a terminal, markdown for a forge, json and csv for programs, html for
-    one self-contained page with charts.
+    for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
+    for a forge, json and csv for programs, html for one self-contained page
+    with charts. The fields of json: docs/cli.md.
     """
     if os.path.isfile(game):
         source = load_game(game, store)
@@ -69,9 +73,11 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
                 document = build_report(cursor, game, by)
             except GameNotInViews:
                 raise InputProblem(f"no log file or stored game named {game!r} (in {store})") from None
+    if by == "round" and GAMES[document.game].round_of is None:
+        raise InputProblem(f"{game}: {document.game} is not played in rounds; report it --by turn")
     if fmt == "text":
         styled = output is None and sys.stdout.isatty()
-        text = render_text(document, click.style if styled else (lambda t, **_: t))
+        text = render_text(document, click.style if styled else (lambda t, **_: t), text_width())
     else:
         text = {"markdown": render_markdown, "json": render_json, "csv": render_csv, "html": render_html}[fmt](document)
     write_output(text, output)
@@ -87,7 +93,7 @@ def projections() -> None:
 def status(store: str) -> None:
     """Each view's position against the head of the store's notification log."""
     s = _keeper(store).status()
-    state = "up to date" if s.behind == 0 else f"{s.behind} event(s) behind"
+    state = "up to date" if s.behind == 0 else f"{plural(s.behind, 'event')} behind"
     for view in ("lines", "turns", "tracks", "findings", "results"):
         click.echo(f"{view:<9} at {s.position} of {s.head}: {state}")
 
@@ -97,21 +103,12 @@ def status(store: str) -> None:
 def rebuild(store: str) -> None:
     """Rebuild every view from scratch, with progress on a terminal."""
     keeper = _keeper(store)
-    head = keeper.status().head
-    show = sys.stderr.isatty()
-    with click.progressbar(length=head, label="rebuilding views", file=sys.stderr) if show else _NoBar() as bar:
-        folded = keeper.rebuild(bar.update)
-    click.echo(f"rebuilt the views from {folded} event(s)")
+    done = [0]
+    with progress(keeper.status().head, "rebuilding views") as to:
 
+        def folded_more(n: int) -> None:
+            done[0] += n
+            to(done[0])
 
-class _NoBar:
-    """Stands in for a progress bar when output is piped."""
-
-    def __enter__(self) -> "_NoBar":
-        return self
-
-    def __exit__(self, *args: object) -> None:
-        return None
-
-    def update(self, n: int) -> None:
-        pass
+        folded = keeper.rebuild(folded_more if to else None)
+    click.echo(f"rebuilt the views from {plural(folded, 'event')}")

@@ -1,6 +1,6 @@
 """Where a command's game comes from: a log file read in memory, or the store.
 
-CLI.md: ``GAME`` is a log file path (processed in memory, nothing stored) or
+docs/cli.md: ``GAME`` is a log file path (processed in memory, nothing stored) or
 the ``id`` of a game already imported. ``--store`` / ``GAMELOG_STORE`` names
 the store (a SQLite file path, or a ``postgresql://`` URL).
 """
@@ -8,6 +8,7 @@ the store (a SQLite file path, or a ``postgresql://`` URL).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -17,14 +18,39 @@ from cli.errors import InputProblem, StoreProblem
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 from domain.replay import decide
-from projections.store.application import DEFAULT_STORE, GameStore, StoreError
+from projections.store.application import DEFAULT_STORE, GameStore, StoreError, is_postgres
+
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _store_location(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """The store a command uses: its own ``--store``, else the one given before the command, else
+    ``GAMELOG_STORE``, else the default.
+
+    ``gamelog --store x games`` and ``gamelog games --store x`` are the same.
+    Raises click.BadParameter (exit 2) for a URL gamelog cannot open, rather
+    than taking ``ftp://host/db`` for a SQLite file's name.
+    """
+    # Resolved here, not by click's envvar and default: those would win over the group's --store.
+    for candidate in (value, ctx.find_root().params.get("store"), os.environ.get(STORE_ENV) or None, DEFAULT_STORE):
+        if candidate is not None:
+            value = candidate
+            break
+    url = _URL.match(value)
+    if url and not is_postgres(value):
+        raise click.BadParameter(f"unsupported URL scheme {url.group(1)!r} in {value!r}: give a SQLite file path "
+                                 "or a postgresql://user@host:port/db URL", ctx=ctx, param=param)
+    return value
+
+
+STORE_ENV = "GAMELOG_STORE"
 
 store_option = click.option(
     "--store",
-    envvar="GAMELOG_STORE",
-    default=DEFAULT_STORE,
-    show_default=True,
-    help="The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE).",
+    metavar="PATH|URL",
+    callback=_store_location,
+    help=f"The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE; default "
+         f"{DEFAULT_STORE}); may also come before the command (gamelog --store PATH games).",
 )
 
 

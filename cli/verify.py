@@ -7,10 +7,11 @@ import os
 import click
 
 from cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION, InputProblem
-from cli.sources import open_store, store_option
+from cli.sources import load_game, open_store, store_option
+from projections.reports.documents import Problem, Verification
 from projections.reports.verification import (log_match, render_log_match_json, render_log_match_text,
                                               render_verification_json, render_verification_text, verification)
-from projections.store.verify import compare_log, verify_game
+from projections.store.verify import SHORT, compare_log, fingerprint_of, verify_game
 
 
 @click.command()
@@ -25,9 +26,14 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
 
     Every stored event carries a hash chained to the one before it; verify
     recomputes the chain and names each altered, missing, inserted, reordered
-    or duplicated event. With --against, GAME is a log file compared line by
-    line with a stored game (exit 1 when it differs).
+    or duplicated event. GAME may be a log file: its fingerprint, as `games`
+    would show it once imported (nothing stored). With --against, GAME is a
+    log file compared line by line with a stored game (exit 1 when it differs).
     """
+    if against is None and os.path.isfile(game):
+        document = _log_file(game, fingerprint, store)
+        click.echo(render_verification_json(document) if fmt == "json" else _log_file_text(game, document))
+        raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
     game_store = open_store(store, must_exist=True)
     if against is not None:
         if not os.path.isfile(game):
@@ -42,3 +48,22 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
         raise InputProblem(f"no stored game named {game!r} (in {store})") from None
     click.echo(render_verification_json(document) if fmt == "json" else render_verification_text(document))
     raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
+
+
+def _log_file(path: str, fingerprint: str | None, store: str) -> Verification:
+    """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint`` differs."""
+    source = load_game(path, store)
+    events = list(source.events)
+    head = fingerprint_of(source.id, events)
+    problems = []
+    if fingerprint is not None and not head.startswith(fingerprint.lower()):
+        problems.append(Problem(version=len(events), kind="altered",
+                                message=f"the chain head {head[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
+    return Verification(game=source.id, intact=not problems, versions=len(events), fingerprint=head, problems=problems)
+
+
+def _log_file_text(path: str, document: Verification) -> str:
+    """The log's fingerprint in one line, then, if it differs from the one kept, why."""
+    out = [f"{path}: game {document.game!r}, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}"]
+    out += [f"{path}: {p.message}" for p in document.problems]
+    return "\n".join(out)

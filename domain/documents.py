@@ -1,4 +1,4 @@
-"""The part of ``replay --format json`` that every game shares (CLI.md), as msgspec Structs.
+"""The part of ``replay --format json`` that every game shares (docs/cli.md), as msgspec Structs.
 
 Each game's ``documents`` module subclasses :class:`Replay` (tagged with the
 game's name in ``game``) and narrows ``players``, ``forum`` and ``end`` to its

@@ -15,6 +15,7 @@ from domain.errors import InputError
 from domain.events import Derived, TurnFinished
 from domain.games import GAMES, GameRules
 from domain.history import LineIndex
+from domain.messages import plural
 from domain.reader import LogReader
 
 
@@ -83,9 +84,9 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     if line is not None and not stopped and state.line < line:
         raise PointNotReached(f"the log ends at line {state.line}, before line {line}")
     if turn is not None and not turn_seen and state.turn < turn:
-        raise PointNotReached(f"the game has {state.turn} turn(s), not {turn}")
+        raise PointNotReached(f"the game has {plural(state.turn, 'turn')}, not {turn}")
     if round is not None and getattr(state, "round", 0) < round:
-        raise PointNotReached(f"the game has {getattr(state, 'round', 0)} round(s), not {round}")
+        raise PointNotReached(f"the game has {plural(getattr(state, 'round', 0), 'round')}, not {round}")
     return state
 
 

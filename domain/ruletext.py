@@ -31,7 +31,7 @@ class RuleText:
 
 
 OWN_RULES = {
-    "LOG-CORRECTION": "A correction voids an earlier event line: not the header, not a correction, and no line twice (LOG_FORMAT.md).",
+    "LOG-CORRECTION": "A correction voids an earlier event line: not the header, not a correction, and no line twice (docs/log-format.md).",
     "CLAIM": "A score_claimed line states what the table believed a score was; it must equal the score the log gives at that line.",
 }
 """The rules of the log format itself, which every game shares."""

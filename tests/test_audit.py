@@ -56,7 +56,9 @@ def test_the_text_audit_explains_how_a_players_net_worth_was_made():
     result = audit(str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"), "--player", "Human")
     assert result.exit_code == 0
     assert "how Human's net worth of 2214 was made:" in result.stdout
-    assert "line    26     +100  = 1752    deeds: gained factory deed at Humans (full value c100) [MOV-NET-WORTH]" in result.stdout
+    # Wrapped at 80 columns, the source continues under itself.
+    assert ("  line    26     +100  = 1752    deeds: gained factory deed at Humans (full\n"
+            "                                 value c100) [MOV-NET-WORTH]\n") in result.stdout
 
 
 def test_an_unknown_player_is_an_input_error():

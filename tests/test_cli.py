@@ -1,4 +1,4 @@
-"""The command line: exit codes, messages and JSON exactly as CLI.md says."""
+"""The command line: exit codes, messages and JSON exactly as docs/cli.md says."""
 
 from __future__ import annotations
 
@@ -96,13 +96,15 @@ def test_import_of_a_conflicting_log_exits_1(gamelog, tmp_path):
     changed.write_bytes(open(SEED, "rb").read().replace(b'"quantity": 3, "unit_price": 80', b'"quantity": 2, "unit_price": 80'))
     result = gamelog("import", str(changed))
     assert result.exit_code == 1
-    assert "conflict: line 15 differs from the stored game 'seed-examples'; nothing stored" in result.stdout
+    # A conflict is a failure like any other: on stderr, as Error: ...
+    assert result.stderr == f"Error: {changed}: conflict: line 15 differs from the stored game 'seed-examples'; nothing stored\n"
+    assert result.stdout == ""
 
 
 def test_import_of_an_invalid_log_exits_2_and_stores_nothing(gamelog, bad_log):
     result = gamelog("import", bad_log)
     assert result.exit_code == 2
-    assert "Error: " + bad_log + ": 2 input error(s); nothing stored" in result.stderr
+    assert "Error: " + bad_log + ": 2 input errors; nothing stored" in result.stderr
     assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": []}
 
 
@@ -116,7 +118,7 @@ def test_replay_of_a_log_file_at_a_line(gamelog):
 
 def test_replay_beyond_the_game_says_so(gamelog):
     result = gamelog("replay", SEED, "--turn", "99")
-    assert result.stderr == f"Error: {SEED}: the game has 12 turn(s), not 99\n"
+    assert result.stderr == f"Error: {SEED}: the game has 12 turns, not 99\n"
 
 
 def test_schema_describes_every_event_type(gamelog):
@@ -131,3 +133,68 @@ def test_help_explains_each_command(gamelog):
     for command in ("validate", "import", "games", "replay", "schema"):
         result = gamelog(command, "--help")
         assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+# -- CLI conventions (issue 15 item 5) ---------------------------------------------------------------------------
+
+
+def test_store_may_come_before_the_command(gamelog, tmp_path, monkeypatch):
+    assert gamelog("--store", "kept.sqlite", "import", SEED).exit_code == 0
+    assert (tmp_path / "kept.sqlite").exists() and not (tmp_path / "gamelog.sqlite").exists()
+    listed = json.loads(gamelog("--store", "kept.sqlite", "games", "--format", "json").stdout)
+    assert [g["id"] for g in listed["games"]] == ["seed-examples"]
+    # The command's own --store wins over the one before it, and either wins over GAMELOG_STORE.
+    assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout == "no games in other.sqlite\n"
+    monkeypatch.setenv("GAMELOG_STORE", "env.sqlite")
+    assert gamelog("games").stdout == "no games in env.sqlite\n"
+    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("id ")
+    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at 139 of 139")
+
+
+@pytest.mark.parametrize("url", ["ftp://host/db", "sqlite:///x.db", "mysql://u@h/db"])
+def test_an_unsupported_store_url_is_an_error_not_a_file_name(gamelog, tmp_path, url):
+    for args in (["games", "--store", url], ["--store", url, "import", SEED]):
+        result = gamelog(*args)
+        scheme = url.split("://")[0]
+        assert result.exit_code == 2
+        assert f"unsupported URL scheme {scheme!r} in {url!r}" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no SQLite file named after the URL
+
+
+def test_verify_of_a_log_file_gives_its_fingerprint_as_games_shows_it(gamelog):
+    result = gamelog("verify", SEED)
+    assert result.exit_code == 0
+    assert result.stdout == f"{SEED}: game 'seed-examples', 139 events, fingerprint 1792bcd74488d05b\n"
+    document = json.loads(gamelog("verify", SEED, "--format", "json").stdout)
+    gamelog("import", SEED)
+    (stored,) = json.loads(gamelog("games", "--format", "json").stdout)["games"]
+    assert (document["fingerprint"], document["versions"], document["intact"]) == (stored["fingerprint"], stored["versions"], True)
+    assert gamelog("verify", SEED, "--fingerprint", "1792bcd7").exit_code == 0
+    wrong = gamelog("verify", SEED, "--fingerprint", "00ff")
+    assert wrong.exit_code == 3
+    assert wrong.stdout.splitlines()[-1] == f"{SEED}: the chain head 1792bcd74488d05b is not the fingerprint you kept, 00ff"
+
+
+def test_replay_and_report_say_clearly_what_a_game_cannot_give(gamelog):
+    no_rounds = gamelog("replay", SEED, "--round", "2")
+    assert (no_rounds.exit_code, no_rounds.stderr) == (
+        2, f"Error: {SEED}: merchant-of-venus is not played in rounds; give --turn or --line\n")
+    before = gamelog("replay", SEED, "--line", "2")
+    assert (before.exit_code, before.stderr) == (
+        2, f"Error: {SEED}: line 2 is before the header (line 3); the game starts there\n")
+    assert gamelog("replay", SEED, "--line", "3", "--format", "json").exit_code == 0
+    by_round = gamelog("report", SEED, "--by", "round")
+    assert (by_round.exit_code, by_round.stderr) == (
+        2, f"Error: {SEED}: merchant-of-venus is not played in rounds; report it --by turn\n")
+    gamelog("import", SEED)
+    stored = gamelog("replay", "seed-examples", "--line", "1")
+    assert stored.stderr == "Error: seed-examples: line 1 is before the header (line 3); the game starts there\n"
+
+
+def test_help_points_to_the_docs_that_ship(gamelog):
+    from tests.conftest import ROOT
+
+    top = gamelog("--help").stdout
+    for doc in ("docs/log-format.md", "docs/cli.md", "docs/rules.md"):
+        assert doc in " ".join(top.split()) and (ROOT / doc).is_file()
+    assert "docs/cli.md" in " ".join(gamelog("report", "--help").stdout.split())

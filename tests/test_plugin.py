@@ -172,7 +172,7 @@ def test_report_json_groups_by_the_games_rounds_with_its_score_goal_and_board(ga
 def test_report_text_markdown_csv_and_html(gamelog, flip):
     gamelog("import", flip)
     text = gamelog("report", "flip-1")
-    assert "result: Ann won at line 15 (COIN-WIN: 2 VP at the end of Ann's turn (goal 2))" in text
+    assert "Result: Ann won at line 15 (COIN-WIN: 2 VP at the end of Ann's turn (goal 2))" in text
     assert "Round 2: Ann (lines 10-15)" in text and "     12  Ann calls tails" in text
     markdown = gamelog("report", "flip-1", "--format", "markdown")
     assert "## Round 1: Ann, Bob" in markdown
@@ -196,7 +196,7 @@ def test_report_text_markdown_csv_and_html(gamelog, flip):
 def test_audit_quotes_the_games_own_rule_and_shows_how_the_score_was_made(gamelog, flip):
     gamelog("import", flip)
     out = gamelog("audit", "flip-1", code=1)
-    assert "line 8: violation COIN-CALL [Bob]: the coin lands, but no one called it this turn" in out
+    assert "line 8: violation COIN-CALL [Bob]: the coin lands, but no one called it this turn" in " ".join(out.split())
     document = json.loads(gamelog("audit", "flip-1", "--format", "json", code=1))
     (finding,) = document["findings"]
     assert (finding["line"], finding["rule"], finding["in_seeds"], finding["log"]) == (8, "COIN-CALL", False, "the coin lands tails up")

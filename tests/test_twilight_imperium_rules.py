@@ -331,7 +331,7 @@ def test_the_audit_says_the_imperial_reading_is_not_in_the_seeds(tmp_path):
     assert "(not in the seeds)" in found["message"]
     assert found["rule_text"].endswith("(not in the seeds) the Imperial strategy card's primary ability lets its holder "
                                        "score one public objective in the action phase, on their strategic action.")
-    text = CliRunner().invoke(main, ["audit", str(path)]).stdout
+    text = " ".join(CliRunner().invoke(main, ["audit", str(path)]).stdout.split())  # as read, whatever the wrapping
     assert "(not in the seeds) the Imperial strategy card's primary ability" in text
 
 

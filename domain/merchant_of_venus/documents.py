@@ -1,4 +1,4 @@
-"""Merchant of Venus in ``replay --format json``: a player's holdings, and the goal (CLI.md)."""
+"""Merchant of Venus in ``replay --format json``: a player's holdings, and the goal (docs/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Merchant of Venus events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+"""Merchant of Venus events: the log's lines (docs/log-format.md) and what the rules decide.
 
 Recorded events mirror the log format's table for ``merchant-of-venus``.
 Derived events are the consequences the rules fix (RULES.md): every change of

@@ -1,4 +1,4 @@
-"""Twilight Imperium 4 in ``replay --format json``: players' points and holdings, objectives, phase, speaker (CLI.md)."""
+"""Twilight Imperium 4 in ``replay --format json``: players' points and holdings, objectives, phase, speaker (docs/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Twilight Imperium 4 events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+"""Twilight Imperium 4 events: the log's lines (docs/log-format.md) and what the rules decide.
 
 Recorded events mirror the log format's table for ``twilight-imperium-4``.
-This module adds to that contract, as LOG_FORMAT.md allows:
+This module adds to that contract, as docs/log-format.md allows:
 
 * ``player_passed`` (``player``): the active player passes in the action
   phase; the turn ends and later turns skip that player (TI4-TURN).

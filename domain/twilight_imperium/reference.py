@@ -2,7 +2,7 @@
 
 The tables ship with the package (``data/*.csv``, each with a ``.source.txt``
 giving its provenance: AsyncTI4/TI4_map_generator_bot, base game and Prophecy
-of Kings). data/README.md calls them authoritative, so a score whose points,
+of Kings). The project's data notes call them authoritative, so a score whose points,
 stage or phase differ from the card is a finding (LRR 34.2–34.4); an
 objective missing from them is taken as the log states it. The data are read
 once, from the installed package, never from the user's files.

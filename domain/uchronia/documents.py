@@ -1,4 +1,4 @@
-"""Uchronia in ``replay --format json``: players' buildings and VP, the Forum, monopolies, the threshold (CLI.md)."""
+"""Uchronia in ``replay --format json``: players' buildings and VP, the Forum, monopolies, the threshold (docs/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Uchronia events: the log's lines (LOG_FORMAT.md) and what the rules decide.
+"""Uchronia events: the log's lines (docs/log-format.md) and what the rules decide.
 
 Recorded events mirror the log format's table for ``uchronia``, plus
 ``winner_declared``: the table's announcement of the winner, the one line the
@@ -151,7 +151,7 @@ class VpAdjusted(PlayerRecorded, tag="vp_adjusted"):
 class WinnerDeclared(Recorded, tag="winner_declared"):
     """The table's announcement of the winner (None: a tie), checked under UCH-WINNER.
 
-    Not in LOG_FORMAT.md's table yet: without it a log states nothing that
+    Not in the shared log format's table: without it a log states nothing that
     UCH-WINNER could contradict. It is the one event allowed after the end.
     """
 

@@ -2,7 +2,7 @@
 
 Source: the Russian translation of the rules, ``seeds/002_f029463eacb11737.txt``
 (sections "Успешное завершение строительства" and "Конец игры"). Uchronia has
-no public component list (shared ``data/README.md``): a log names its
+no public component list (the project's data notes say so): a log names its
 buildings and their colors, and a building's victory points equal its
 construction cost unless the log says otherwise.
 """
@@ -14,7 +14,7 @@ from typing import Literal
 Color = Literal["wood", "clay", "brick", "stone", "marble"]
 
 COLORS: tuple[str, ...] = ("wood", "clay", "brick", "stone", "marble")
-"""LOG_FORMAT.md: the five colors of cards, resources and buildings."""
+"""docs/log-format.md: the five colors of cards, resources and buildings."""
 
 COST: dict[str, int] = {"wood": 1, "clay": 1, "brick": 2, "stone": 2, "marble": 3}
 """UCH-COST: resources a building of each color needs (seed: wood and clay 1, brick and stone 2, marble 3)."""

@@ -82,8 +82,8 @@ def cost_of(color: str) -> int:
 def check_cost(state: UchroniaState, e: ConstructionStarted | ResourceMoved) -> list[Problem]:
     """UCH-COST: no resource beyond a building's cost; warn on VP that differ from the cost.
 
-    A building's victory points equal its construction cost (shared
-    ``data/README.md``); a log's ``vp`` is used as stated, so a difference is
+    A building's victory points equal its construction cost (the project's
+    data notes); a log's ``vp`` is used as stated, so a difference is
     only a warning. A resource moved under a building the player has already
     completed exceeds its cost.
     """

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any, Iterable
 
 from projections.reports.documents import GameEntry, Games, encode
+from projections.reports.safe import clean
 
 
 def games_document(summaries: Iterable[Any]) -> Games:
@@ -19,11 +20,14 @@ def render_games_json(document: Games) -> str:
 
 
 def render_games_text(document: Games, store: str) -> str:
-    """An aligned table, one game a row, the fingerprint shortened to 16 hex digits; a line saying so when empty."""
+    """An aligned table, one game a row, the fingerprint shortened to 16 hex digits; a line saying so when empty.
+
+    Ids and names are cleaned of control characters (``safe.clean``).
+    """
     if not document.games:
         return f"no games in {store}"
     header = ("id", "game", "players", "events", "last line", "finished", "winner", "fingerprint")
-    table = [header] + [(g.id, g.game, ", ".join(g.players), str(g.events), str(g.last_line),
-                         "yes" if g.finished else "no", g.winner or "-", g.fingerprint[:16]) for g in document.games]
+    table = [header] + [(clean(g.id), g.game, clean(", ".join(g.players)), str(g.events), str(g.last_line),
+                         "yes" if g.finished else "no", clean(g.winner or "-"), g.fingerprint[:16]) for g in document.games]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table)

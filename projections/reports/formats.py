@@ -12,8 +12,11 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.messages import signed
+from domain.games import GAMES
+from domain.messages import severity_counts, signed
 from projections.reports.documents import Change, Period, Report, Standings, encode
+from projections.reports.safe import clean, csv_cell, markdown
+from projections.reports.terminal import WIDTH, label, table, wrap
 
 Style = Callable[..., str]
 
@@ -23,7 +26,7 @@ def _plain(text: str, **_: Any) -> str:
 
 
 def _change(change: Change) -> str:
-    return f"{change.subject} {change.measure.replace('_', ' ')} {signed(change.delta)} = {change.value}"
+    return f"{change.subject} {label(change.measure)} {signed(change.delta)} = {change.value}"
 
 
 def _title(report: Report) -> str:
@@ -34,12 +37,13 @@ def _result(report: Report) -> str:
     r = report.result
     if not r.finished:
         return "not finished"
-    who = r.winner or "no winner"
-    return f"{who} won at line {r.line} ({r.rule}: {r.reason})"
+    who = f"{r.winner} won" if r.winner else "no winner"
+    return f"{who} at line {r.line} ({r.rule}: {r.reason})"
 
 
 def _counts(report: Report) -> str:
-    return ", ".join(f"{n} {severity}" for severity, n in msgspec.structs.asdict(report.findings).items())
+    counts = msgspec.structs.asdict(report.findings)
+    return severity_counts(counts) if any(counts.values()) else "none"
 
 
 def _period_name(report: Report, period: Period) -> str:
@@ -48,65 +52,83 @@ def _period_name(report: Report, period: Period) -> str:
     return f"{report.by.capitalize()} {period.number}" + (f": {', '.join(period.players)}" if period.players else "")
 
 
+def _board_title(report: Report) -> str:
+    """What the game's board counts (``Measures.board``): the title its chart has."""
+    board = GAMES[report.game].measures.board
+    return board.title if board else "Board"
+
+
 def _standing_rows(report: Report, standings: Standings) -> tuple[list[str], list[list[str]]]:
     measures = list(next(iter(standings.values())).keys()) if standings else []
     return ["player", *measures], [[p, *(str(v) for v in row.values())] for p, row in standings.items()]
 
 
-def _aligned(header: list[str], rows: list[list[str]], indent: str = "  ") -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: indent + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-    return [fmt(header), *(fmt(r) for r in rows)]
+def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> str:
+    """The report for a terminal, every line at most ``width`` wide (wrapped with a hanging indent).
 
+    ``style`` is ``click.style`` on a terminal, plain otherwise; it is applied
+    to each wrapped line, so styling never counts toward the width. User text
+    is cleaned of control characters (``safe.clean``).
+    """
+    def add(text: str, indent: int | str = 0, hanging: int | None = None, **styles: Any) -> None:
+        out.extend(style(part, **styles) if styles else part for part in wrap(clean(text), width, indent, hanging))
 
-def render_text(report: Report, style: Style = _plain) -> str:
-    """Aligned tables for a terminal; ``style`` is ``click.style`` on a terminal, plain otherwise."""
-    out = [style(_title(report), bold=True), f"result: {_result(report)}", f"findings: {_counts(report)}", ""]
+    out: list[str] = []
+    add(_title(report), bold=True)
+    add(f"Result: {_result(report)}", hanging=8)
+    add(f"Findings: {_counts(report)}", hanging=10)
+    out.append("")
     for period in report.periods:
-        out.append(style(f"{_period_name(report, period)} (lines {period.first_line}-{period.last_line})", bold=True))
+        add(f"{_period_name(report, period)} (lines {period.first_line}-{period.last_line})", hanging=2, bold=True)
         for line in period.lines:
-            text = f"  {line.line:>5}  {line.text}" + ("  [void]" if line.voided else "")
-            out.append(style(text, dim=True) if line.voided else text)
+            text = line.text + ("  [void]" if line.voided else "")
+            add(text, f"  {line.line:>5}  ", **({"dim": True} if line.voided else {}))
             for change in line.changes:
-                out.append(f"         {_change(change)}  [{change.rule}] {change.reason}")
+                add(f"{_change(change)}  [{change.rule}] {change.reason}", 9, 11)
             for f in line.findings:
                 colour = {"violation": "red", "warning": "yellow"}.get(f.severity, "cyan")
-                out.append(style(f"         ! {f.severity} {f.rule}: {f.message}", fg=colour))
+                add(f"! {f.severity} {f.rule}: {f.message}", 9, 11, fg=colour)
         header, rows = _standing_rows(report, period.standings)
-        out += _aligned(header, rows)
+        out += table([label(h) for h in header], [[clean(c) for c in r] for r in rows], width)
         if period.forum:
-            out.append("  forum: " + ", ".join(f"{c} {n}" for c, n in period.forum.items()))
+            add(f"{_board_title(report)}: " + ", ".join(f"{c} {n}" for c, n in period.forum.items()), 2, 4)
         out.append("")
     return "\n".join(out)
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def render_markdown(report: Report) -> str:
-    """A Markdown document that renders on a forge: a heading per turn or round, tables for standings."""
-    out = [f"# {_md_escape(_title(report))}", "", f"- **Result:** {_md_escape(_result(report))}",
+    """A Markdown document that renders on a forge: a heading per turn or round, tables for standings.
+
+    Every piece of user text is escaped (``safe.markdown``): no ``|``,
+    newline or HTML tag from a log reaches the document as markup.
+    """
+    out = [f"# {markdown(_title(report))}", "", f"- **Result:** {markdown(_result(report))}",
            f"- **Findings:** {_counts(report)}", ""]
     for period in report.periods:
-        out += [f"## {_md_escape(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
+        out += [f"## {markdown(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
                 "| ---: | --- | --- | --- | --- |"]
         for line in period.lines:
-            what = _md_escape(line.text) + (" *(void)*" if line.voided else "")
-            changes = "<br>".join(_md_escape(_change(c)) + f" ({c.rule})" for c in line.changes)
-            findings = "<br>".join(f"**{f.severity}** `{f.rule}`: {_md_escape(f.message)}" for f in line.findings)
-            out.append(f"| {line.line} | {line.player or ''} | {what} | {changes} | {findings} |")
+            what = markdown(line.text) + (" *(void)*" if line.voided else "")
+            # Rule IDs are gamelog's own, never the log's: they need no escaping.
+            changes = "<br>".join(markdown(_change(c)) + f" ({c.rule})" for c in line.changes)
+            findings = "<br>".join(f"**{f.severity}** `{f.rule}`: {markdown(f.message)}" for f in line.findings)
+            out.append(f"| {line.line} | {markdown(line.player)} | {what} | {changes} | {findings} |")
         header, rows = _standing_rows(report, period.standings)
-        out += ["", "| " + " | ".join(header) + " |", "| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |"]
-        out += ["| " + " | ".join(r) + " |" for r in rows]
+        out += ["", "| " + " | ".join(markdown(label(h)) for h in header) + " |",
+                "| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |"]
+        out += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows]
         if period.forum:
-            out += ["", "Forum: " + ", ".join(f"{c} {n}" for c, n in period.forum.items())]
+            out += ["", f"{markdown(_board_title(report))}: " + ", ".join(f"{markdown(c)} {n}" for c, n in period.forum.items())]
         out.append("")
     return "\n".join(out)
 
 
 def render_csv(report: Report) -> str:
-    """One row per player per turn or round, with a header row."""
+    """One row per player per turn or round, with a header row.
+
+    A cell of user text that a spreadsheet would read as a formula starts
+    with ``'`` (``safe.csv_cell``).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     measures = list(next(iter(report.opening.values())).keys()) if report.opening else []
@@ -114,9 +136,10 @@ def render_csv(report: Report) -> str:
     for period in report.periods:
         for player, row in period.standings.items():
             mine = [f for line in period.lines for f in line.findings if f.player == player]
-            writer.writerow([report.game, report.id, period.number, period.first_line, period.last_line, player,
-                             int(player in period.players), *row.values(),
-                             *(sum(1 for f in mine if f.severity == s) for s in ("violation", "warning", "unverifiable"))])
+            writer.writerow(map(csv_cell, [
+                report.game, report.id, period.number, period.first_line, period.last_line, player,
+                int(player in period.players), *row.values(),
+                *(sum(1 for f in mine if f.severity == s) for s in ("violation", "warning", "unverifiable"))]))
     return buffer.getvalue()
 
 

@@ -7,11 +7,12 @@ spilled to a temporary file, so memory stays bounded on logs of any length.
 from __future__ import annotations
 
 from domain.events import FindingRaised
-from domain.messages import finding, input_error, severity_summary
+from domain.messages import finding, input_error, plural, severity_summary
 from domain.reader import LogReader
 from domain.replay import decide
 from projections.importing.spill import SpilledIndex
 from projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
+from projections.reports.safe import clean
 
 
 def check_file(path: str) -> FileCheck:
@@ -41,16 +42,19 @@ def render_validation_json(checks: list[FileCheck]) -> str:
 
 
 def error_lines(check: FileCheck) -> list[str]:
-    """The log's input errors, one a line (``FILE:LINE: ... at $.path``; ``Error: FILE: ...`` for the file itself)."""
-    return [f"Error: {check.path}: {e.message}" if e.line is None else input_error(check.path, e.line, e.message, e.path)
+    """The log's input errors, one a line (``FILE:LINE: ... at $.path``; ``Error: FILE: ...`` for the file itself).
+
+    Cleaned of control characters (``safe.clean``): a message may quote the log.
+    """
+    return [clean(f"Error: {check.path}: {e.message}" if e.line is None else input_error(check.path, e.line, e.message, e.path))
             for e in check.errors]
 
 
 def finding_lines(check: FileCheck) -> list[str]:
     """The log's findings, one a line (``FILE:LINE: severity RULE [player]: message``), then a summary."""
-    out = [finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message) for f in check.findings]
+    out = [clean(finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message)) for f in check.findings]
     if check.errors:
-        summary = f"{len(check.errors)} input error(s); not a valid log"
+        summary = f"{plural(len(check.errors), 'input error')}; not a valid log"
     else:
         summary = severity_summary(f.severity for f in check.findings)
     return out + [f"{check.path}: {summary}"]

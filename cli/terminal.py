@@ -1,0 +1,76 @@
+"""What the CLI asks of the terminal: the width text is wrapped to, and a progress bar that fits on one line.
+
+Reports, replays and audits are wrapped to the terminal's width (``COLUMNS``
+when set, 80 when the output is not a terminal). The progress bar goes to
+stderr, only when stderr is a terminal, and is sized to stderr's width so
+that it never wraps; it ends at 100% when the work is done.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+import click
+
+from projections.reports.terminal import WIDTH
+
+BAR_TEMPLATE = "%(label)s  [%(bar)s]  %(info)s"
+INFO = len("100%")
+FRAME = len("  [")  + len("]  ") + INFO + 1
+"""What a line holds besides the label and the bar, and one column spare: a line as wide as the terminal wraps on some."""
+
+BAR_WIDTH = 36
+"""click's own default width of the bar."""
+
+
+def text_width() -> int:
+    """The width to wrap text to: ``COLUMNS``, else the terminal's, else 80."""
+    return shutil.get_terminal_size((WIDTH, 24)).columns
+
+
+def _stderr_columns() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((WIDTH, 24)).columns
+
+
+def fit(label: str, columns: int) -> tuple[str, int] | None:
+    """The label (shortened from the left, ``…`` marking the cut) and bar width for a line of ``columns``.
+
+    None when the terminal is too narrow for any bar (under 12 columns).
+    """
+    room = columns - FRAME
+    if room < 1:
+        return None
+    bar = min(BAR_WIDTH, room - len(label)) if room - len(label) >= 10 else max(1, min(10, room // 2))
+    keep = room - bar
+    if len(label) > keep:
+        label = "…" + label[len(label) - keep + 1:] if keep > 1 else ""
+    return label, bar
+
+
+@contextmanager
+def progress(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr over ``length`` steps; yields ``to(position)``, or None when stderr is not a terminal.
+
+    The bar is full when the block ends without an error, whatever positions
+    the work reported on the way.
+    """
+    fitted = fit(label, _stderr_columns()) if sys.stderr.isatty() else None
+    if fitted is None:
+        yield None
+        return
+    shown, bar_width = fitted
+    with click.progressbar(length=max(length, 1), label=shown, width=bar_width, show_eta=False, show_pos=False,
+                           show_percent=True, bar_template=BAR_TEMPLATE, file=sys.stderr) as bar:
+
+        def to(position: int) -> None:
+            bar.update(min(position, bar.length) - bar.pos)
+
+        yield to
+        to(bar.length)

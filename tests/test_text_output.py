@@ -1,0 +1,227 @@
+"""Text for people: it fits the terminal, reads as English, and no log can write to the reader's screen.
+
+Issue 15 item 3 (width, sentences, counts, the progress bar) and issue 14
+items 15-17 (CSV formulas, terminal escapes, Markdown injection).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cli import terminal
+from cli.main import main
+from projections.reports.safe import clean, csv_cell, markdown
+from projections.reports.terminal import table, wrap
+from tests.conftest import EXAMPLES, log_bytes
+
+EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
+ESCAPE = "\x1b[2J"
+
+
+def run(*args: str, columns: int = 80, code: int | None = None) -> str:
+    result = CliRunner().invoke(main, list(args), env={"COLUMNS": str(columns)}, catch_exceptions=False)
+    if code is not None:
+        assert result.exit_code == code, result.output
+    return result.stdout
+
+
+def too_wide(text: str, columns: int) -> list[str]:
+    return [line for line in text.splitlines() if len(line) > columns]
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_text_of_every_example_fits_80_columns(path):
+    for command in (["report"], ["replay"], ["audit"], ["audit", "--player"]):
+        args = [*command, str(path)]
+        if command[-1] == "--player":
+            args = ["audit", str(path), "--player", first_player(path)]
+        out = run(*args)
+        assert out.strip() and too_wide(out, 80) == [], args
+
+
+@pytest.mark.parametrize("columns", [40, 60, 120])
+def test_the_report_follows_the_terminal_width(columns):
+    out = run("report", str(EXAMPLES / "twilight-imperium-4" / "disputed.jsonl"), columns=columns)
+    assert too_wide(out, columns) == []
+    # The longest finding's text is all there, only folded: nothing is cut.
+    assert ("! violation LRR 90.6: the Trade secondary follows a Trade primary in the same strategic action; "
+            "none was used") in " ".join(out.split())
+
+
+def first_player(path) -> str:
+    import json
+
+    return json.loads(next(line for line in path.read_text().splitlines() if line.startswith("{")))["players"][0]
+
+
+def test_a_wrapped_line_hangs_under_its_text():
+    assert wrap("Ann credits +8 = 188  [MOV-COMMISSION] commission on Bob's purchase of 1 Bionic Perfume (c80)",
+                80, 9, 11) == [
+        "         Ann credits +8 = 188  [MOV-COMMISSION] commission on Bob's purchase of",
+        "           1 Bionic Perfume (c80)"]
+    # A word longer than the line is broken rather than overflowing.
+    assert wrap("x" * 100, 40) == ["x" * 40, "x" * 40, "x" * 20]
+
+
+def test_a_table_too_wide_continues_in_a_second_block_repeating_its_first_column():
+    rows = [["faction", "The Emirates of Hacan", "Federation of Sol", "Barony of Letnev"], ["VP", "7", "10", "6"]]
+    assert table(["", "Ann", "Bob", "Dee"], rows, 60) == [
+        "           Ann                    Bob",
+        "  faction  The Emirates of Hacan  Federation of Sol",
+        "  VP       7                      10",
+        "",
+        "           Dee",
+        "  faction  Barony of Letnev",
+        "  VP       6"]
+
+
+def test_replay_reads_as_sentences_and_tables_not_raw_keys():
+    out = run("replay", str(EXAMPLES / "uchronia" / "complete-3p.jsonl"))
+    lines = out.splitlines()
+    assert lines[0] == "uchronia 'uchronia-3p-demo' after line 121 (turn 15)"
+    assert lines[1] == "Finished at line 119: Bob won (UCH-WINNER: most VP: Bob 18 (then Ann 15, Cy 5);"
+    assert lines[2].startswith("  Ann reached the 18 VP threshold at line 104")
+    assert "                    Ann  Bob  Cy" in lines and "  VP                 15   18   5" in lines
+    assert "  Ann, built: Insula, Horreum, Aqueduct, Forum Boarium" in lines
+    # A list of records is a table, not "name Insula, color wood, vp 1, line 18".
+    assert lines[lines.index("  Ann, buildings:") + 1:][:2] == ["    name           color  VP  line",
+                                                                 "    Insula         wood    1    18"]
+    assert "name Insula" not in out and "operations_limit" not in out
+    ti4 = run("replay", str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"), "--round", "3")
+    assert "  controls home system  yes" in ti4.splitlines() and "True" not in ti4
+    assert "Initiative order: Cy, Ann, Bob, Dee" in ti4.splitlines()
+    mov = run("replay", str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"))
+    assert "  Human, location: venue merchant spaceport, culture YXKLYX, owner Human" in mov.splitlines()
+
+
+def test_counts_read_as_english():
+    disputed = str(EXAMPLES / "twilight-imperium-4" / "disputed.jsonl")
+    assert run("validate", disputed).splitlines()[-1] == f"{disputed}: 21 violations, 2 unverifiable"
+    assert "Findings: 21 violations, 2 unverifiable" in run("report", disputed)
+    assert run("audit", disputed).startswith(
+        "audit of twilight-imperium-4 'ti4-disputed' (fingerprint ad4dbe96861f2f6d): 21\n  violations, 2 unverifiable\n")
+    seed = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
+    assert run("validate", seed).splitlines()[-1] == f"{seed}: 1 warning"
+    what_if = run("audit", str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"), "--without", "281")
+    assert "  VP after round 6: Ann 7, Bob 10, Cy 6, Dee 6  ->  Ann 7, Bob 8, Cy 6, Dee 6" in what_if.splitlines()
+    assert "Findings: none" in run("report", str(EXAMPLES / "uchronia" / "complete-3p.jsonl"))
+
+
+# -- the progress bar -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", range(1, 130))
+def test_the_progress_bar_line_never_reaches_the_terminals_last_column(columns):
+    label = "importing /a/very/long/folder/name/that/goes/on/and/on/tournament-2024-final-table.jsonl"
+    fitted = terminal.fit(label, columns)
+    if columns < 12:
+        assert fitted is None
+        return
+    shown, bar = fitted
+    line = terminal.BAR_TEMPLATE % {"label": shown, "bar": "#" * bar, "info": "100%"}
+    assert len(line) <= columns - 1 and bar >= 1
+    if columns >= 60:
+        assert shown.endswith("final-table.jsonl") and bar >= 10
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [20, 50, 200])
+def test_the_progress_bar_goes_to_stderr_fits_and_ends_at_100_percent(monkeypatch, columns):
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(terminal, "_stderr_columns", lambda: columns)
+    with terminal.progress(1000, "importing examples/merchant-of-venus/seed-examples.jsonl") as to:
+        assert to is not None
+        for position in (10, 500, 997):  # the work reports its last line short of the end
+            to(position)
+    shown = err.getvalue().replace("\x1b[?25l", "").replace("\x1b[?25h", "")  # click hides the cursor meanwhile
+    frames = [frame.rstrip() for frame in shown.replace("\n", "\r").split("\r") if frame.strip()]
+    assert frames and all(len(frame) <= columns - 1 for frame in frames)
+    assert frames[-1].endswith("100%") and not any(frame.endswith("100%") for frame in frames[:-1])
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with terminal.progress(10, "importing x") as to:
+        assert to is None
+    assert sys.stderr.getvalue() == ""
+
+
+# -- user text: escapes, Markdown, CSV formulas -----------------------------------------------------------------
+
+
+HOSTILE_NOTE = f"{ESCAPE}cleared | <script>alert(1)</script>\nsecond line *bold* [x](http://e)\u202etxt.exe"
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(log_bytes(
+        {"game": "uchronia", "id": "hostile", "players": ["=1+2", "@Bob"]},
+        {"type": "turn_started", "player": "=1+2"},
+        {"type": "note", "player": "=1+2", "text": HOSTILE_NOTE},
+        {"type": "turn_ended", "player": "=1+2"}))
+    return str(path)
+
+
+def test_safe_helpers():
+    assert clean(f"a{ESCAPE}b\x07c\x9bd\nnext\ttab\u202eend") == "a[2Jbcd next tabend"
+    assert clean("Égée, Ænima: plain text stays") == "Égée, Ænima: plain text stays"
+    assert markdown("a | b <script> *x* `y` [l](u) _z_ & ~s~\nz") == (
+        "a \\| b \\<script\\> \\*x\\* \\`y\\` \\[l\\](u) \\_z\\_ \\& \\~s\\~ z")
+    assert [csv_cell(v) for v in ("=SUM(A1)", "+1", "-1", "@x", "\tx", "\rx", "Ann", -1, 0)] == [
+        "'=SUM(A1)", "'+1", "'-1", "'@x", "'\tx", "'\rx", "Ann", -1, 0]
+
+
+@pytest.mark.parametrize("command", [["report"], ["replay"], ["audit"], ["validate"]])
+def test_no_control_character_from_a_log_reaches_the_terminal(hostile, command):
+    out = run(*command, hostile)
+    assert "\x1b" not in out and "\u202e" not in out
+    assert all(c == "\n" or c.isprintable() for c in out)
+
+
+def test_the_report_written_to_a_file_holds_no_escape(hostile, tmp_path):
+    for fmt in ("text", "markdown"):
+        target = tmp_path / f"report.{fmt}"
+        run("report", hostile, "--format", fmt, "-o", str(target), code=0)
+        written = target.read_text(encoding="utf-8")
+        assert "\x1b" not in written and "cleared" in written
+
+
+def test_markdown_escapes_user_text_in_tables(hostile):
+    md = run("report", hostile, "--format", "markdown")
+    (row,) = [line for line in md.splitlines() if line.startswith("| 3 |")]
+    assert row == ("| 3 | =1+2 | note: \\[2Jcleared \\| \\<script\\>alert(1)\\</script\\> second line \\*bold\\* "
+                   "\\[x\\](http://e)txt.exe |  |  |")
+    # Five cells: every | of the note is escaped, and its newline did not end the row.
+    assert row.replace("\\|", "").count("|") == 6
+    assert "<script>" not in md
+
+
+def test_csv_neutralises_formulas_in_user_text(hostile):
+    rows = list(csv.reader(io.StringIO(run("report", hostile, "--format", "csv"))))
+    assert [r[5] for r in rows[1:]] == ["'=1+2", "'@Bob"]
+    assert rows[1][:5] == ["uchronia", "hostile", "1", "2", "4"]
+
+
+def test_validate_and_games_show_hostile_names_without_their_escapes(tmp_path):
+    log = tmp_path / "names.jsonl"
+    log.write_bytes(log_bytes(
+        {"game": "merchant-of-venus", "id": "names", "players": [f"Ann{ESCAPE}", "Bob"]},
+        {"type": "turn_started", "player": "Bob"}))  # out of turn: a finding that names the player
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        out = runner.invoke(main, ["validate", str(log)]).stdout
+        assert "\x1b" not in out and "Ann[2J" in out
+        runner.invoke(main, ["import", str(log)])
+        listing = runner.invoke(main, ["games"]).stdout
+        assert "\x1b" not in listing and "Ann[2J, Bob" in listing
