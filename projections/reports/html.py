@@ -50,10 +50,14 @@ def _lines(report: Report) -> list[tuple[int, Line]]:
     return [(period.number, line) for period in report.periods for line in period.lines]
 
 
-def _score_chart(report: Report, measures: Measures) -> str:
-    """The score of each player after every line, as steps, with a marker where a line changed it."""
-    lines = _lines(report)
+def score_series(report: Report, measures: Measures) -> list[Series]:
+    """Each player's score at every position (0 the setup, then after each line), with a note where a line changed it.
+
+    The score moves by the deltas of the line's changes of the score's
+    measures, from the opening standings: the views' own numbers.
+    """
     words = report.score.replace("_", " ")
+    lines = _lines(report)
     series = []
     for i, player in enumerate(report.players):
         total = report.opening[player][report.score]
@@ -65,6 +69,13 @@ def _score_chart(report: Report, measures: Measures) -> str:
             if delta:
                 notes[position] = f"{player}, line {line.line}: {line.text}. {words} {total} ({signed(delta)})"
         series.append(Series(player, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)], values, notes))
+    return series
+
+
+def _score_chart(report: Report, measures: Measures) -> str:
+    """The score of each player after every line, as steps, with a marker where a line changed it."""
+    words = report.score.replace("_", " ")
+    series = score_series(report, measures)
     ticks = [(0, "start")]
     position = 1
     for period in report.periods:
