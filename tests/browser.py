@@ -80,10 +80,10 @@ class Browser:
         elif method == "Page.loadEventFired":
             self.loaded = True
 
-    def open(self, path: Path) -> None:
-        """Load a file and wait for its load event."""
+    def open(self, path: Path, fragment: str = "") -> None:
+        """Load a file (at ``#fragment``, if given) and wait for its load event."""
         self.loaded = False
-        self.send("Page.navigate", url=path.resolve().as_uri())
+        self.send("Page.navigate", url=path.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
         deadline = time.monotonic() + 60
         while not self.loaded:
             if time.monotonic() > deadline:

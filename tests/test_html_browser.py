@@ -5,9 +5,10 @@ the replay to three lines (by the keyboard, by dragging the slider and
 clicking a step button, by a key pressed on the page), reads the state the
 page shows and compares it, cell by cell, with ``gamelog replay --line N
 --format json``; it checks the line shown in words and the cursor on the
-chart, that the page logs nothing to the console, and saves a screenshot of
-the report at the top and scrubbed to a middle line in the test's temporary
-folder. ``GAMELOG_SCREENSHOTS=DIR`` keeps them in DIR too (``docs/report.png``
+chart, that a click on a line of the log or on a marker and a link to a
+line (``#line=N``) go there, that the page logs nothing to the console, and
+saves a screenshot of the report at the top and scrubbed to a middle line in
+the test's temporary folder. ``GAMELOG_SCREENSHOTS=DIR`` keeps them in DIR too (``docs/report.png``
 is the Uchronia one, scrubbed).
 
 Skipped where Chromium is not installed, except under CI, where ``.ci/run``
@@ -162,6 +163,20 @@ def test_the_replay_shows_the_state_replay_prints_at_three_lines(chromium, tmp_p
         browser.evaluate("document.getElementById('scrub').blur()")
         browser.press("End", 35)
         check(last)
+
+        # A click on the line in the log, or on a marker of the chart, goes there.
+        browser.click(f'tr[data-position="{position[first]}"]')
+        check(first)
+        # The last marker drawn is on top of any it overlaps.
+        marker = browser.evaluate("(function () { var all = document.querySelectorAll('svg.chart .marker'); "
+                                  "all[all.length - 1].id = 'on-top'; return all[all.length - 1].dataset.position; }())")
+        browser.click("#on-top")
+        assert int(marker) != position[first] and where(browser)["slider"] == int(marker)
+
+        # A link to a line opens the page there (another file: the same one would only move to the fragment).
+        shutil.copy(page, tmp_path / "linked.html")
+        browser.open(tmp_path / "linked.html", fragment=f"line={middle}")
+        check(middle)
         assert browser.console == []
     finally:
         browser.close()

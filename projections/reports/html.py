@@ -120,14 +120,15 @@ def _log(report: Report) -> str:
     return "".join(out)
 
 
-def _replay(report: Report, board: Board | None) -> tuple[str, str]:
-    """The replay's controls and panel, and its data and script; nothing when the report holds no states."""
+def _replay(report: Report, board: Board | None) -> tuple[str, str, str]:
+    """The replay's controls, its panel, and its data and script (last in the page: it finds every element it
+    moves); nothing when the report holds no states."""
     if report.states is UNSET:
-        return "", ""
+        return "", "", ""
     # The header's state is the one before the first turn: period 0's column, if the board has one.
     data = replay_data(report.states, _lines(report), 0, board, report.by, _change)
-    return (CONTROLS.format(last=len(report.states) - 1),
-            f'{PANEL}<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script>')
+    return (CONTROLS.format(last=len(report.states) - 1), PANEL,
+            f'<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script>')
 
 
 def render_html(report: Report) -> str:
@@ -135,7 +136,7 @@ def render_html(report: Report) -> str:
     final = report.periods[-1].standings if report.periods else report.opening
     measures = GAMES[report.game].measures
     board = measures.board
-    controls, panel = _replay(report, board)
+    controls, panel, script = _replay(report, board)
     strip = f"<h3>{escape(board.heading)}</h3>{_board_strip(report, board)}" if board else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">'
@@ -145,4 +146,4 @@ def render_html(report: Report) -> str:
             f"<h2>Standings</h2>{_standings_table(final)}"
             f"<h2>The game, line by line</h2>{controls}"
             f"<h3>{escape(report.score.replace('_', ' '))} of each player</h3>{_score_chart(report, measures)}{strip}"
-            f"{panel}<h2>The log, {report.by} by {report.by}</h2>{_log(report)}</body></html>\n")
+            f"{panel}<h2>The log, {report.by} by {report.by}</h2>{_log(report)}{script}</body></html>\n")
