@@ -12,7 +12,6 @@ Everything is in the page: it works offline, from a file.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
 import msgspec
