@@ -65,12 +65,14 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     if os.path.isfile(game):
         source = load_game(game, store)
         cursor = views_in_memory(source.events).cursor()
-        document = build_report(cursor, source.id, by)
+        # The HTML report's replay shows the state after every line: it folds the history too.
+        document = build_report(cursor, source.id, by, source.events if fmt == "html" else None)
     else:
         keeper = keeper_for(store)
+        history = load_game(game, store).events if fmt == "html" else None
         with keeper.connection() as cursor:
             try:
-                document = build_report(cursor, game, by)
+                document = build_report(cursor, game, by, history)
             except GameNotInViews:
                 raise InputProblem(f"no log file or stored game named {game!r} (in {store})") from None
     if by == "round" and GAMES[document.game].round_of is None:

@@ -10,7 +10,7 @@ The views only add the deltas up, in the order they were stored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
 
@@ -29,13 +29,19 @@ def change(measure: str) -> Callable[[Any], Step]:
     return lambda e: Step(e.player, measure, e.delta, e.rule, e.reason)
 
 
+PATTERNS = ("plain", "stripes", "dots", "grid", "checks", "waves")
+"""The patterns a board's subject may be drawn with (the HTML report draws each one)."""
+
+
 @dataclass(frozen=True)
 class Board:
     """Counts of something the players share (not a player's), charted over time beside the score.
 
     ``measure`` is the measure its steps move, one subject per kind
     (``subjects``, in the order reports list them); ``colours`` gives each
-    subject's colour in the HTML chart; ``title`` labels the chart and
+    subject's colour in the HTML report and ``patterns`` the pattern drawn
+    over it (one of :data:`PATTERNS`; ``plain`` when not given), so that two
+    subjects are told apart by more than hue; ``title`` labels the chart and
     ``heading`` is the section's heading above it.
     """
 
@@ -44,6 +50,7 @@ class Board:
     colours: Mapping[str, str]
     title: str
     heading: str
+    patterns: Mapping[str, str] = field(default_factory=dict)
 
     def counts(self, values: Mapping[tuple[str, str], int]) -> dict[str, int]:
         """Each subject's count in ``values`` ((subject, measure) -> total), in report order."""
@@ -54,6 +61,10 @@ def _no_goal(header: Any) -> int | None:
     return None
 
 
+def _goal_words(goal: int) -> str:
+    return f"goal {goal}"
+
+
 @dataclass(frozen=True)
 class Measures:
     """A game's measures: how its derived events move them, its score and its goal.
@@ -62,8 +73,9 @@ class Measures:
     :class:`Step`; ``standings`` are the measures shown per player (in column
     order); the score, named ``score_name``, is the sum of the ``score``
     measures; ``goal(header)`` is the score that ends the game as the header
-    sets it (None: no goal to draw); ``board`` is the game's shared counts, if
-    it has any.
+    sets it (None: no goal to draw), and ``goal_label(goal)`` names it on a
+    chart as the game's rules do ("threshold 18"); ``board`` is the game's
+    shared counts, if it has any.
     """
 
     steps: Mapping[type, Callable[[Any], Step]]
@@ -72,6 +84,7 @@ class Measures:
     score_name: str
     goal: Callable[[Any], int | None] = _no_goal
     board: Board | None = None
+    goal_label: Callable[[int], str] = _goal_words
 
     def standing(self, player: str, values: Mapping[tuple[str, str], int]) -> dict[str, int]:
         """``player``'s row of the standings: each measure's total, then the score."""

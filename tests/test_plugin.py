@@ -186,11 +186,13 @@ def test_report_text_markdown_csv_and_html(gamelog, flip):
                         ["coin-toss", "flip-1", "2", "10", "15", "Bob", "0", "0", "0", "0", "0"]]
     html = gamelog("report", "flip-1", "--format", "html")
     assert re.findall(r'<polyline class="series" data-name="(\w+)"', html) == ["Ann", "Bob"]
-    # The board's chart: the fixture's heading, title, faces and colours.
-    assert "<h2>The coin over time</h2>" in html and 'aria-label="Faces shown"' in html
-    assert re.findall(r'class="forum-series" data-name="(\w+)" fill="none" stroke="(#\w+)"', html) == [
-        ("heads", "#daa520"), ("tails", "#4682b4")]
-    assert "goal 2</text>" in html and '<tr class="violation"><td>8</td>' in html
+    # The board's heat strip: the fixture's heading, title, faces and colours, and its counts after each round.
+    assert "<h3>The coin over time</h3>" in html and 'aria-label="Faces shown"' in html
+    assert re.findall(r'<title>(\w+), after round (\d): (\d)</title><rect [^>]* fill="(#\w+)"', html) == [
+        ("heads", "1", "1", "#daa520"), ("heads", "2", "1", "#daa520"), ("tails", "1", "1", "#4682b4"),
+        ("tails", "2", "2", "#4682b4")]
+    assert '"board":{"heads":["#daa520","plain"],"tails":["#4682b4","plain"]}' in html  # the replay's swatches
+    assert "goal 2</text>" in html and '<tr class="violation" data-position="7"><td>8</td>' in html
 
 
 def test_audit_quotes_the_games_own_rule_and_shows_how_the_score_was_made(gamelog, flip):

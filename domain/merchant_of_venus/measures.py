@@ -23,4 +23,5 @@ MEASURES = Measures(
     score=("credits", "deeds"),
     score_name="net_worth",
     goal=lambda header: header.setup.goal,
+    goal_label=lambda credits: f"goal c{credits}",
 )

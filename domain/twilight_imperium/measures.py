@@ -18,4 +18,5 @@ MEASURES = Measures(
     score=("vp",),
     score_name="vp",
     goal=lambda header: header.setup.vp_goal,
+    goal_label=lambda vp: f"{vp} VP",
 )

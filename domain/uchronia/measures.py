@@ -14,7 +14,9 @@ from domain.uchronia.reference import COLORS
 FORUM = Board(
     measure="forum",
     subjects=COLORS,
-    colours={"wood": "#8b5a2b", "clay": "#c96f3b", "brick": "#a52a2a", "stone": "#7f7f7f", "marble": "#b0c4de"},
+    # Five hues a colour-blind reader may still confuse (wood and brick), each with its own lightness and pattern.
+    colours={"wood": "#7a4a1e", "clay": "#e69f00", "brick": "#b2182b", "stone": "#777777", "marble": "#a6cee3"},
+    patterns={"wood": "stripes", "clay": "dots", "brick": "grid", "stone": "checks", "marble": "waves"},
     title="Forum cards by color",
     heading="The Forum over time",
 )
@@ -30,4 +32,5 @@ MEASURES = Measures(
     score_name="vp",
     goal=lambda header: header.threshold(),
     board=FORUM,
+    goal_label=lambda vp: f"threshold {vp}",
 )

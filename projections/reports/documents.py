@@ -14,7 +14,7 @@ from typing import Any, Union
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from domain.documents import Document
+from domain.documents import Document, Replay
 from domain.games import GAMES
 
 # -- validate ---------------------------------------------------------------------
@@ -156,6 +156,9 @@ class Report(Document, kw_only=True):
     findings: FindingCounts
     opening: Standings
     periods: list[Period]
+    states: list[Replay] | UnsetType = UNSET
+    """The state after the header, then after each line of ``periods`` in order (``replay --line N``'s document):
+    what the HTML report's replay shows. Only the HTML report asks for it; ``--format json`` leaves it out."""
 
 
 # -- audit ------------------------------------------------------------------------

@@ -1,83 +1,97 @@
-"""The HTML report: one self-contained page (inline CSS and SVG, no network, no script).
+"""The HTML report: one self-contained page (inline CSS, SVG and script; no network), the same bytes for the same game.
 
-It shows the standings, a chart of the score (net worth, or VP) over turns or
-rounds with one labelled line per player and the goal or threshold drawn, the
-counts of the game's board over time when it has one (its
-:class:`~domain.measures.Board`, from the registry), and the per-turn log with
-findings highlighted and their rule IDs.
+It shows the standings; a step chart of the score (net worth, or VP) over
+every line of the log, one line and marker shape per player, a marker with a
+tooltip at each change, and the goal named as the game names it (its
+:class:`~domain.measures.Measures`); the game's board, when it has one, as a
+heat strip of its counts after each turn; a replay that scrubs through every
+line (:mod:`projections.reports.scrubber`), when the report holds the states;
+and the log, turn by turn, with findings highlighted and their rule IDs.
 """
 
 from __future__ import annotations
 
 from html import escape
-from domain.games import GAMES
-from domain.measures import Board
-from projections.reports.documents import Report, Standings
-from projections.reports.formats import _change, _counts, _period_name, _result, _title
 
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+from msgspec import UNSET
+
+from domain.games import GAMES
+from domain.measures import Board, Measures
+from domain.messages import signed
+from projections.reports.charts import MARKERS, PALETTE, Row, Series, heat_strip, pattern_defs, step_chart
+from projections.reports.documents import Line, Report, Standings
+from projections.reports.formats import _change, _counts, _period_name, _result, _title
+from projections.reports.scrubber import CONTROLS, PANEL, SCRIPT, replay_data
+
 CSS = """
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}
+body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#222;max-width:80em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
 td:first-child,th:first-child{text-align:left}.log td,.log th{text-align:left;vertical-align:top}
 .violation{background:#fde2e2}.warning{background:#fff4d6}.unverifiable{background:#e4f0fb}
-.void{text-decoration:line-through;color:#888}.rule{font-family:monospace;font-weight:bold}
-svg text{font-size:12px}
+.void{text-decoration:line-through;color:#888}.rule{font-family:monospace;font-weight:bold;white-space:nowrap}
+svg.chart{display:block;width:100%;height:auto;margin:.3em 0 1em}svg text{font-size:13px;fill:#333}
+svg .grid{stroke:#e4e4e4}svg .axis{stroke:#888}svg text.title{font-size:14px;fill:#555}
+svg .goal{stroke:#444;stroke-dasharray:7 5}svg .goal-label{font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:4px}
+svg text.end{font-weight:bold}svg .marker{cursor:pointer}svg .marker:hover{stroke:#000;stroke-width:2}
+svg .cursor{stroke:#000;stroke-width:1.5;fill:none;pointer-events:none}
+svg text.count{font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:3px}svg text.none{fill:#aaa;font-weight:normal}
+.controls{position:sticky;top:0;z-index:1;background:#fff;padding:.5em 0;display:flex;gap:.4em;align-items:center;
+border-bottom:1px solid #ddd}.controls input{flex:1}.controls button{font-size:1em;min-width:2.2em}
+.now{display:grid;grid-template-columns:minmax(16em,1fr) 3fr;gap:1.5em;align-items:start}
+.now .findings{padding-left:1.2em}.now .findings li{padding:.1em .3em}.quiet{color:#777}
+#state-now th{text-align:left;font-weight:normal;color:#555}#state-now td{text-align:left}
+.swatch{vertical-align:-1px;margin-right:.25em;outline:1px solid #555}
+tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
 """
 
 
-def _chart(series: dict[str, list[int]], labels: list[str], goal: int | None, title: str, css_class: str,
-           colours: dict[str, str]) -> str:
-    """A line chart as inline SVG: one polyline (class ``css_class``) per series, labelled at its end."""
-    width, height, left, right, top, bottom = 760, 300, 50, 110, 20, 30
-    top_value = max([goal or 0] + [v for values in series.values() for v in values] + [1])
-    count = max(len(labels), 2)
-    x = lambda i: left + i * (width - left - right) / (count - 1)
-    y = lambda v: top + (height - top - bottom) * (1 - v / top_value)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" aria-label="{escape(title)}">',
-             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" stroke="#999"/>',
-             f'<text x="{left - 5}" y="{y(top_value):.1f}" text-anchor="end">{top_value}</text>',
-             f'<text x="{left - 5}" y="{y(0):.1f}" text-anchor="end">0</text>']
-    if goal:
-        parts.append(f'<line class="goal" x1="{left}" y1="{y(goal):.1f}" x2="{width - right}" y2="{y(goal):.1f}" '
-                     f'stroke="#444" stroke-dasharray="6 4"/><text x="{left + 4}" y="{y(goal) - 4:.1f}">goal {goal}</text>')
-    for i, label in enumerate(labels):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle">{escape(label)}</text>')
-    for name, values in series.items():
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-        parts.append(f'<polyline class="{css_class}" data-name="{escape(name)}" fill="none" stroke="{colours[name]}" stroke-width="2" points="{points}"/>')
-    for name, label_y in _spread({n: y(v[-1]) for n, v in series.items() if v}).items():
-        parts.append(f'<text x="{width - right + 6}" y="{label_y + 4:.1f}" fill="{colours[name]}">{escape(name)} {series[name][-1]}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+def _lines(report: Report) -> list[tuple[int, Line]]:
+    """Every line of the report in order, with its period's number: position i + 1 on the charts and the slider."""
+    return [(period.number, line) for period in report.periods for line in period.lines]
 
 
-def _spread(ends: dict[str, float], gap: float = 14) -> dict[str, float]:
-    """Label heights near each line's end, moved apart so that no two labels overlap."""
-    placed: dict[str, float] = {}
-    last = None
-    for name, end in sorted(ends.items(), key=lambda item: (item[1], item[0])):
-        at = end if last is None else max(end, last + gap)
-        placed[name] = last = at
-    return placed
+def score_series(report: Report, measures: Measures) -> list[Series]:
+    """Each player's score at every position (0 the setup, then after each line), with a note where a line changed it.
+
+    The score moves by the deltas of the line's changes of the score's
+    measures, from the opening standings: the views' own numbers.
+    """
+    words = report.score.replace("_", " ")
+    lines = _lines(report)
+    series = []
+    for i, player in enumerate(report.players):
+        total = report.opening[player][report.score]
+        values, notes = [total], {}
+        for position, (_, line) in enumerate(lines, 1):
+            delta = sum(c.delta for c in line.changes if c.subject == player and c.measure in measures.score)
+            total += delta
+            values.append(total)
+            if delta:
+                notes[position] = f"{player}, line {line.line}: {line.text}. {words} {total} ({signed(delta)})"
+        series.append(Series(player, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)], values, notes))
+    return series
 
 
-def _score_chart(report: Report) -> str:
-    score = report.score
-    periods = [p for p in report.periods if p.number]
-    labels = ["start"] + [str(p.number) for p in periods]
-    series = {player: [report.opening[player][score]] + [p.standings[player][score] for p in periods]
-              for player in report.players}
-    colours = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(report.players)}
-    return _chart(series, labels, report.goal, f"{score} by {report.by}", "series", colours)
+def _score_chart(report: Report, measures: Measures) -> str:
+    """The score of each player after every line, as steps, with a marker where a line changed it."""
+    words = report.score.replace("_", " ")
+    series = score_series(report, measures)
+    ticks = [(0, "start")]
+    position = 1
+    for period in report.periods:
+        if period.number:
+            ticks.append((position, str(period.number)))
+        position += len(period.lines)
+    goal = (report.goal, measures.goal_label(report.goal)) if report.goal else None
+    return step_chart(series, ticks, goal, y_title=words, x_title=f"the log, line by line ({report.by} numbers at their first line)",
+                      label=f"{words} of each player after every line of the log")
 
 
-def _board_chart(report: Report, board: Board) -> str:
-    periods = [p for p in report.periods if p.number and p.forum]
-    labels = [str(p.number) for p in periods]
-    series = {s: [p.forum[s] for p in periods] for s in board.subjects}
-    # The class "forum-series" is kept for every board: reports keep the same bytes as before boards were generic.
-    return _chart(series, labels, None, board.title, "forum-series", board.colours)
+def _board_strip(report: Report, board: Board) -> str:
+    """The board's counts after each turn (or round), a row per subject."""
+    rows = [Row(s, board.colours[s], board.patterns.get(s, "plain")) for s in board.subjects]
+    columns = [(p.number, str(p.number) if p.number else "before", p.forum) for p in report.periods if p.forum is not None]
+    return heat_strip(rows, columns, x_title=f"after each {report.by}", label=board.title, what=report.by)
 
 
 def _standings_table(standings: Standings) -> str:
@@ -90,28 +104,46 @@ def _standings_table(standings: Standings) -> str:
 
 def _log(report: Report) -> str:
     out = []
+    position = 0
     for period in report.periods:
         out.append(f"<h3>{escape(_period_name(report, period))}</h3><table class=\"log\">"
                    "<tr><th>line</th><th>player</th><th>what happened</th><th>changes</th><th>findings</th></tr>")
         for line in period.lines:
+            position += 1
             worst = next((s for s in ("violation", "warning", "unverifiable") if any(f.severity == s for f in line.findings)), "")
             text = escape(line.text)
             changes = "<br>".join(escape(_change(c)) + f' <span class="rule">{escape(c.rule)}</span>' for c in line.changes)
             findings = "<br>".join(f'{f.severity} <span class="rule">{escape(f.rule)}</span>: {escape(f.message)}' for f in line.findings)
-            out.append(f'<tr class="{worst}"><td>{line.line}</td><td>{escape(line.player or "")}</td>'
+            out.append(f'<tr class="{worst}" data-position="{position}"><td>{line.line}</td><td>{escape(line.player or "")}</td>'
                        f'<td class="{"void" if line.voided else ""}">{text}</td><td>{changes}</td><td>{findings}</td></tr>')
         out.append("</table>" + _standings_table(period.standings))
     return "".join(out)
 
 
+def _replay(report: Report, board: Board | None) -> tuple[str, str, str]:
+    """The replay's controls, its panel, and its data and script (last in the page: it finds every element it
+    moves); nothing when the report holds no states."""
+    if report.states is UNSET:
+        return "", "", ""
+    # The header's state is the one before the first turn: period 0's column, if the board has one.
+    data = replay_data(report.states, _lines(report), 0, board, report.by, _change)
+    return (CONTROLS.format(last=len(report.states) - 1), PANEL,
+            f'<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script>')
+
+
 def render_html(report: Report) -> str:
     """The whole page as one string."""
     final = report.periods[-1].standings if report.periods else report.opening
-    board = GAMES[report.game].measures.board
-    forum = f"<h2>{escape(board.heading)}</h2>{_board_chart(report, board)}" if board else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(_title(report))}</title>'
-            f"<style>{CSS}</style></head><body><h1>{escape(_title(report))}</h1>"
+    measures = GAMES[report.game].measures
+    board = measures.board
+    controls, panel, script = _replay(report, board)
+    strip = f"<h3>{escape(board.heading)}</h3>{_board_strip(report, board)}" if board else ""
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">'
+            f"<title>{escape(_title(report))}</title><style>{CSS}</style></head><body>{pattern_defs()}"
+            f"<h1>{escape(_title(report))}</h1>"
             f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {escape(_counts(report))}</p>"
             f"<h2>Standings</h2>{_standings_table(final)}"
-            f"<h2>{escape(report.score.replace('_', ' '))} by {report.by}</h2>{_score_chart(report)}{forum}"
-            f"<h2>The game, {report.by} by {report.by}</h2>{_log(report)}</body></html>\n")
+            f"<h2>The game, line by line</h2>{controls}"
+            f"<h3>{escape(report.score.replace('_', ' '))} of each player</h3>{_score_chart(report, measures)}{strip}"
+            f"{panel}<h2>The log, {report.by} by {report.by}</h2>{_log(report)}{script}</body></html>\n")

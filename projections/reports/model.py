@@ -10,12 +10,16 @@ its period come from its :class:`~domain.games.GameRules` in the registry.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
+
+from msgspec import UNSET
 
 from domain.games import GAMES
 from domain.measures import Measures
 from projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
                                            Standings)
+from projections.reports.states import line_states
 from projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
 
 SEVERITIES = ("violation", "unverifiable", "warning")
@@ -34,10 +38,13 @@ def read_context(cursor: Any, game_id: str) -> dict[str, Any]:
     return json.loads(found[0])
 
 
-def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
+def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iterable[Any] | None = None) -> Report:
     """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default).
 
-    Raises :class:`GameNotInViews` when the views don't know the game.
+    With ``history`` (the game's events, the header's first) the report also
+    holds ``states``, the state after each of its lines, for the HTML
+    report's replay. Raises :class:`GameNotInViews` when the views don't know
+    the game.
     """
     context = read_context(cursor, game_id)
     game = context["game"]
@@ -48,6 +55,7 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
     findings = select(cursor, FindingRow, "game = ? ORDER BY seq", game_id)
     result = select(cursor, ResultRow, "game = ?", game_id)
     counts = FindingCounts(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES})
+    states = UNSET if history is None else line_states(game, history, [row.line for row in lines])
     return Report(
         game=game,
         id=game_id,
@@ -59,6 +67,7 @@ def build_report(cursor: Any, game_id: str, by: str | None = None) -> Report:
         findings=counts,
         opening=_standings(rules.measures, context["players"], _opening(tracks)),
         periods=_periods(rules.measures, context["players"], by, lines, tracks, findings),
+        states=states,
     )
 
 

@@ -1,0 +1,221 @@
+"""The HTML report's charts, as inline SVG: step lines of a score over the lines of the log, and a heat strip of counts.
+
+Everything is drawn in a fixed coordinate space (``viewBox``) that the page
+scales to its width. Numbers are written with one decimal, so the same data
+always gives the same bytes. Nothing here knows a game: names, colours,
+patterns and labels come from the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from domain.measures import PATTERNS
+
+PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442")
+"""Okabe and Ito's eight colours ("Color Universal Design", 2008), told apart under every common colour blindness;
+the yellow, faint on white, comes last."""
+
+MARKERS = ("circle", "square", "triangle", "diamond", "down", "plus")
+"""Each series' marker shape, so that players are told apart by more than colour."""
+
+WIDTH = 1000
+"""The charts' width in their own units; the page scales them to its width."""
+
+
+@dataclass
+class Series:
+    """One line of a step chart: a value at every position, and a marker (with its tooltip) where it changes."""
+
+    name: str
+    colour: str
+    marker: str
+    values: list[int]
+    notes: dict[int, str] = field(default_factory=dict)
+    """Position -> the tooltip of the marker drawn there (what happened, in words, and the value)."""
+
+
+def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
+    """Round tick values covering ``low``..``high``: a step of 1, 2 or 5 times a power of ten, at most ``most`` steps."""
+    low, high = min(low, 0), max(high, low + 1)
+    step = 1
+    while True:
+        for multiple in (1, 2, 5):
+            size = step * multiple
+            first, last = (low // size) * size, -(-high // size) * size  # floor and ceiling
+            if (last - first) // size <= most:
+                return list(range(first, last + 1, size))
+        step *= 10
+
+
+def spread(wanted: Mapping[str, float], gap: float, lowest: float, highest: float) -> dict[str, float]:
+    """Label heights as near as can be to ``wanted`` (name -> y), at least ``gap`` apart, between ``lowest`` and
+    ``highest`` (SVG's y grows downwards) when there is room: labels that never overlap."""
+    order = sorted(wanted, key=lambda name: (wanted[name], name))
+    placed: list[float] = []
+    for name in order:
+        y = max(wanted[name], lowest)
+        placed.append(y if not placed else max(y, placed[-1] + gap))
+    # Pushed past the bottom: move the labels up from the last, each no nearer than the gap.
+    for i in range(len(placed) - 1, -1, -1):
+        ceiling = highest if i == len(placed) - 1 else placed[i + 1] - gap
+        placed[i] = min(placed[i], ceiling)
+    return dict(zip(order, placed))
+
+
+def marker(shape: str, x: float, y: float, colour: str, size: float = 4.5, extra: str = "", body: str = "") -> str:
+    """One marker of ``shape`` (one of :data:`MARKERS`) centred on (x, y), with ``extra`` attributes and ``body``."""
+    s = size
+    if shape == "circle":
+        element = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s:.1f}"'
+    elif shape == "square":
+        element = f'<rect x="{x - s * .85:.1f}" y="{y - s * .85:.1f}" width="{s * 1.7:.1f}" height="{s * 1.7:.1f}"'
+    else:
+        points = {
+            "triangle": [(0, -1.15), (1.05, .8), (-1.05, .8)],
+            "down": [(0, 1.15), (1.05, -.8), (-1.05, -.8)],
+            "diamond": [(0, -1.25), (1.1, 0), (0, 1.25), (-1.1, 0)],
+            "plus": [(-.35, -1.1), (.35, -1.1), (.35, -.35), (1.1, -.35), (1.1, .35), (.35, .35), (.35, 1.1),
+                     (-.35, 1.1), (-.35, .35), (-1.1, .35), (-1.1, -.35), (-.35, -.35)],
+        }[shape]
+        element = '<polygon points="' + " ".join(f"{x + dx * s:.1f},{y + dy * s:.1f}" for dx, dy in points) + '"'
+    element += f' fill="{colour}" stroke="#fff" stroke-width="1"{extra}'
+    tag = element.split(" ", 1)[0][1:]
+    return f"{element}>{body}</{tag}>" if body else f"{element}/>"
+
+
+def pattern_defs() -> str:
+    """An invisible SVG defining every pattern of :data:`PATTERNS` (``url(#pattern-NAME)``), once per page."""
+    ink = 'stroke="#000" stroke-opacity=".45" fill="none"'
+    tiles = {
+        "stripes": f'<path d="M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2" {ink} stroke-width="1.3"/>',
+        "dots": '<circle cx="4" cy="4" r="1.5" fill="#000" fill-opacity=".45"/>',
+        "grid": f'<path d="M0,.5H8 M0,4.5H8 M.5,0V4 M4.5,4V8" {ink}/>',
+        "checks": '<path d="M0,0h4v4h-4z M4,4h4v4h-4z" fill="#fff" fill-opacity=".45"/>',
+        "waves": f'<path d="M0,4 Q2,1 4,4 T8,4" {ink} stroke-width="1.1"/>',
+    }
+    defs = "".join(f'<pattern id="pattern-{name}" width="8" height="8" patternUnits="userSpaceOnUse">{tiles[name]}</pattern>'
+                   for name in PATTERNS if name in tiles)
+    return f'<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>{defs}</defs></svg>'
+
+
+def swatch(colour: str, pattern: str, x: float, y: float, size: float) -> str:
+    """A square of ``colour`` with ``pattern`` drawn over it (SVG)."""
+    square = f'<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}"'
+    over = "" if pattern == "plain" else f'{square} fill="url(#pattern-{pattern})"/>'
+    return f'{square} fill="{colour}" stroke="#555" stroke-width=".5"/>{over}'
+
+
+def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal: tuple[int, str] | None,
+               y_title: str, x_title: str, label: str) -> str:
+    """A step chart of ``series`` over positions 0..n (one per line of the log, 0 the setup).
+
+    ``ticks`` are (position, label) marks on the x axis (a turn's or round's
+    first line), thinned where they would crowd (the later one is kept); ``goal`` is (value, its
+    name), drawn dashed. Series with equal values are drawn a little apart,
+    so that none hides another. Each series' end is labelled with its name
+    and last value, the labels moved apart so that they never overlap. The
+    ``cursor`` line is where the replay stands (placed by the page's script:
+    ``data-x0`` and ``data-dx`` give the x of a position).
+    """
+    height, left, right, top, bottom = 380, 66, 150, 14, 52
+    positions = max((len(s.values) for s in series), default=1)
+    values = [v for s in series for v in s.values] + ([goal[0]] if goal else [])
+    y_ticks = nice_ticks(min(values, default=0), max(values, default=1))
+    if y_ticks[-1] == max(values, default=0):
+        y_ticks.append(2 * y_ticks[-1] - y_ticks[-2])  # room above the top line for its labels
+    low, high = y_ticks[0], y_ticks[-1]
+    dx = (WIDTH - left - right) / max(positions - 1, 1)
+    x = lambda i: left + i * dx
+    y = lambda v: top + (height - top - bottom) * (high - v) / (high - low)
+    plot_bottom = height - bottom
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
+             f'data-x0="{left}" data-dx="{dx:.4f}">']
+    for v in y_ticks:
+        parts.append(f'<line class="grid" x1="{left}" y1="{y(v):.1f}" x2="{WIDTH - right}" y2="{y(v):.1f}"/>'
+                     f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
+    last_label = None
+    for position, text in sorted(ticks, reverse=True):
+        if last_label is not None and last_label - x(position) < 26:
+            continue  # too near the next labelled tick to be read: the later period keeps its label
+        last_label = x(position)
+        parts.append(f'<line class="grid" x1="{x(position):.1f}" y1="{top}" x2="{x(position):.1f}" y2="{plot_bottom}"/>'
+                     f'<text x="{x(position):.1f}" y="{plot_bottom + 16}" text-anchor="middle">{escape(text)}</text>')
+    parts.append(f'<line class="axis" x1="{left}" y1="{plot_bottom}" x2="{WIDTH - right}" y2="{plot_bottom}"/>'
+                 f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}"/>'
+                 f'<text class="title" x="{left + (WIDTH - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+                 f'{escape(x_title)}</text>'
+                 f'<text class="title" transform="translate(16 {top + (plot_bottom - top) / 2:.1f}) rotate(-90)" '
+                 f'text-anchor="middle">{escape(y_title)}</text>')
+    if goal:
+        parts.append(f'<line class="goal" x1="{left}" y1="{y(goal[0]):.1f}" x2="{WIDTH - right}" y2="{y(goal[0]):.1f}"/>'
+                     f'<text class="goal-label" x="{left + 6}" y="{y(goal[0]) - 5:.1f}">{escape(goal[1])}</text>')
+    count = len(series)
+    offset = {s.name: (i - (count - 1) / 2) * 2.5 for i, s in enumerate(series)}
+    for s in series:
+        at = lambda i: y(s.values[i]) + offset[s.name]
+        points = [(x(0), at(0))]
+        for i in range(1, len(s.values)):
+            if s.values[i] != s.values[i - 1]:
+                points += [(x(i), at(i - 1)), (x(i), at(i))]
+        points.append((x(len(s.values) - 1), at(len(s.values) - 1)))
+        parts.append(f'<polyline class="series" data-name="{escape(s.name)}" fill="none" stroke="{s.colour}" '
+                     f'stroke-width="2" points="{" ".join(f"{px:.1f},{py:.1f}" for px, py in points)}"/>')
+    for s in series:
+        for i, note in sorted(s.notes.items()):
+            parts.append(marker(s.marker, x(i), y(s.values[i]) + offset[s.name], s.colour,
+                                extra=f' class="marker" data-position="{i}"', body=f"<title>{escape(note)}</title>"))
+    ends = spread({s.name: y(s.values[-1]) + offset[s.name] for s in series}, 16, top + 4, plot_bottom)
+    for s in series:
+        label_y = ends[s.name]
+        parts.append(marker(s.marker, WIDTH - right + 20, label_y, s.colour)
+                     + f'<text class="end" x="{WIDTH - right + 30}" y="{label_y + 4:.1f}" fill="{s.colour}">'
+                       f'{escape(s.name)} {s.values[-1]}</text>')
+    parts.append(f'<line class="cursor" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}" visibility="hidden"/></svg>')
+    return "".join(parts)
+
+
+@dataclass
+class Row:
+    """One subject of a heat strip: its name, colour and pattern."""
+
+    name: str
+    colour: str
+    pattern: str
+
+
+def heat_strip(rows: Sequence[Row], columns: Sequence[tuple[int, str, Mapping[str, int]]], x_title: str,
+               label: str, what: str) -> str:
+    """A table of counts as SVG: a row per subject (its swatch and name), a column per period (its number, its
+    label, the counts after it). Each cell shows its count, shaded by it; its tooltip says ``subject, after
+    WHAT LABEL: count``. The ``cursor`` outlines the replay's period (``data-columns`` lists each column's number)."""
+    left, top, row_height, bottom = 120, 22, 26, 30
+    cell = min(56.0, (WIDTH - left - 10) / max(len(columns), 1))
+    height = top + row_height * len(rows) + bottom
+    most = max([count for _, _, counts in columns for count in counts.values()] + [1])
+    numbers = " ".join(str(number) for number, _, _ in columns)
+    parts = [f'<svg class="chart strip" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
+             f'data-x0="{left}" data-dx="{cell:.4f}" data-columns="{numbers}">']
+    for c, (_, text, _) in enumerate(columns):
+        if cell >= 18 or c % 2 == 0:
+            parts.append(f'<text x="{left + (c + .5) * cell:.1f}" y="{top - 7}" text-anchor="middle">{escape(text)}</text>')
+    for r, row in enumerate(rows):
+        row_y = top + r * row_height
+        parts.append(swatch(row.colour, row.pattern, 8, row_y + 5, 16)
+                     + f'<text x="32" y="{row_y + 18}">{escape(row.name)}</text>')
+        for c, (_, text, counts) in enumerate(columns):
+            count = counts.get(row.name, 0)
+            box = f'x="{left + c * cell + 1:.1f}" y="{row_y + 1}" width="{cell - 2:.1f}" height="{row_height - 2}"'
+            shade = .2 + .8 * count / most if count else 0
+            over = f'<rect {box} fill="url(#pattern-{row.pattern})"/>' if count and row.pattern != "plain" else ""
+            parts.append(f'<g class="cell"><title>{escape(row.name)}, after {escape(what)} {escape(text)}: {count}</title>'
+                         f'<rect {box} fill="{row.colour}" fill-opacity="{shade:.2f}" stroke="#ddd"/>{over}'
+                         f'<text x="{left + (c + .5) * cell:.1f}" y="{row_y + 17}" text-anchor="middle" '
+                         f'class="{"count" if count else "count none"}">{count}</text></g>')
+    parts.append(f'<text class="title" x="{left + len(columns) * cell / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+                 f'{escape(x_title)}</text>'
+                 f'<rect class="cursor" x="{left}" y="{top - 20}" width="{cell:.1f}" '
+                 f'height="{row_height * len(rows) + 22}" visibility="hidden"/></svg>')
+    return "".join(parts)

@@ -1,0 +1,258 @@
+"""The HTML report's replay: a slider over every line of the log, showing the state after the line it stands on.
+
+The states (``Report.states``: ``replay --line N``'s document after each
+line) are embedded in the page as JSON, each as the changes from the one
+before it (a list of ``[path, value]`` to set and ``[path]`` to remove), so
+that a long game does not repeat its whole state on every line; the page's
+script rebuilds each state from them. Beside the state it shows the line in
+words, its changes and its findings, and it moves a cursor on the charts.
+Everything is in the page: it works offline, from a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.documents import Replay
+from domain.measures import Board
+from projections.reports.documents import Line
+
+Path = list[str]
+
+
+def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> list[list[Any]]:
+    """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove.
+
+    Objects are compared key by key down to ``depth`` levels (the document,
+    a player, a field); below that a changed value is given whole.
+    """
+    path = path or []
+    if not (isinstance(old, dict) and isinstance(new, dict)) or depth == 0:
+        return [] if old == new else [[path, new]]
+    out: list[list[Any]] = []
+    for key, value in new.items():
+        if key not in old:
+            out.append([[*path, key], value])
+        elif old[key] != value:
+            out.extend(changes(old[key], value, depth - 1, [*path, key]))
+    out.extend([[*path, key]] for key in old if key not in new)
+    return out
+
+
+def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
+                board: Board | None, by: str, change_words: Any) -> str:
+    """The JSON the page's script reads: one position per state (the header's, then each line's, with its words,
+    changes and findings), and the board's colours and patterns. ``lines`` pairs each line with its period's
+    number; ``change_words(change)`` words a change. Safe inside a ``<script>`` element."""
+    positions = []
+    previous: dict[str, Any] = {}
+    described = [(header_period, None), *lines]
+    for state, (period, line) in zip(states, described):
+        document = msgspec.to_builtins(state)
+        position: dict[str, Any] = {"line": document["line"], "period": period}
+        if line is None:
+            position.update(player=None, text="the header: the game is set up", voided=False, changes=[], findings=[])
+        else:
+            position.update(player=line.player, text=line.text, voided=line.voided,
+                            changes=[f"{change_words(c)} ({c.rule})" for c in line.changes],
+                            findings=[{"severity": f.severity, "rule": f.rule, "message": f.message} for f in line.findings])
+        position["state"] = changes(previous, document)
+        positions.append(position)
+        previous = document
+    subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
+    text = msgspec.json.encode({"by": by, "board": subjects, "positions": positions}).decode("utf-8")
+    # "<" only occurs inside JSON strings, where \u003c means the same: no "</script>" can end the element early.
+    return text.replace("<", "\\u003c")
+
+
+CONTROLS = """<div class="controls" id="replay-controls">
+<button type="button" data-go="first" title="the header (Home)">&#x25C0;&#x25C0;</button>
+<button type="button" data-go="previous" title="the line before (&#x2190;)">&#x25C0;</button>
+<input type="range" id="scrub" min="0" max="{last}" value="{last}" step="1" aria-label="line of the log">
+<button type="button" data-go="next" title="the next line (&#x2192;)">&#x25B6;</button>
+<button type="button" data-go="last" title="the last line (End)">&#x25B6;&#x25B6;</button>
+<output id="where" for="scrub"></output></div>"""
+
+PANEL = '<div class="now"><div id="line-now" aria-live="polite"></div><div id="state-now"></div></div>'
+
+SCRIPT = r"""(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("replay-data").textContent);
+  var slider = document.getElementById("scrub");
+  var states = [];
+  var state = {};
+  data.positions.forEach(function (position) {
+    state = JSON.parse(JSON.stringify(state));
+    position.state.forEach(function (change) { apply(state, change); });
+    states.push(state);
+  });
+
+  function apply(doc, change) {
+    var path = change[0], at = doc;
+    for (var i = 0; i < path.length - 1; i++) {
+      if (at[path[i]] === null || typeof at[path[i]] !== "object") { at[path[i]] = {}; }
+      at = at[path[i]];
+    }
+    if (change.length > 1) { at[path[path.length - 1]] = change[1]; } else { delete at[path[path.length - 1]]; }
+  }
+
+  function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+
+  // A value in words: lists joined, objects as "key value" pairs, nothing as a dash (tests/test_html_browser.py reads it).
+  function words(v) {
+    if (v === null || v === undefined) { return "\u2014"; }
+    if (v === true) { return "yes"; }
+    if (v === false) { return "no"; }
+    if (Array.isArray(v)) {
+      if (!v.length) { return "\u2014"; }
+      return v.map(words).join(v.some(isObject) ? "; " : ", ");
+    }
+    if (isObject(v)) {
+      var keys = Object.keys(v);
+      if (!keys.length) { return "\u2014"; }
+      return keys.map(function (k) { return k + " " + (isObject(v[k]) ? "(" + words(v[k]) + ")" : words(v[k])); }).join(", ");
+    }
+    return String(v);
+  }
+
+  function label(key) { return key.replace(/_/g, " "); }
+
+  function el(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (a) { node.setAttribute(a, attributes[a]); });
+    (children || []).forEach(function (c) { node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return node;
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";
+  function swatch(subject) {
+    var look = data.board[subject], svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "swatch"); svg.setAttribute("width", "12"); svg.setAttribute("height", "12");
+    svg.setAttribute("aria-hidden", "true");
+    [look[0], look[1] === "plain" ? null : "url(#pattern-" + look[1] + ")"].forEach(function (fill) {
+      if (!fill) { return; }
+      var rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("width", "12"); rect.setAttribute("height", "12"); rect.setAttribute("fill", fill);
+      svg.appendChild(rect);
+    });
+    return svg;
+  }
+
+  // A cell of the state: its words, and for the board its swatches (which add no text).
+  function cell(path, value) {
+    var td = el("td", {"data-key": JSON.stringify(path)});
+    if (data.board && path.length === 1 && path[0] === "forum" && isObject(value) && Object.keys(value).length) {
+      Object.keys(value).forEach(function (subject, i) {
+        if (i) { td.appendChild(document.createTextNode(", ")); }
+        if (data.board[subject]) { td.appendChild(swatch(subject)); }
+        td.appendChild(document.createTextNode(subject + " " + words(value[subject])));
+      });
+    } else if (Array.isArray(value) && value.some(isObject)) {
+      // One item a line; the separators stay in the text, so that it reads as words(value).
+      value.forEach(function (item, i) {
+        td.appendChild(el("div", {}, [words(item) + (i < value.length - 1 ? "; " : "")]));
+      });
+    } else {
+      td.textContent = words(value);
+    }
+    return td;
+  }
+
+  function showState(doc) {
+    var players = Object.keys(doc.players || {});
+    var fields = [];
+    players.forEach(function (p) {
+      Object.keys(doc.players[p]).forEach(function (f) { if (fields.indexOf(f) < 0) { fields.push(f); } });
+    });
+    var table = el("table", {"class": "players"}, [el("tr", {}, [el("th")].concat(players.map(function (p) { return el("th", {}, [p]); })))]);
+    fields.forEach(function (f) {
+      table.appendChild(el("tr", {}, [el("th", {}, [label(f)])].concat(players.map(function (p) {
+        return cell(["players", p, f], doc.players[p][f]);
+      }))));
+    });
+    var game = el("table", {"class": "game"});
+    Object.keys(doc).forEach(function (key) {
+      if (key !== "players") { game.appendChild(el("tr", {}, [el("th", {}, [label(key)]), cell([key], doc[key])])); }
+    });
+    var box = document.getElementById("state-now");
+    box.textContent = "";
+    box.appendChild(el("h3", {}, ["The state after line " + doc.line]));
+    box.appendChild(table);
+    box.appendChild(game);
+  }
+
+  function showLine(position) {
+    var box = document.getElementById("line-now");
+    box.textContent = "";
+    var said = el("span", {"class": position.voided ? "void" : ""}, [position.text]);
+    box.appendChild(el("p", {"class": "said"}, [el("b", {}, ["Line " + position.line]),
+      position.player ? " (" + position.player + "): " : ": ", said,
+      position.voided ? " (voided by a correction)" : ""]));
+    if (position.changes.length) {
+      box.appendChild(el("ul", {"class": "changes"}, position.changes.map(function (c) { return el("li", {}, [c]); })));
+    }
+    if (position.findings.length) {
+      box.appendChild(el("ul", {"class": "findings"}, position.findings.map(function (f) {
+        return el("li", {"class": f.severity}, [f.severity + " ", el("span", {"class": "rule"}, [f.rule]), ": " + f.message]);
+      })));
+    } else {
+      box.appendChild(el("p", {"class": "quiet"}, ["No finding on this line."]));
+    }
+  }
+
+  function mark(index, position) {
+    document.querySelectorAll("svg.chart").forEach(function (svg) {
+      var cursor = svg.querySelector(".cursor"), at = index;
+      if (svg.dataset.columns !== undefined) {
+        at = svg.dataset.columns.split(" ").indexOf(String(position.period));
+      }
+      if (at < 0) { cursor.setAttribute("visibility", "hidden"); return; }
+      var x = parseFloat(svg.dataset.x0) + at * parseFloat(svg.dataset.dx);
+      if (cursor.tagName === "line") { cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); }
+      else { cursor.setAttribute("x", x); }
+      cursor.setAttribute("visibility", "visible");
+    });
+    document.querySelectorAll("tr.current").forEach(function (row) { row.classList.remove("current"); });
+    var row = document.querySelector('tr[data-position="' + index + '"]');
+    if (row) { row.classList.add("current"); }
+  }
+
+  function go(index) {
+    index = Math.max(0, Math.min(data.positions.length - 1, index));
+    var position = data.positions[index];
+    slider.value = String(index);
+    var doc = states[index];
+    document.getElementById("where").textContent = "line " + position.line + " (" + (index + 1) + " of " +
+      data.positions.length + ")" + (doc.turn ? ", turn " + doc.turn : "") + (doc.round ? ", round " + doc.round : "");
+    showLine(position);
+    showState(doc);
+    mark(index, position);
+  }
+
+  function current() { return parseInt(slider.value, 10); }
+  var moves = {first: function () { return 0; }, previous: function () { return current() - 1; },
+               next: function () { return current() + 1; }, last: function () { return data.positions.length - 1; }};
+  slider.addEventListener("input", function () { go(current()); });
+  document.querySelectorAll("[data-go]").forEach(function (button) {
+    button.addEventListener("click", function () { go(moves[button.dataset.go]()); });
+  });
+  document.querySelectorAll("[data-position]").forEach(function (target) {
+    target.addEventListener("click", function () { go(parseInt(target.dataset.position, 10)); });
+  });
+  // Arrows anywhere on the page step through the log (the slider handles its own keys when it has the focus).
+  document.addEventListener("keydown", function (event) {
+    if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var keys = {ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last"};
+    if (keys[event.key]) { event.preventDefault(); go(moves[keys[event.key]]()); }
+  });
+  var asked = /^#line=(\d+)$/.exec(window.location.hash);
+  var start = data.positions.length - 1;
+  if (asked) {
+    start = 0;
+    data.positions.forEach(function (position, i) { if (position.line <= parseInt(asked[1], 10)) { start = i; } });
+  }
+  go(start);
+}());"""

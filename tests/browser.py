@@ -1,0 +1,132 @@
+"""A headless Chromium driven through the DevTools protocol (the browser's own, over a WebSocket): for the HTML tests.
+
+It starts Debian's ``chromium`` with a fresh profile and a debugging port of
+the system's choosing, attaches to its page, and offers what a test needs:
+open a file, evaluate JavaScript, press keys, click, take screenshots, and the
+console messages and uncaught errors seen so far.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--remote-debugging-port=0",
+         "--remote-allow-origins=*"]
+
+
+def chromium_path() -> str | None:
+    """The Chromium executable, or None where it is not installed."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Browser:
+    """One headless Chromium and its first page. Raises ``TimeoutError`` when it does not answer in time."""
+
+    def __init__(self, executable: str, profile: Path, width: int = 1200, height: int = 1600) -> None:
+        import websocket  # the test extras' websocket-client
+
+        self.process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.close()
+                raise TimeoutError("chromium did not open its debugging port")
+            time.sleep(.1)
+        port = port_file.read_text().split()[0]
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30))
+        page = next(t for t in targets if t["type"] == "page")
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
+        self.next_id = 0
+        self.console: list[str] = []
+        self.loaded = False
+        for domain in ("Page", "Runtime", "Log"):
+            self.send(f"{domain}.enable")
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+
+    def send(self, method: str, **params: Any) -> dict[str, Any]:
+        """Call one DevTools method and return its result; raises ``RuntimeError`` with the browser's error."""
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+            self._event(message)
+
+    def _event(self, message: dict[str, Any]) -> None:
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.consoleAPICalled":
+            self.console.append(f"console.{params['type']}: " + " ".join(str(a.get("value", a.get("description")))
+                                                                        for a in params.get("args", [])))
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            self.console.append("uncaught: " + details.get("exception", {}).get("description", details.get("text", "")))
+        elif method == "Log.entryAdded":
+            entry = params["entry"]
+            self.console.append(f"{entry['source']} {entry['level']}: {entry['text']}")
+        elif method == "Page.loadEventFired":
+            self.loaded = True
+
+    def open(self, path: Path, fragment: str = "") -> None:
+        """Load a file (at ``#fragment``, if given) and wait for its load event."""
+        self.loaded = False
+        self.send("Page.navigate", url=path.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
+        deadline = time.monotonic() + 60
+        while not self.loaded:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{path} did not load")
+            self._event(json.loads(self.socket.recv()))
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (JSON-serialisable); raises ``RuntimeError`` on a throw."""
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def press(self, key: str, code: int) -> None:
+        """Press and release a key (its DOM ``key`` name and its Windows virtual key code) where the focus is."""
+        for kind in ("rawKeyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+
+    def click(self, selector: str) -> None:
+        """Click the middle of the element ``selector`` names, as a mouse would."""
+        box = self.evaluate(f"(function () {{ var e = document.querySelector({json.dumps(selector)}); "
+                            "e.scrollIntoView({block: 'center'}); var r = e.getBoundingClientRect(); "
+                            "return [r.left + r.width / 2, r.top + r.height / 2]; }())")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+
+    def screenshot(self, path: Path) -> None:
+        """Save the viewport as a PNG."""
+        path.write_bytes(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
+
+    def close(self) -> None:
+        """Close the connection and end the browser this object started (by its process, never by name)."""
+        if getattr(self, "socket", None) is not None:
+            self.socket.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def required() -> bool:
+    """Under CI the browser tests must run: ``.ci/run`` installs Chromium."""
+    return bool(os.environ.get("CI"))

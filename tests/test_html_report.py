@@ -1,0 +1,169 @@
+"""The HTML report's charts and replay data, read from the page (no browser: ``test_html_browser.py`` drives one).
+
+The states the replay scrubs through are ``replay --line N``'s, line by line;
+the score chart's steps agree with them; every marker has a tooltip; the goal
+is named as each game names it; labels never overlap; the board is a heat
+strip whose colours differ by pattern too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from domain.games import GAMES
+from domain.replay import run, state_at
+from projections.reports.formats import render_json
+from projections.reports.schemas import document_schema
+from projections.reports.charts import MARKERS, PALETTE, nice_ticks, spread
+from projections.reports.html import render_html, score_series
+from projections.reports.model import build_report
+from projections.reports.scrubber import changes
+from projections.views.keeper import views_in_memory
+from tests.conftest import EXAMPLES
+
+EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
+
+
+def report_with_states(path: Path):
+    outcome = run(path.read_bytes())
+    return build_report(views_in_memory(outcome.events).cursor(), outcome.header.id, history=outcome.events), outcome
+
+
+def replay_data(html: str) -> dict:
+    (text,) = re.findall(r'<script type="application/json" id="replay-data">(.*?)</script>', html)
+    return json.loads(text)
+
+
+def apply(document: dict, change: list) -> None:
+    """One of the page's changes, as its script applies it."""
+    path, at = change[0], document
+    for key in path[:-1]:
+        at = at.setdefault(key, {})
+    if len(change) > 1:
+        at[path[-1]] = change[1]
+    else:
+        del at[path[-1]]
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_replay_holds_the_state_replay_prints_after_every_line(path):
+    report, outcome = report_with_states(path)
+    lines = [line.line for period in report.periods for line in period.lines]
+    assert [s.line for s in report.states] == [outcome.events[0].line, *lines]
+    for state in report.states:
+        assert state == state_at(report.game, outcome.events, line=state.line).document()
+    # The page's data, its changes applied one after another, gives the same documents.
+    positions = replay_data(render_html(report))["positions"]
+    document: dict = {}
+    for position, state in zip(positions, report.states, strict=True):
+        for change in position["state"]:
+            apply(document, change)
+        assert document == msgspec.to_builtins(state) and position["line"] == state.line
+
+
+def test_the_states_are_an_optional_field_the_json_report_leaves_out():
+    report, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
+    golden = (Path(__file__).parent / "golden" / "uchronia" / "complete-3p.json").read_text(encoding="utf-8")
+    assert len(report.states) == 99 and report.states[-1].winner == "Bob"
+    # Built without the history, as ``report --format json`` builds it: the same bytes as before there were states.
+    assert render_json(msgspec.structs.replace(report, states=msgspec.UNSET)) == golden
+    assert "states" not in json.loads(golden) and "states" in document_schema("report")["$defs"]["Report"]["properties"]
+
+
+def test_changes_set_and_remove_what_differs_down_to_a_players_field():
+    old = {"line": 3, "players": {"Ann": {"vp": 1, "built": ["Insula"]}}, "end": {"line": 9}}
+    new = {"line": 4, "players": {"Ann": {"vp": 2, "built": ["Insula", "Thermae"]}}}
+    assert changes(old, new) == [[["line"], 4], [["players", "Ann", "vp"], 2],
+                                 [["players", "Ann", "built"], ["Insula", "Thermae"]], [["end"]]]
+    assert changes(new, new) == []
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_score_chart_steps_as_the_replayed_score(path):
+    report, _ = report_with_states(path)
+    series = score_series(report, GAMES[report.game].measures)
+    for s in series:
+        assert s.values == [state.players[s.name].__getattribute__(report.score) for state in report.states]
+        assert s.values[-1] == report.periods[-1].standings[s.name][report.score]
+        # A marker (with its note) exactly where the score moved.
+        assert sorted(s.notes) == [i for i in range(1, len(s.values)) if s.values[i] != s.values[i - 1]]
+
+
+def test_every_marker_has_a_tooltip_naming_the_player_the_line_what_happened_and_the_value():
+    report, _ = report_with_states(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
+    html = render_html(report)
+    markers = re.findall(r'class="marker" data-position="(\d+)"><title>([^<]*)</title>', html)
+    assert len(markers) == sum(len(s.notes) for s in score_series(report, GAMES[report.game].measures)) > 20
+    assert ("272", "Bob, line 281: Bob scores Conquer the Weak (public, 2 VP). vp 10 (+2)") in markers
+
+
+@pytest.mark.parametrize("log, label, ticks", [
+    ("merchant-of-venus/seed-examples.jsonl", "goal c2000", [0, 500, 1000, 1500, 2000, 2500]),
+    ("uchronia/complete-3p.jsonl", "threshold 18", [0, 5, 10, 15, 20]),
+    ("twilight-imperium-4/complete-4p.jsonl", "10 VP", [0, 2, 4, 6, 8, 10, 12]),
+])
+def test_the_goal_is_named_as_the_game_names_it_over_round_ticks_and_titled_axes(log, label, ticks):
+    report, _ = report_with_states(EXAMPLES / log)
+    chart = render_html(report).split('<svg class="chart"', 1)[1].split("</svg>", 1)[0]
+    assert re.findall(r'class="goal-label"[^>]*>([^<]*)<', chart) == [label]
+    assert [int(t) for t in re.findall(r'text-anchor="end">(-?\d+)</text>', chart)] == ticks
+    assert chart.count('<line class="grid"') >= len(ticks)
+    titles = re.findall(r'<text class="title"[^>]*>([^<]*)<', chart)
+    assert titles == [f"the log, line by line ({report.by} numbers at their first line)", report.score.replace("_", " ")]
+
+
+def test_round_ticks():
+    assert nice_ticks(0, 2214) == [0, 500, 1000, 1500, 2000, 2500]
+    assert nice_ticks(0, 7) == [0, 2, 4, 6, 8]
+    assert nice_ticks(-30, 90) == [-50, 0, 50, 100]
+    assert nice_ticks(0, 0) == [0, 1]
+
+
+def test_end_labels_never_overlap_and_stay_in_the_chart():
+    placed = spread({"Cy": 100.0, "Dee": 100.0, "Ann": 101.0, "Bob": 40.0}, 16, 10, 300)
+    assert placed == {"Bob": 40.0, "Cy": 100.0, "Dee": 116.0, "Ann": 132.0}
+    low = spread({"A": 300.0, "B": 300.0, "C": 299.0}, 16, 10, 300)
+    assert sorted(low.values()) == [268.0, 284.0, 300.0]
+    # In the page: TI4 ends with Cy and Dee at 6 VP.
+    report, _ = report_with_states(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
+    ends = [float(y) for y in re.findall(r'<text class="end" x="[\d.]+" y="([\d.]+)"', render_html(report))]
+    assert len(ends) == 4 and all(b - a >= 16 for a, b in zip(sorted(ends), sorted(ends)[1:]))
+
+
+def test_players_with_equal_scores_are_all_visible_in_their_own_colour_and_marker():
+    report, _ = report_with_states(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
+    html = render_html(report)
+    lines = re.findall(r'<polyline class="series" data-name="(\w+)" fill="none" stroke="(#\w+)" stroke-width="2" '
+                       r'points="[\d.]+,([\d.]+) ', html)
+    # Everyone has 0 VP at the start: four lines, each at its own height, in four of the palette's colours.
+    assert [name for name, _, _ in lines] == ["Ann", "Bob", "Cy", "Dee"]
+    assert len({y for _, _, y in lines}) == 4 and [colour for _, colour, _ in lines] == list(PALETTE[:4])
+    assert len(set(MARKERS)) == len(MARKERS)
+
+
+def test_the_forum_is_a_heat_strip_of_counts_by_turn_its_colours_told_apart_by_pattern_too():
+    report, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
+    html = render_html(report)
+    strip = html.split('<svg class="chart strip"', 1)[1].split("</svg>", 1)[0]
+    assert "<polyline" not in strip
+    cells = re.findall(r"<title>(\w+), after turn (\d+): (\d+)</title>", strip)
+    turns = [p for p in report.periods if p.forum is not None]
+    assert len(cells) == 5 * len(turns) == 75
+    assert all(int(count) == next(p for p in turns if p.number == int(turn)).forum[colour] for colour, turn, count in cells)
+    board = GAMES[report.game].measures.board
+    assert len(set(board.patterns.values())) == len(board.subjects) == 5
+    assert all(f'url(#pattern-{board.patterns[s]})' in strip for s in board.subjects)
+    assert all(f'id="pattern-{p}"' in html for p in board.patterns.values())
+
+
+def test_the_page_is_the_same_bytes_and_its_data_cannot_close_its_script():
+    report, _ = report_with_states(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")
+    html = render_html(report)
+    assert html == render_html(report_with_states(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")[0])
+    data = html.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in data and json.loads(data)["positions"][0]["text"] == "the header: the game is set up"
