@@ -35,6 +35,8 @@ def _progress_bar(path: str) -> Any:
 
 
 def _describe(path: str, result: ImportResult) -> str:
+    if result.outcome is Outcome.IMPORTED and not result.events:
+        return f"{path}: imported the header of game {result.game_id!r}, no event lines yet"
     if result.outcome is Outcome.IMPORTED:
         return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
     if result.outcome is Outcome.ALREADY_IMPORTED:
