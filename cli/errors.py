@@ -34,7 +34,7 @@ class StoreDamage(click.ClickException):
     exit_code = EXIT_TAMPERED
 
     def __init__(self, message: str):
-        super().__init__(f"the store is damaged: {message}")
+        super().__init__(message if message.startswith("the store ") else f"the store is damaged: {message}")
 
 
 class Bug(click.ClickException):

@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from typing import Any
+
 import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from projections.store.application import game_uuid
 from tests.conftest import EXAMPLES, _plain
 
 DISPUTED = (EXAMPLES / "merchant-of-venus" / "disputed.jsonl").read_bytes()
@@ -43,7 +46,13 @@ class Raw:
         """The table's name as verify gives it (the library names the tracking table per backend)."""
         return "gamelog_tracking" if self.postgres and table == "tracking" else table
 
+    def originator(self, game_id: str) -> Any:
+        """The game's aggregate ID as its backend stores it."""
+        uid = game_uuid(game_id)
+        return uid if self.postgres else uid.hex
+
     def run(self, sql: str, *params) -> list[tuple]:
+        sql = sql.replace("{events}", f'"{self.schema}".gamelog_events' if self.postgres else "stored_events")
         for table in ("gamelog_games", "view_lines", "view_turns", "view_tracks", "view_findings", "view_results",
                       "view_corrections", "view_context", "view_moot", "tracking"):
             sql = sql.replace(f"{{{table}}}", self.name(table))

@@ -526,6 +526,22 @@ class GameStore(Application):
                               (uid if self.postgres else uid.hex,))
         return rows[0]["n"]
 
+    def notifications(self, after: int, limit: int) -> list[tuple[int, str, int, str, bytes | None]]:
+        """(notification id, aggregate ID as hex, version, topic, state) of the store's log after ``after``.
+
+        The rows as they are: the recorder would build a UUID per row, and on
+        PostgreSQL fails on a NULL state instead of letting it be named.
+        """
+        if self.postgres:
+            rows = self._read(f"SELECT notification_id, originator_id, originator_version, topic, state FROM "
+                              f"{self.events_table} WHERE notification_id > %s ORDER BY notification_id LIMIT %s",
+                              (after, limit))
+            return [(r["notification_id"], r["originator_id"].hex, r["originator_version"], r["topic"],
+                     None if r["state"] is None else bytes(r["state"])) for r in rows]
+        rows = self._read(f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table} "
+                          "WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, limit))
+        return [tuple(row) for row in rows]
+
     def stored_game_ids(self) -> list[str]:
         """The id of every game with stored events, read from its first event (the header), sorted.
 

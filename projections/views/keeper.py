@@ -242,16 +242,9 @@ class ViewKeeper:
         self._private.commit()
         return folded
 
-    def _notifications(self, after: int) -> list[tuple[int, str, int, str, bytes]]:
+    def _notifications(self, after: int) -> list[tuple[int, str, int, str, bytes | None]]:
         """(notification id, aggregate ID as hex, version, topic, state) of the next page of the store's log."""
-        if self.schema is not None:
-            return [(n.id, n.originator_id.hex, n.originator_version, n.topic, n.state) for n in
-                    self.store.recorder.select_notifications(start=after, limit=PAGE, inclusive_of_start=False)]
-        # On SQLite, the log's rows as they are: the recorder would build a UUID per row.
-        with self.store.recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT rowid, originator_id, originator_version, topic, state FROM "
-                           f"{self.store.recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, PAGE))
-            return [tuple(row) for row in cursor.fetchall()]
+        return self.store.notifications(after, PAGE)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Empty the views and fold the whole notification log again; write the catalog's derived columns again.
