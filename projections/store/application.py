@@ -404,13 +404,16 @@ class GameStore(Application):
 
         Raises :class:`StoreDamaged` when that event is not a sealed event.
         """
-        latest = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+        uid = game_uuid(game_id)
+        mark = self.dialect.mark
+        latest = self._read(f"SELECT originator_version, state FROM {self.events_table} WHERE originator_id = {mark} "
+                            "ORDER BY originator_version DESC LIMIT 1", (uid if self.postgres else uid.hex,))
         if not latest:
             return GENESIS
         try:
-            return open_sealed(latest[0].state)[0]
+            return open_sealed(latest[0]["state"])[0]
         except Exception as exc:  # NULL, or bytes that are not a sealed event
-            version = latest[0].originator_version
+            version = latest[0]["originator_version"]
             raise StoreDamaged(f"event {version} of game {game_id!r} cannot be read ({exc}); "
                                f"`gamelog verify {game_id}` names every damaged event", game_id, version) from exc
 
@@ -564,7 +567,7 @@ class GameStore(Application):
         return sorted(ids)
 
     def has_game(self, game_id: str) -> bool:
-        return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
+        return self.count_events(game_id) > 0
 
 
 def header_rules(event: Any) -> Any:
