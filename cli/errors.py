@@ -1,4 +1,4 @@
-"""The CLI's errors and exit codes (docs/cli.md), mapped in one place.
+"""The CLI's errors and exit codes (docs/cli.md, and the README's "Exit codes"), mapped in one place.
 
 Every error reaches the user as ``Error: ...`` on stderr, never a traceback.
 """
@@ -9,8 +9,11 @@ import click
 
 EXIT_OK = 0
 EXIT_VIOLATION = 1  # a rule violation found, or a conflicting import refused
-EXIT_INPUT = 2  # a usage error, a malformed log, an unknown game id
-EXIT_TAMPERED = 3  # verify found the stored history altered
+EXIT_INPUT = 2  # a usage error, a malformed log, an unknown game id, a store that cannot be opened
+EXIT_TAMPERED = 3  # verify found the stored history (or what is derived from it) altered; the store is damaged
+EXIT_BUG = 70  # an unexpected failure: a bug in gamelog (sysexits.h's EX_SOFTWARE)
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
+EXIT_PIPE_CLOSED = 141  # the reader of the output went away (128 + SIGPIPE, as a shell reports it)
 
 
 class InputProblem(click.ClickException):
@@ -20,6 +23,25 @@ class InputProblem(click.ClickException):
 
 
 class StoreProblem(click.ClickException):
-    """The store cannot be opened or read: ``Error: ...``, exit 2."""
+    """The store cannot be opened or read, or may not be written: ``Error: ...``, exit 2."""
 
     exit_code = EXIT_INPUT
+
+
+class StoreDamage(click.ClickException):
+    """The store's bytes cannot be read (an event, a page of its file): ``Error: the store is damaged: ...``, exit 3."""
+
+    exit_code = EXIT_TAMPERED
+
+    def __init__(self, message: str):
+        super().__init__(message if message.startswith("the store ") else f"the store is damaged: {message}")
+
+
+class Bug(click.ClickException):
+    """An unexpected exception: a bug in gamelog, said as one, exit 70."""
+
+    exit_code = EXIT_BUG
+
+    def __init__(self, exc: BaseException):
+        super().__init__(f"internal error (a bug in gamelog, please report it): {type(exc).__name__}: {exc}\n"
+                         "Run again with GAMELOG_DEBUG=1 to see where it happened.")

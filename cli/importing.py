@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, StoreProblem
+from cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, StoreProblem
 from cli.convert import convert_file
 from cli.sources import open_store, store_option
 from cli.terminal import progress
 from domain.games import converters
 from domain.errors import LogInvalid
 from domain.messages import plural
-from projections.importing.importer import ImportResult, Outcome, import_log
+from projections.importing.importer import ImportInterrupted, ImportResult, Outcome, import_log
 from projections.views.keeper import ViewKeeper
 from projections.store.application import StoreBusy
 
@@ -41,6 +41,8 @@ def _progress_bar(path: str) -> Any:
 
 
 def _describe(path: str, result: ImportResult) -> str:
+    if result.outcome is Outcome.IMPORTED and not result.events:
+        return f"{path}: imported the header of game {result.game_id!r}, no event lines yet"
     if result.outcome is Outcome.IMPORTED:
         return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
     if result.outcome is Outcome.ALREADY_IMPORTED:
@@ -66,18 +68,39 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
     a log that has grown adds its new lines; a log that differs from the stored
     game at an earlier line is refused whole (a conflict). Exit 0 when every
     log was imported or already was, 1 on a conflict, 2 on a malformed log.
+    Interrupted (Ctrl-C), it says what was stored and exits 130.
     """
     game_store = open_store(store)
+    done: list[str] = []
+    said: set[str] = set()
+    try:
+        code = _import_all(game_store, logs, source_format, game_id, done, said)
+        _update_views(game_store)
+    except KeyboardInterrupt as interrupt:
+        _interrupted(game_store, logs, done, said, interrupt)
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    raise SystemExit(code)
+
+
+def _import_all(game_store: Any, logs: tuple[str, ...], source_format: str | None, game_id: str | None,
+                done: list[str], said: set[str]) -> int:
+    """Import each log, printing what happened to it; returns the exit code.
+
+    ``done`` collects the logs begun, ``said`` those whose outcome was printed.
+    """
     code = EXIT_OK
     for path in logs:
+        done.append(path)  # finished, or interrupted: what is stored of it is said either way
         if source_format is not None:
             log, summary = convert_file(path, source_format, game_id)
             click.echo(f"{path}: converted {summary.entries} entries from {source_format}", err=True)
             result = _import_converted(game_store, log, path)
             if result is None:
+                said.add(path)
                 code = EXIT_INPUT
                 continue
             _tell(path, result)
+            said.add(path)
             if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
                 code = EXIT_VIOLATION
             continue
@@ -86,20 +109,47 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
                 result = import_log(game_store, handle, path, advance)
         except OSError as exc:
             click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
+            said.add(path)
             code = EXIT_INPUT
             continue
         except LogInvalid as invalid:
             _print_errors(invalid)
             click.echo(f"Error: {path}: {plural(len(invalid.errors), 'input error')}; nothing stored", err=True)
+            said.add(path)
             code = EXIT_INPUT
             continue
         except StoreBusy as busy:
             raise StoreProblem(str(busy)) from busy
         _tell(path, result)
+        said.add(path)
         if result.outcome is Outcome.CONFLICT:
             code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
-    _update_views(game_store)
-    raise SystemExit(code)
+    return code
+
+
+def _interrupted(game_store: Any, logs: tuple[str, ...], done: list[str], said: set[str],
+                 interrupt: KeyboardInterrupt) -> None:
+    """Say exactly what an interrupted import stored, what it did not, and where the views stand."""
+    if isinstance(interrupt, ImportInterrupted):
+        path = done[-1]
+        if interrupt.result is not None:
+            click.echo(_describe(path, interrupt.result) + " (stored before the interrupt)")
+        else:
+            click.echo(f"{path}: interrupted; nothing of it stored", err=True)
+    elif done and done[-1] not in said:  # between two steps, outside any import: say what the store holds
+        click.echo(f"{done[-1]}: interrupted outside its import: `gamelog games` lists what is stored", err=True)
+    untouched = logs[len(done):]
+    if untouched:
+        click.echo(f"not imported: {', '.join(untouched)}", err=True)
+    try:
+        behind = ViewKeeper(game_store).status().behind
+    except Exception as exc:  # the store itself failed mid-way: say so rather than guess
+        click.echo(f"Interrupted; the views' position could not be read ({exc})", err=True)
+        return
+    views = "the views are up to date" if not behind else (
+        f"the views are {plural(behind, 'event')} behind: the next report, audit or import catches them up "
+        "(`gamelog projections status`)")
+    click.echo(f"Interrupted; {views}.", err=True)
 
 
 def _import_converted(game_store: Any, log: bytes, path: str) -> ImportResult | None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import sys
 
 import click
+from eventsourcing.persistence import DatabaseError
 
-from cli.errors import InputProblem
+from cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, StoreDamage, StoreProblem
 from cli.audit import audit
 from cli.catalog import games, schema
 from cli.convert import convert
@@ -15,12 +18,16 @@ from cli.replay import replay
 from cli.report import projections, report
 from cli.validate import validate
 from cli.verify import verify
+from projections.store.application import StoreDamaged, StoreError, is_damage
 
 
 class _Group(click.Group):
-    """Turns any unexpected failure into ``Error: ...`` (exit 2) instead of a traceback.
+    """Turns every failure into an ``Error: ...`` line and its exit code (``cli.errors``), never a traceback.
 
-    Set GAMELOG_DEBUG=1 to see the traceback when reporting a bug.
+    A damaged store exits 3; a store that cannot be opened or written, 2; a
+    closed output pipe ends the command quietly (141); Ctrl-C says so (130);
+    anything else is a bug in gamelog (70): set GAMELOG_DEBUG=1 to see its
+    traceback when reporting it.
     """
 
     def invoke(self, ctx: click.Context) -> object:
@@ -28,10 +35,35 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
-        except Exception as exc:  # a bug or an environment failure: say it, don't dump a trace
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise SystemExit(EXIT_PIPE_CLOSED) from None
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            raise SystemExit(EXIT_INTERRUPTED) from None
+        except StoreDamaged as exc:
+            raise StoreDamage(str(exc)) from exc
+        except StoreError as exc:
+            raise StoreProblem(str(exc)) from exc
+        except (sqlite3.DatabaseError, DatabaseError) as exc:
+            if is_damage(exc):
+                raise StoreDamage(str(exc)) from exc
             if os.environ.get("GAMELOG_DEBUG"):
                 raise
-            raise InputProblem(f"{type(exc).__name__}: {exc}") from exc
+            raise Bug(exc) from exc
+        except Exception as exc:  # a bug: say it is one, don't dump a trace
+            if os.environ.get("GAMELOG_DEBUG"):
+                raise
+            raise Bug(exc) from exc
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to flush
+        pass
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

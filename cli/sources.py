@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterable
 
 import click
 
-from cli.errors import InputProblem, StoreProblem
+from cli.errors import InputProblem, StoreDamage, StoreProblem
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 from domain.replay import decide
-from projections.store.application import DEFAULT_STORE, GameStore, StoreError, is_postgres
+from projections.store.application import DEFAULT_STORE, GameStore, StoreDamaged, StoreError, is_postgres
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
@@ -55,13 +56,22 @@ store_option = click.option(
 
 
 def open_store(location: str, *, must_exist: bool = False) -> GameStore:
-    """Open the store; with ``must_exist``, refuse to create a new SQLite file by reading it."""
+    """Open the store; with ``must_exist``, refuse to create a new SQLite file by reading it.
+
+    The store is closed (its connections returned) when the command ends.
+    """
     if must_exist and "://" not in location and not os.path.exists(location):
         raise StoreProblem(f"no store at {location} (import a log first, or name one with --store)")
     try:
-        return GameStore(location)
+        store = GameStore(location)
+    except StoreDamaged as exc:
+        raise StoreDamage(str(exc)) from exc
     except StoreError as exc:
         raise StoreProblem(str(exc)) from exc
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(store.close)
+    return store
 
 
 def read_log_file(path: str) -> tuple[str, list[Any]]:
@@ -95,7 +105,12 @@ def load_game(game: str, store_location: str) -> Game:
     if game.endswith(".jsonl") and "://" not in store_location and not os.path.exists(store_location):
         raise InputProblem(f"no such log file: {game}")
     store = open_store(store_location, must_exist=True)
-    summary = next((g for g in store.games() if g.id == game), None)
+    summary = store.summary(game)
     if summary is None:
         raise InputProblem(f"no log file or stored game named {game!r} (in {store_location})")
-    return Game(summary.id, summary.game, store.history(summary.id))
+    history = store.history(summary.id)
+    first = next(history, None)  # raises StoreDamaged when it cannot be read
+    if first is None:
+        raise StoreDamage(f"the catalog lists game {game!r} but none of its events are stored; "
+                          f"`gamelog verify {game}` says more")
+    return Game(summary.id, summary.game, chain([first], history))

@@ -7,6 +7,10 @@
 * **Incremental**: a log that has grown adds only its new lines.
 * A log that differs from the stored game at an earlier line is refused whole
   (``conflict``), naming the first line that differs.
+* A log of a header and no event line yet is a game like any other: its
+  header's events and its catalog row are stored (``imported``, 0 events).
+* Interrupted (Ctrl-C), an import raises :class:`ImportInterrupted`, which says
+  whether the log was stored: the interrupt may come after the commit.
 
 The log is read once, line by line, and written in batches inside the single
 transaction, so memory stays flat however long the log is.
@@ -31,7 +35,8 @@ from domain.history import LineIndex
 from domain.errors import LogInvalid
 from domain.reader import LogReader
 from projections.importing.spill import SpilledIndex
-from projections.store.application import GameStore, GameSummary, StoreBusy
+from projections.store.application import GameStore, StoreBusy
+from projections.store.catalog import summarise
 
 BATCH = 1000
 
@@ -54,6 +59,33 @@ class ImportResult:
     message: str = ""
 
 
+class ImportInterrupted(KeyboardInterrupt):
+    """Raised when an import is interrupted (Ctrl-C): ``result`` is what was stored (committed), None for nothing."""
+
+    def __init__(self, filename: str, result: ImportResult | None):
+        super().__init__(filename)
+        self.filename = filename
+        self.result = result
+
+
+class _Commit:
+    """How far an import got: the result it was committing (and the chain head it wrote), and whether it committed."""
+
+    def __init__(self) -> None:
+        self.result: ImportResult | None = None
+        self.head: bytes | None = None
+        self.done = False
+
+    def stored(self, store: GameStore) -> ImportResult | None:
+        """What is stored of this import: its result when the commit happened (checked in the store when unsure)."""
+        if self.done:
+            return self.result
+        if self.result is None or self.head is None:
+            return None  # interrupted before the commit began: rolled back
+        # Interrupted during the commit: the store says whether it happened.
+        return self.result if store.head(self.result.game_id) == self.head else None
+
+
 class _Conflict(Exception):
     """The log differs from the stored game; ``message`` names the first line that differs."""
 
@@ -69,9 +101,19 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
     has input errors, and :class:`~projections.store.application.StoreBusy` (nothing
     stored) when another writer held the store's lock past its lock timeout.
+    Raises :class:`ImportInterrupted` on Ctrl-C, saying what was stored.
     Returns the outcome otherwise; ``progress`` is called with the current
     line number after each batch written.
     """
+    commit = _Commit()
+    try:
+        return _import(store, source, filename, progress, commit)
+    except KeyboardInterrupt:
+        raise ImportInterrupted(filename, commit.stored(store)) from None
+
+
+def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress: Callable[[int], None] | None,
+            commit: _Commit) -> ImportResult:
     reader = LogReader(source)
     if reader.header is None:
         raise LogInvalid(filename, reader.errors)
@@ -79,7 +121,7 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     try:
         with SpilledIndex() as index:  # bounded memory on logs of any length
             engine, version, pending = _resume(store, reader, index)
-            return _append(store, reader, filename, engine, version, pending, progress)
+            return _append(store, reader, filename, engine, version, pending, progress, commit)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
             pass
@@ -131,8 +173,15 @@ def _resume(store: GameStore, reader: LogReader, index: LineIndex) -> tuple[Engi
 
 
 def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, version: int,
-            pending: Iterator[tuple[int, Any]], progress: Callable[[int], None] | None) -> ImportResult:
-    """Decide the new lines and write them, with the catalog row, in one transaction."""
+            pending: Iterator[tuple[int, Any]], progress: Callable[[int], None] | None,
+            commit: _Commit | None = None) -> ImportResult:
+    """Decide the new lines and write them, with the catalog row, in one transaction.
+
+    The catalog row is written whenever events are: a header-only log's too.
+    A game stored without its row (as older gamelog stored a header-only
+    log) gets it now.
+    """
+    commit = commit or _Commit()
     header = reader.header
     added, first_new, last_new = 0, None, None
     with store.transaction() as cursor:
@@ -153,21 +202,17 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
         if batch:
             head = store.append(cursor, header.id, written + 1, batch, head)
             written += len(batch)
-        if added:
-            store.save_summary(cursor, _summary(engine, written, head))
+        if written > version or store.summary(header.id) is None:
+            store.save_summary(cursor, summarise(engine.state, written, head.hex()))
+        if written > version:
+            commit.result = ImportResult(Outcome.IMPORTED, header.id, added, first_new, last_new)
+            commit.head = head
+        else:
+            commit.result = ImportResult(Outcome.ALREADY_IMPORTED, header.id)
+    commit.done = True
     if progress:
         progress(reader.line)
-    if not added:
-        return ImportResult(Outcome.ALREADY_IMPORTED, header.id)
-    return ImportResult(Outcome.IMPORTED, header.id, added, first_new, last_new)
-
-
-def _summary(engine: Engine, versions: int, head: bytes) -> GameSummary:
-    state = engine.state
-    header = state.header
-    return GameSummary(id=header.id, game=header.game, players=list(header.players), events=len(state.event_lines),
-                       last_line=state.line, finished=state.ended is not None,
-                       winner=state.ended.winner if state.ended else None, versions=versions, fingerprint=head.hex())
+    return commit.result
 
 
 def _check_header(engine: Engine, header: Any, header_line: int) -> None:

@@ -257,11 +257,17 @@ class WhatIf(Document, kw_only=True):
 
 
 class Problem(Document, kw_only=True):
-    """One break in a stored history: the stored event (version) where it is, its kind, what it means."""
+    """One break in a stored history: the stored event (version) where it is, its kind, what it means.
+
+    A problem in what is derived from the events names its ``table`` (the
+    catalog ``gamelog_games``, a view, the views' tracking table); its
+    ``version`` is then 0.
+    """
 
     version: int
     kind: str
     message: str
+    table: str | None = None
 
 
 class Verification(Document, kw_only=True):

@@ -9,7 +9,8 @@ from projections.store.verify import SHORT, Verdict
 def verification(verdict: Verdict) -> Verification:
     """The verdict on a stored game's history as a document."""
     return Verification(game=verdict.game_id, intact=verdict.intact, versions=verdict.versions, fingerprint=verdict.fingerprint,
-                        problems=[Problem(version=p.version, kind=p.kind, message=p.message) for p in verdict.problems])
+                        problems=[Problem(version=p.version, kind=p.kind, message=p.message, table=p.table)
+                                  for p in verdict.problems])
 
 
 def render_verification_json(document: Verification) -> str:
@@ -18,13 +19,20 @@ def render_verification_json(document: Verification) -> str:
 
 
 def render_verification_text(document: Verification) -> str:
-    """Each problem on a line of its own, then the verdict."""
-    out = [f"{document.game}: event {p.version}: {p.kind}: {p.message}" for p in document.problems]
+    """Each problem on a line of its own (an event's, or a derived table's), then the verdict."""
+    out = [f"{document.game}: {_where(p)}{p.kind}: {p.message}" for p in document.problems]
     if document.intact:
         out.append(f"{document.game}: intact, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}")
-    else:
+    elif any(p.version or p.kind != "derived" for p in document.problems):
         out.append(f"{document.game}: the stored history was altered ({len(document.problems)} problem(s))")
+    else:
+        out.append(f"{document.game}: the stored events are intact, but what is derived from them was altered "
+                   f"({len(document.problems)} problem(s)); `gamelog projections rebuild` derives it again")
     return "\n".join(out)
+
+
+def _where(problem: Problem) -> str:
+    return f"event {problem.version}: " if problem.version else ""
 
 
 def log_match(log: str, against: str, difference: str | None) -> LogMatch:

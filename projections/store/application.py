@@ -15,6 +15,12 @@ PostgreSQL module instead; ``?schema=NAME`` keeps the tables in that schema
 Beside the events, a small catalog table (``gamelog_games``) lists the stored
 games; it is written in the same transaction as the events it summarises.
 
+A store the user may not write (a read-only file, or a file in a read-only
+folder) is opened read-only: everything that reads works, and a write stops with
+:class:`StoreReadOnly`. Stored bytes that cannot be read (an event that does not
+decode, a topic that is not one of the registered games' event classes, a
+damaged SQLite page) raise :class:`StoreDamaged`, naming the event.
+
 Writers wait for each other: an import holds the write lock (SQLite's database
 lock, PostgreSQL's lock on the events table) until it commits, and another
 writer waits up to ``lock_timeout`` seconds (``GAMELOG_LOCK_TIMEOUT``, 60 by
@@ -26,16 +32,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, NamedTuple
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, quote, unquote, urlparse
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import OperationalError, StoredEvent
+from eventsourcing.persistence import DatabaseError, MapperDeserialisationError, OperationalError, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteConnection,
     SQLiteConnectionPool,
@@ -63,6 +70,35 @@ class StoreError(Exception):
 
 class StoreBusy(StoreError):
     """Raised when another writer held the store's write lock for longer than the lock timeout."""
+
+
+class StoreReadOnly(StoreError):
+    """Raised when a store opened read-only (the user may not write it) is asked to write."""
+
+
+class StoreDamaged(StoreError):
+    """Raised when stored bytes cannot be read: an event that does not decode, a damaged SQLite file.
+
+    ``game_id`` and ``version`` name the event when it is known.
+    """
+
+    def __init__(self, message: str, game_id: str | None = None, version: int | None = None):
+        super().__init__(message)
+        self.game_id = game_id
+        self.version = version
+
+
+_DAMAGE = ("malformed", "not a database", "disk i/o error", "database corrupt")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a database error means the store's file is damaged (SQLite's "database disk image is malformed")."""
+    text = str(exc).lower()
+    return isinstance(exc, (sqlite3.DatabaseError, DatabaseError)) and any(word in text for word in _DAMAGE)
+
+
+SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit)."""
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -156,20 +192,22 @@ _CATALOG = (
 )
 _UPSERT = (
     "INSERT INTO {table} (id, originator_id, game, players, events, last_line, finished, winner, versions, fingerprint) "
-    "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET events = excluded.events, "
+    "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET originator_id = excluded.originator_id, game = excluded.game, "
+    "players = excluded.players, events = excluded.events, "
     "last_line = excluded.last_line, finished = excluded.finished, winner = excluded.winner, "
     "versions = excluded.versions, fingerprint = excluded.fingerprint"
 )
-_SELECT_PAGE = ("SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? "
-                "AND originator_version > ? ORDER BY originator_version LIMIT ?")
+_SELECT_PAGE = ("SELECT originator_version, topic, state, {position} FROM {table} WHERE originator_id = {mark} "
+                "AND originator_version > {mark} ORDER BY originator_version LIMIT {mark}")
 
 
 class _Row(NamedTuple):
-    """A stored event as read from SQLite: what replay and verification need of it."""
+    """A stored event as read: what replay and verification need of it, and its place in the notification log."""
 
     originator_version: int
     topic: str
-    state: bytes
+    state: bytes | None
+    notification_id: int
 
 
 _SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner, versions, fingerprint FROM {table} ORDER BY id"
@@ -201,12 +239,17 @@ def store_env(store: str, lock_timeout: float | None = None) -> dict[str, str]:
     """The eventsourcing environment for a store given as a path or a ``postgresql://`` URL.
 
     A URL's ``?schema=NAME`` becomes ``POSTGRES_SCHEMA``. Raises
-    :class:`StoreError` for a bad ``GAMELOG_LOCK_TIMEOUT``.
+    :class:`StoreError` for a bad ``GAMELOG_LOCK_TIMEOUT`` or a schema name
+    that is not a plain SQL identifier (checked before anything is created).
     """
     timeout = str(_lock_timeout(lock_timeout))
     if is_postgres(store):
         url = urlparse(store)
         query = parse_qs(url.query)
+        schema = query.get("schema", [""])[-1]
+        if schema and not SCHEMA_NAME.fullmatch(schema):
+            raise StoreError(f"?schema={schema!r} is not a schema name gamelog takes: use letters, digits and _ "
+                             "(not first), at most 63 characters")
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(url.path.lstrip("/")) or "postgres",
@@ -214,7 +257,7 @@ def store_env(store: str, lock_timeout: float | None = None) -> dict[str, str]:
             "POSTGRES_PORT": str(url.port or 5432),
             "POSTGRES_USER": unquote(url.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(url.password or ""),
-            "POSTGRES_SCHEMA": query.get("schema", [""])[-1],
+            "POSTGRES_SCHEMA": schema,
             "POSTGRES_LOCK_TIMEOUT": timeout,
             # An import computes each batch between statements; the library's 5 s
             # default would end a transaction whose client is merely slow.
@@ -222,6 +265,24 @@ def store_env(store: str, lock_timeout: float | None = None) -> dict[str, str]:
         }
     return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": store,
             "SQLITE_LOCK_TIMEOUT": timeout}
+
+
+def _read_only_name(path: str) -> str | None:
+    """The SQLite URI to read an existing store the user may not write, or None when they may write it.
+
+    A read-only file is opened with ``mode=ro``. In a folder the user may not
+    write, SQLite cannot create the WAL's ``-shm`` file that a WAL reader
+    needs, so the file is opened ``immutable`` unless a ``-wal`` file is there
+    (then its readers use it). Root may write anything: never read-only.
+    """
+    if not os.path.isfile(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    file_ok, folder_ok = os.access(path, os.W_OK), os.access(folder, os.W_OK)
+    if file_ok and folder_ok:
+        return None
+    mode = "immutable=1" if not folder_ok and not os.path.exists(path + "-wal") else "mode=ro"
+    return f"file:{quote(os.path.abspath(path))}?{mode}"
 
 
 def _prepare_postgres(env: dict[str, str]) -> bool:
@@ -265,6 +326,11 @@ class GameStore(Application):
         self.location = store
         env = store_env(store, lock_timeout)
         self.postgres = is_postgres(store)
+        read_only_name = None if self.postgres else _read_only_name(store)
+        self.read_only = read_only_name is not None
+        if self.read_only:
+            env["SQLITE_DBNAME"] = read_only_name
+            env["CREATE_TABLE"] = "false"
         if self.postgres:
             if _prepare_postgres(env):
                 env["CREATE_TABLE"] = "false"
@@ -274,13 +340,16 @@ class GameStore(Application):
             self.dialect = _Dialect("gamelog_games", "?")
         try:
             super().__init__(env=env)
-            # A plain transaction: when the table exists this writes nothing, so
-            # opening a store never waits for an import's write lock.
-            with self.recorder.datastore.transaction(commit=True) as cursor:
-                cursor.execute(self.dialect.sql(_CATALOG))
+            if not self.read_only:
+                # A plain transaction: when the table exists this writes nothing, so
+                # opening a store never waits for an import's write lock.
+                with self.recorder.datastore.transaction(commit=True) as cursor:
+                    cursor.execute(self.dialect.sql(_CATALOG))
         except StoreError:
             raise
         except Exception as exc:  # eventsourcing raises several kinds for a bad location
+            if is_damage(exc):
+                raise StoreDamaged(f"the store {store} is damaged: {exc}") from exc
             raise StoreError(f"cannot open the store {store}: {exc}") from exc
 
     def construct_mapper(self) -> StructMapper:
@@ -292,8 +361,12 @@ class GameStore(Application):
 
         On SQLite it holds the write lock from the start (see
         :class:`_ImmediateTransaction`). Raises eventsourcing's
-        ``OperationalError`` when another writer keeps the lock past the lock timeout.
+        ``OperationalError`` when another writer keeps the lock past the lock
+        timeout, and :class:`StoreReadOnly` on a store opened read-only.
         """
+        if self.read_only:
+            raise StoreReadOnly(f"the store {self.location} is read-only for you (you may not write the file or its "
+                                "folder): nothing can be stored or updated there")
         if self.postgres:
             with self.recorder.datastore.transaction(commit=True) as cursor:
                 yield cursor
@@ -327,14 +400,27 @@ class GameStore(Application):
         return previous
 
     def head(self, game_id: str) -> bytes:
-        """The chain hash of a game's last stored event (``GENESIS`` for a game not stored)."""
-        latest = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
-        return open_sealed(latest[0].state)[0] if latest else GENESIS
+        """The chain hash of a game's last stored event (``GENESIS`` for a game not stored).
+
+        Raises :class:`StoreDamaged` when that event is not a sealed event.
+        """
+        uid = game_uuid(game_id)
+        mark = self.dialect.mark
+        latest = self._read(f"SELECT originator_version, state FROM {self.events_table} WHERE originator_id = {mark} "
+                            "ORDER BY originator_version DESC LIMIT 1", (uid if self.postgres else uid.hex,))
+        if not latest:
+            return GENESIS
+        try:
+            return open_sealed(latest[0]["state"])[0]
+        except Exception as exc:  # NULL, or bytes that are not a sealed event
+            version = latest[0]["originator_version"]
+            raise StoreDamaged(f"event {version} of game {game_id!r} cannot be read ({exc}); "
+                               f"`gamelog verify {game_id}` names every damaged event", game_id, version) from exc
 
     def stored_links(self, game_id: str) -> Iterator[StoredLink]:
         """A game's stored events as they are in the store (sealed bytes), in version order."""
         for stored in self._pages(game_id):
-            yield StoredLink(stored.originator_version, stored.topic, stored.state)
+            yield StoredLink(stored.originator_version, stored.topic, stored.state, stored.notification_id)
 
     def save_summary(self, cursor: Any, summary: GameSummary) -> None:
         """Write a game's catalog row inside an open :meth:`transaction`."""
@@ -354,32 +440,77 @@ class GameStore(Application):
                 return
             version = page[-1].originator_version
 
-    def _page(self, uid: UUID, after: int) -> list[Any]:
+    def _page(self, uid: UUID, after: int) -> list[_Row]:
+        """One page of a game's events, as they are (the recorder would build a UUID and a StoredEvent for each,
+        a third of the time of replaying a game, and does not give the notification ID)."""
         if self.postgres:
-            return self.recorder.select_events(uid, gt=after, limit=PAGE)
-        # On SQLite, the rows as they are: the recorder would build a UUID and a
-        # StoredEvent for each, a third of the time of replaying a game.
-        with self.recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_SELECT_PAGE.format(table=self.recorder.events_table_name), (uid.hex, after, PAGE))
-            return [_Row(*row) for row in cursor.fetchall()]
+            sql = _SELECT_PAGE.format(position="notification_id", table=self.events_table, mark="%s")
+            return [_Row(r["originator_version"], r["topic"], None if r["state"] is None else bytes(r["state"]),
+                         r["notification_id"]) for r in self._read(sql, (uid, after, PAGE))]
+        sql = _SELECT_PAGE.format(position="rowid", table=self.recorder.events_table_name, mark="?")
+        return [_Row(*row) for row in self._read(sql, (uid.hex, after, PAGE))]
 
     def history(self, game_id: str) -> Iterator[Any]:
-        """The stored events of a game, decoded, in order."""
+        """The stored events of a game, decoded, in order.
+
+        Raises :class:`StoreDamaged`, naming the event, when one cannot be
+        decoded (its bytes, NULL, a topic that is no registered game's event
+        class), when the first is not a header, or when an event is not of
+        its game's kinds (``stored_types``).
+        """
         decode = self.mapper.decode_payload
+        allowed: set[type] = set()
         for stored in self._pages(game_id):
-            yield decode(stored.topic, stored.state)
+            version = stored.originator_version
+            try:
+                event = decode(stored.topic, stored.state)
+            except MapperDeserialisationError as exc:
+                raise self._damaged(game_id, version, f"cannot be read: {exc}") from exc
+            if not allowed:
+                rules = header_rules(event)
+                if rules is None:
+                    raise self._damaged(game_id, version, "is not the game's header, which every history starts with")
+                allowed = set(rules.stored_types)
+            elif type(event) not in allowed:
+                raise self._damaged(game_id, version, f"is a {stored.topic}, which is not an event of its game")
+            yield event
+
+    @staticmethod
+    def _damaged(game_id: str, version: int, what: str) -> StoreDamaged:
+        return StoreDamaged(f"event {version} of game {game_id!r} {what}; "
+                            f"`gamelog verify {game_id}` names every damaged event", game_id, version)
 
     def _read(self, statement: str, params: tuple = ()) -> list[Any]:
-        """Rows of one read-only statement (rows index by column name on both backends)."""
-        with self.recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, params)
-            return cursor.fetchall()
+        """Rows of one read-only statement (rows index by column name on both backends).
+
+        Raises :class:`StoreDamaged` when SQLite finds its file damaged.
+        """
+        try:
+            with self.recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(statement, params)
+                return cursor.fetchall()
+        except (sqlite3.DatabaseError, DatabaseError) as exc:
+            if is_damage(exc):
+                raise StoreDamaged(f"the store {self.location} is damaged: {exc}") from exc
+            raise
 
     def games(self) -> list[GameSummary]:
         """Every stored game, by id."""
-        rows = self._read(self.dialect.sql(_SELECT_GAMES))
-        return [GameSummary(r["id"], r["game"], json.loads(r["players"]), r["events"], r["last_line"],
-                            bool(r["finished"]), r["winner"], r["versions"], r["fingerprint"]) for r in rows]
+        return [self._summary(r) for r in self._read(self.dialect.sql(_SELECT_GAMES))]
+
+    def summary(self, game_id: str) -> GameSummary | None:
+        """The catalog row of one game, or None."""
+        mark = self.dialect.mark
+        rows = self._read(self.dialect.sql(_SELECT_GAMES).replace(" ORDER BY id", f" WHERE id = {mark}"), (game_id,))
+        return self._summary(rows[0]) if rows else None
+
+    def _summary(self, r: Any) -> GameSummary:
+        try:
+            players = json.loads(r["players"])
+        except ValueError as exc:
+            raise StoreDamaged(f"the catalog row of game {r['id']!r} is damaged: its players are not JSON") from exc
+        return GameSummary(r["id"], r["game"], players, r["events"], r["last_line"],
+                           bool(r["finished"]), r["winner"], r["versions"], r["fingerprint"])
 
     @property
     def events_table(self) -> str:
@@ -398,5 +529,51 @@ class GameStore(Application):
                               (uid if self.postgres else uid.hex,))
         return rows[0]["n"]
 
+    def notifications(self, after: int, limit: int) -> list[tuple[int, str, int, str, bytes | None]]:
+        """(notification id, aggregate ID as hex, version, topic, state) of the store's log after ``after``.
+
+        The rows as they are: the recorder would build a UUID per row, and on
+        PostgreSQL fails on a NULL state instead of letting it be named.
+        """
+        if self.postgres:
+            rows = self._read(f"SELECT notification_id, originator_id, originator_version, topic, state FROM "
+                              f"{self.events_table} WHERE notification_id > %s ORDER BY notification_id LIMIT %s",
+                              (after, limit))
+            return [(r["notification_id"], r["originator_id"].hex, r["originator_version"], r["topic"],
+                     None if r["state"] is None else bytes(r["state"])) for r in rows]
+        rows = self._read(f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table} "
+                          "WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, limit))
+        return [tuple(row) for row in rows]
+
+    def stored_game_ids(self) -> list[str]:
+        """The id of every game with stored events, read from its first event (the header), sorted.
+
+        Raises :class:`StoreDamaged` when a first event cannot be read or is not its aggregate's header.
+        """
+        mark = self.dialect.mark
+        rows = self._read(f"SELECT originator_id, topic, state FROM {self.events_table} WHERE originator_version = {mark}", (1,))
+        ids = []
+        for row in rows:
+            uid = row["originator_id"] if isinstance(row["originator_id"], UUID) else UUID(row["originator_id"])
+            try:
+                game_id = self.mapper.decode_payload(row["topic"], row["state"]).event.id
+            except (MapperDeserialisationError, AttributeError) as exc:
+                raise StoreDamaged(f"the first event of the stored game {uid} is not a header it can read ({exc}); "
+                                   "`gamelog verify` on that game names the damage") from exc
+            if game_uuid(game_id) != uid:
+                raise StoreDamaged(f"the first event of the stored game {uid} records the header of {game_id!r}, "
+                                   "another game's")
+            ids.append(game_id)
+        return sorted(ids)
+
     def has_game(self, game_id: str) -> bool:
-        return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
+        return self.count_events(game_id) > 0
+
+
+def header_rules(event: Any) -> Any:
+    """The rules of the game whose header ``event`` records, or None when it records no header."""
+    from domain.games import GAMES  # the store's read side only: the mapper resolves topics through it too
+
+    header = getattr(event, "event", None)
+    rules = GAMES.get(getattr(header, "game", None))  # type: ignore[arg-type]
+    return rules if rules is not None and isinstance(header, rules.header_type) else None

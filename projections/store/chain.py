@@ -56,20 +56,26 @@ def open_sealed(state: bytes) -> tuple[bytes, bytes]:
 
 @dataclass(frozen=True)
 class Problem:
-    """One break in a stored history: the version where it is, what kind, and what it means."""
+    """One break in a stored history: the version where it is, what kind, and what it means.
+
+    A problem in what gamelog derives from the events (the catalog, a view, the
+    views' tracking position) names its ``table``; its ``version`` is 0.
+    """
 
     version: int
-    kind: str  # altered, missing, reordered, duplicated, inserted (past the catalog), truncated
+    kind: str  # altered, missing, reordered, duplicated, inserted, truncated, undecodable, damaged, derived
     message: str
+    table: str | None = None
 
 
 @dataclass(frozen=True)
 class StoredLink:
-    """What verification needs of one stored event."""
+    """What verification needs of one stored event (``notification_id``: its place in the store's log)."""
 
     version: int
     topic: str
-    state: bytes
+    state: bytes | None
+    notification_id: int = 0
 
 
 WINDOW = 64
@@ -119,11 +125,11 @@ def _open_rows(events: Iterable[StoredLink]) -> tuple[list[tuple[int, bytes, byt
             problems.append(Problem(expected, "missing", f"event(s) {gap} are missing"))
         expected = row.version + 1
         try:
-            chain, payload = open_sealed(row.state)
-        except (msgspec.DecodeError, ValueError):
+            chain, payload = open_sealed(row.state)  # type: ignore[arg-type]  # NULL raises TypeError
+        except (msgspec.DecodeError, ValueError, TypeError):
             problems.append(Problem(row.version, "altered", f"event {row.version} is not a sealed event: its bytes were changed"))
             continue
-        rows.append((row.version, chain, event_hash(row.topic, payload)))
+        rows.append((row.version, chain, event_hash(row.topic or "", payload)))  # a NULL topic breaks the chain
     return rows, problems
 
 

@@ -8,6 +8,10 @@ with one cached msgspec encoder and decodes it with one cached decoder per
 topic (the payload's class). The domain never sees the store's IDs. The
 store seals each encoded event with its chain hash (``projections.store.chain``);
 decoding opens the seal.
+
+Stored data never chooses code: a topic is resolved only to one of the
+registered games' event classes (their ``stored_types``), never imported, so a
+forged topic such as ``os:system`` is an event that cannot be decoded.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import get_topic
 
+from domain.games import GAMES
 from projections.store.chain import open_sealed
 
 
@@ -47,9 +52,40 @@ def encoded(payload: Any) -> tuple[str, bytes]:
     return _topic(type(payload)), _encode(payload)
 
 
-@lru_cache(maxsize=None)
+class UnknownTopic(LookupError):
+    """Raised when a stored topic names no event class of a registered game."""
+
+
+_classes: dict[str, type] = {}
+
+
+def event_class(topic: str) -> type:
+    """The registered games' event class whose topic this is; raises :class:`UnknownTopic`.
+
+    The registry is read again when a topic is not known yet, so a game plugged
+    in later is found.
+    """
+    cls = _classes.get(topic)
+    if cls is None:
+        for name in GAMES:
+            for stored in GAMES[name].stored_types:
+                _classes[_topic(stored)] = stored
+        cls = _classes.get(topic)
+        if cls is None:
+            shown = topic if len(topic) <= 60 else topic[:60] + "..."
+            raise UnknownTopic(f"the topic {shown!r} is not an event class of any registered game")
+    return cls
+
+
+_decoders: dict[type, msgspec.json.Decoder] = {}
+
+
 def _decoder(topic: str) -> msgspec.json.Decoder:
-    return msgspec.json.Decoder(resolve_topic(topic))
+    cls = event_class(topic)
+    decoder = _decoders.get(cls)
+    if decoder is None:
+        decoder = _decoders[cls] = msgspec.json.Decoder(cls)
+    return decoder
 
 
 class StructMapper(Mapper):
@@ -72,8 +108,8 @@ class StructMapper(Mapper):
         """The domain event in a stored (sealed) state; raises ``MapperDeserialisationError``."""
         try:
             return _decoder(topic).decode(open_sealed(state)[1])
-        except Exception as exc:  # a bad topic, a broken seal, bytes that are not the type's
-            raise MapperDeserialisationError(f"a stored {topic} event cannot be decoded: {exc}") from exc
+        except Exception as exc:  # an unknown topic, a broken seal, NULL, bytes that are not the type's
+            raise MapperDeserialisationError(f"it cannot be decoded: {exc}") from exc
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         """Decode a stored event; raises ``MapperDeserialisationError`` when its bytes are not its type's."""

@@ -1,21 +1,29 @@
-"""Is the stored history intact, and does a log file still match what was imported?
+"""Is the stored history intact, and what is derived from it; does a log file still match what was imported?
 
 ``verify_game`` recomputes a game's hash chain from its stored events and
 compares the result with the catalog and, when the players kept one, with
-their fingerprint. ``compare_log`` checks a log file line by line against
-the stored game. ``fingerprint_of`` computes the fingerprint a log file would
-have once imported (events hold no clock, so it is the same everywhere).
+their fingerprint. Then it derives again, from the events, everything
+gamelog keeps beside them (the catalog row's derived columns, and the views
+up to their tracking position) and names each table and row that differs:
+``gamelog projections rebuild`` repairs those. An event that cannot be read
+(its bytes, NULL, a topic that is no registered game's event class) and a
+damaged SQLite file are problems too, never a crash.
+
+``compare_log`` checks a log file line by line against the stored game.
+``fingerprint_of`` computes the fingerprint a log file would have once
+imported (events hold no clock, so it is the same everywhere).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from domain.reader import LogReader
-from projections.store.chain import GENESIS, Problem, check, event_hash, link
+from projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
+from projections.store.catalog import compare_summary, derive_summary
+from projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link
 from projections.store.mapper import encoded
-from projections.store.application import GameStore
 
 SHORT = 16
 """Hex digits of a fingerprint as people see it (the JSON gives all 64)."""
@@ -36,13 +44,17 @@ class Verdict:
 
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
-    """Check the chain of every stored event of ``game_id``, then the catalog, then ``fingerprint``.
+    """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived.
 
     ``fingerprint`` may be the short form (its first hex digits). Raises
     ``KeyError`` when neither events nor a catalog row of the game exist.
     """
-    summary = next((g for g in store.games() if g.id == game_id), None)
-    problems, head, last = check(store.stored_links(game_id))
+    try:
+        summary = store.summary(game_id)
+        links: list[StoredLink] = []
+        problems, head, last = check(_kept(store.stored_links(game_id), links))
+    except StoreDamaged as exc:  # the file itself: SQLite cannot read its pages
+        return Verdict(game_id, [Problem(0, "damaged", str(exc))], "", 0)
     if summary is None and last == 0:
         raise KeyError(game_id)
     if summary is not None:
@@ -55,7 +67,66 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
             problems.append(Problem(last, "altered", "the chain head differs from the fingerprint the catalog recorded at import"))
     if fingerprint is not None and not head.hex().startswith(fingerprint.lower()):
         problems.append(Problem(last, "altered", f"the chain head {head.hex()[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
+    if last:
+        try:
+            if problems:  # the catalog and views were derived from the events before they were altered
+                for _ in store.history(game_id):  # but an event that cannot be read is named
+                    pass
+            else:
+                problems += _derived(store, game_id, summary, links)
+        except StoreDamaged as exc:
+            problems.append(Problem(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
+        except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+            # Decodable events that do not fold (forged with a recomputed chain): a finding, not a crash.
+            problems.append(Problem(0, "damaged", f"the stored events of game {game_id!r} do not fold into a game: "
+                                                  f"{type(exc).__name__}: {exc}"))
     return Verdict(game_id, problems, head.hex(), last)
+
+
+def _kept(links: Iterable[StoredLink], into: list[StoredLink]) -> Iterator[StoredLink]:
+    """The links as they pass, each kept without its bytes: where each event is in the notification log."""
+    for one in links:
+        into.append(StoredLink(one.version, "", None, one.notification_id))
+        yield one
+
+
+def _derived(store: GameStore, game_id: str, summary: GameSummary | None, links: list[StoredLink]) -> list[Problem]:
+    """What differs between the catalog and the views as stored and as derived again from the events.
+
+    The views are compared as they should be at their tracking position: a
+    game's events after it are not folded yet (``projections status`` says
+    so). Raises StoreDamaged when an event cannot be read or folded.
+    """
+    from projections.views.keeper import ViewKeeper, compare_views, derived_views
+
+    kept_summary = summary or GameSummary(game_id, "", [], 0, 0, False, None)
+    derived = derive_summary(_folded(store, game_id), kept_summary.versions, kept_summary.fingerprint)
+    problems = compare_summary(summary, derived)
+    keeper = ViewKeeper(store)
+    status = keeper.status()
+    if status.position > status.head:
+        problems.append(Problem(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
+                                              f"past the store's last event {status.head}", keeper.tracking_name))
+    folded = [link.notification_id <= status.position for link in links]
+    uid = game_uuid(game_id).hex
+    with keeper.connection() as kept, derived_views(_folded(store, game_id, folded)) as mine:
+        views = compare_views(kept, mine, game_id, uid)
+        if views and not all(folded):
+            # Views holding more than their position says: compare with every event folded.
+            with derived_views(_folded(store, game_id)) as every:
+                if not compare_views(kept, every, game_id, uid):
+                    last = next(link.notification_id for link, done in zip(links, folded) if not done)
+                    return problems + [Problem(0, "derived", f"{keeper.tracking_name}: the views' position "
+                                                             f"{status.position} is before event {last} of the store's log, "
+                                                             f"which the views of game {game_id!r} hold", keeper.tracking_name)]
+    return problems + views
+
+
+def _folded(store: GameStore, game_id: str, which: list[bool] | None = None) -> Iterator[Any]:
+    """The game's events (all, or those ``which`` marks); raises StoreDamaged naming one that cannot be read."""
+    for i, event in enumerate(store.history(game_id)):
+        if which is None or (i < len(which) and which[i]):
+            yield event
 
 
 def fingerprint_of(game_id: str, events: Iterable[Any]) -> str:

@@ -15,16 +15,19 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import MapperDeserialisationError, Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
-from projections.store.application import GameStore
+from projections.store.application import GameStore, StoreDamaged, header_rules
+from projections.store.chain import Problem
 from projections.store.library import insert_tracking_in
 from projections.views.folder import SCHEMA, TABLES, ViewFolder
+from projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -32,7 +35,7 @@ PAGE = 5000
 _ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the PostgreSQL lock views writers take turns on
 
 
-_VIEW_TABLE = re.compile(r"\b(view_(?:lines|turns|tracks|findings|results|corrections|context))\b")
+_VIEW_TABLE = re.compile(r"\b(" + "|".join(TABLES) + r")\b")  # every view table: view_moot was once left out
 
 
 class PortableCursor:
@@ -59,6 +62,9 @@ class PortableCursor:
     def fetchall(self) -> list[tuple]:
         return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in self._cursor.fetchall()]
 
+    def close(self) -> None:
+        """Nothing to close: the transaction that opened the cursor closes it."""
+
     def fetchone(self) -> tuple | None:
         row = self._cursor.fetchone()
         return None if row is None else tuple(row.values()) if isinstance(row, dict) else tuple(row)
@@ -77,10 +83,17 @@ class ViewStatus:
 
 
 class ViewKeeper:
-    """Brings the views of a store up to date, reports their position, rebuilds them."""
+    """Brings the views of a store up to date, reports their position, rebuilds them.
+
+    On a store the user may not write (``GameStore.read_only``) nothing is
+    written: views that are up to date are read as they are, and views that are
+    behind (or absent) are folded again, from the whole store, into a private
+    temporary database that :meth:`connection` then reads.
+    """
 
     def __init__(self, store: GameStore):
         self.store = store
+        self._private: sqlite3.Connection | None = None
         datastore = store.recorder.datastore
         if isinstance(datastore, SQLiteDatastore):
             self.schema = None
@@ -90,7 +103,18 @@ class ViewKeeper:
 
             self.schema = datastore.schema or "public"
             self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")
-        self._create_tables()
+        if not store.read_only:
+            self._create_tables()
+
+    @property
+    def tracking_name(self) -> str:
+        """The tracking table's name (the library's: ``tracking`` on SQLite, ``gamelog_tracking`` on PostgreSQL)."""
+        return "tracking" if self.schema is None else f"{VIEWS}_tracking"
+
+    @property
+    def tracking_table(self) -> str:
+        """The tracking table's name as SQL (schema-qualified on PostgreSQL)."""
+        return self.tracking_name if self.schema is None else f'"{self.schema}".{self.tracking_name}'
 
     def _create_tables(self, attempts: int = 5) -> None:
         """Create the tracking and view tables where they are missing.
@@ -123,16 +147,34 @@ class ViewKeeper:
     @contextmanager
     def connection(self) -> Iterator[PortableCursor]:
         """A read transaction's cursor on the views (``with keeper.connection() as cursor``)."""
+        if self._private is not None:
+            yield PortableCursor(self._private.cursor(), None)
+            return
         with self.store.recorder.datastore.transaction(commit=False) as cursor:
             yield PortableCursor(cursor, self.schema)
 
+    def position(self) -> int:
+        """The views' tracking position: the last notification folded (0 when a read-only store has no views)."""
+        try:
+            return self.tracking.max_tracking_id(VIEWS) or 0
+        except Exception:
+            if self.store.read_only:
+                return 0  # the tables were never created, and cannot be now
+            raise
+
     def status(self) -> ViewStatus:
-        return ViewStatus(self.tracking.max_tracking_id(VIEWS) or 0, self.store.recorder.max_notification_id() or 0)
+        return ViewStatus(self.position(), self.store.recorder.max_notification_id() or 0)
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Fold every notification after the tracking position; return how many were folded."""
+        """Fold every notification after the tracking position; return how many were folded.
+
+        Raises :class:`~projections.store.application.StoreDamaged`, naming
+        the event, when a stored event cannot be read.
+        """
+        if self.store.read_only:
+            return self._fold_privately(progress)
         folded = 0
-        position = self.tracking.max_tracking_id(VIEWS) or 0
+        position = self.position()
         while True:
             page = self._notifications(position)
             if not page:
@@ -150,35 +192,76 @@ class ViewKeeper:
                     position = latest
                     continue
                 folder = ViewFolder(PortableCursor(raw, self.schema))
-                decode = self.store.mapper.decode_payload
-                for notification_id, originator, topic, state in page:
-                    folder.fold(originator, decode(topic, state))
-                folder.flush()
+                self._fold_page(folder, page)
                 position = page[-1][0]
                 insert_tracking_in(self.tracking, raw, Tracking(VIEWS, position))  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
 
-    def _notifications(self, after: int) -> list[tuple[int, str, str, bytes]]:
-        """(notification id, aggregate ID as hex, topic, state) of the next page of the store's log."""
-        if self.schema is not None:
-            return [(n.id, n.originator_id.hex, n.topic, n.state) for n in
-                    self.store.recorder.select_notifications(start=after, limit=PAGE, inclusive_of_start=False)]
-        # On SQLite, the log's rows as they are: the recorder would build a UUID per row.
-        with self.store.recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT rowid, originator_id, topic, state FROM {self.store.recorder.events_table_name} "
-                           "WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, PAGE))
-            return [tuple(row) for row in cursor.fetchall()]
+    def _fold_page(self, folder: ViewFolder, page: list[tuple[int, str, int, str, bytes]]) -> None:
+        """Fold one page of notifications and flush; raises StoreDamaged naming an event that cannot be read."""
+        decode = self.store.mapper.decode_payload
+        for notification_id, originator, version, topic, state in page:
+            try:
+                event = decode(topic, state)
+            except MapperDeserialisationError as exc:
+                raise self._damaged(folder, originator, version, f"cannot be read: {exc}") from exc
+            if originator not in folder.contexts and header_rules(event) is None:
+                raise self._damaged(folder, originator, version, "is the first of its game but not a header")
+            folder.fold(originator, event)
+        folder.flush()
+
+    @staticmethod
+    def _damaged(folder: ViewFolder, originator: str, version: int, what: str) -> StoreDamaged:
+        game = folder.contexts.get(originator, {}).get("id")
+        name = f"game {game!r}" if game else f"the stored game {originator}"
+        hint = f"`gamelog verify {game}`" if game else "`gamelog verify`"
+        return StoreDamaged(f"event {version} of {name} {what}; {hint} names every damaged event", game, version)
+
+    def _fold_privately(self, progress: Callable[[int], None] | None) -> int:
+        """On a read-only store: nothing if the stored views are up to date, else fold them all into a private database."""
+        if self._private is not None:
+            return 0
+        status = self.status()
+        if status.head and status.behind == 0:
+            return 0
+        # A temporary database on disk (SQLite's "" name), deleted when closed: it
+        # holds the views of the whole store, which need not fit in memory.
+        self._private = sqlite3.connect("")
+        cursor = self._private.cursor()
+        create_views(cursor)
+        folder = ViewFolder(cursor)
+        folded, position = 0, 0
+        while page := self._notifications(position):
+            self._fold_page(folder, page)
+            position = page[-1][0]
+            folded += len(page)
+            if progress:
+                progress(len(page))
+        self._private.commit()
+        return folded
+
+    def _notifications(self, after: int) -> list[tuple[int, str, int, str, bytes | None]]:
+        """(notification id, aggregate ID as hex, version, topic, state) of the next page of the store's log."""
+        return self.store.notifications(after, PAGE)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        """Empty the views and fold the whole notification log again."""
-        tracking_table = "tracking" if self.schema is None else f'"{self.schema}".gamelog_tracking'
+        """Empty the views and fold the whole notification log again; write the catalog's derived columns again.
+
+        What ``verify`` finds altered in the views, their tracking position or
+        the catalog (``projections.store.catalog``), this repairs. Raises
+        StoreReadOnly on a store the user may not write.
+        """
+        from projections.store.catalog import repair_catalog  # it folds games with the domain's engines
+
         with self.transaction() as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
-            cursor.execute(f"DELETE FROM {tracking_table} WHERE application_name = ?", (VIEWS,))
-        return self.catch_up(progress)
+            cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name = ?", (VIEWS,))
+        folded = self.catch_up(progress)
+        repair_catalog(self.store)
+        return folded
 
 
 def create_views(cursor: Any) -> None:
@@ -198,6 +281,133 @@ def views_in_memory(events: Iterable[Any]) -> sqlite3.Connection:
     folder.flush()
     connection.commit()
     return connection
+
+
+@contextmanager
+def derived_views(events: Iterable[Any]) -> Iterator[sqlite3.Cursor]:
+    """The views of one game's events, folded into a private temporary database on disk (a game of any size).
+
+    The folder writes a page of rows at a time, as a catch-up does.
+    """
+    connection = sqlite3.connect("")  # SQLite's "": a temporary file, deleted when closed
+    try:
+        cursor = connection.cursor()
+        create_views(cursor)
+        folder = ViewFolder(cursor)
+        for n, event in enumerate(events, 1):
+            folder.fold("log", event)
+            if n % PAGE == 0:
+                folder.flush()
+        folder.flush()
+        yield cursor
+    finally:
+        connection.close()
+
+
+_KEYS = {"view_lines": "line", "view_turns": "turn", "view_tracks": "seq", "view_findings": "seq",
+         "view_corrections": "line"}
+"""The column that numbers a game's rows in each view table keyed by it (view_results has one row a game)."""
+SHOWN = 10
+"""Differences named per table; more are counted."""
+
+
+def compare_views(kept: Any, derived: Any, game_id: str, originator: str) -> list[Problem]:
+    """Where the store's views of one game differ from the views derived from its events, row by row.
+
+    ``kept`` reads the store's views (a :class:`PortableCursor`), ``derived``
+    the views of :func:`derived_views`; ``originator`` is the game's aggregate
+    ID (hex), which ``view_context`` is keyed by. Rows are read a page at a
+    time, in key order. Each problem names the table and the row.
+    """
+    problems: list[Problem] = []
+    for row_type, table in TABLE.items():
+        columns = row_type._fields
+        if table in _KEYS:
+            pairs = _paired(kept, derived, table, columns, _KEYS[table], game_id)
+        else:  # view_results (one row) and view_moot (no key): few rows, compared whole
+            pairs = _matched(kept, derived, table, columns, game_id)
+        problems += _differences(table, columns, game_id, pairs)
+    kept.execute("SELECT game, context FROM view_context WHERE originator_id = ?", (originator,))
+    derived.execute("SELECT game, context FROM view_context")
+    pairs = [(kept.fetchone(), derived.fetchone())]
+    problems += _differences("view_context", ("game", "context"), game_id, [] if pairs[0][0] == pairs[0][1] else pairs)
+    return problems
+
+
+def _page_of(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str, after: Any) -> list[tuple]:
+    cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game = ? AND {key} > ? ORDER BY {key} LIMIT ?",
+                   (game_id, after, PAGE))
+    return [tuple(r) for r in cursor.fetchall()]
+
+
+def _keyed(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str) -> Iterator[tuple]:
+    at, after = columns.index(key), -(1 << 62)
+    while page := _page_of(cursor, table, columns, key, game_id, after):
+        yield from page
+        after = page[-1][at]
+
+
+def _paired(kept: Any, derived: Any, table: str, columns: tuple[str, ...], key: str,
+            game_id: str) -> Iterator[tuple[tuple | None, tuple | None]]:
+    """(kept row, derived row) for each key where they differ, merging both tables in key order."""
+    at = columns.index(key)
+    a, b = _keyed(kept, table, columns, key, game_id), _keyed(derived, table, columns, key, game_id)
+    x, y = next(a, None), next(b, None)
+    while x is not None or y is not None:
+        if y is None or (x is not None and x[at] < y[at]):
+            yield x, None
+            x = next(a, None)
+        elif x is None or y[at] < x[at]:
+            yield None, y
+            y = next(b, None)
+        else:
+            if x != y:
+                yield x, y
+            x, y = next(a, None), next(b, None)
+
+
+def _matched(kept: Any, derived: Any, table: str, columns: tuple[str, ...],
+             game_id: str) -> list[tuple[tuple | None, tuple | None]]:
+    """Rows of a small table that only one side has (as multisets): (kept row, None) or (None, derived row)."""
+    sql = f"SELECT {', '.join(columns)} FROM {table} WHERE game = ?"
+    kept.execute(sql, (game_id,))
+    mine = Counter(tuple(r) for r in kept.fetchall())
+    derived.execute(sql, (game_id,))
+    theirs = Counter(tuple(r) for r in derived.fetchall())
+    only_kept, only_derived = list((mine - theirs).elements()), list((theirs - mine).elements())
+    if len(only_kept) == len(only_derived) == 1:
+        return [(only_kept[0], only_derived[0])]
+    return [(r, None) for r in sorted(only_kept, key=repr)] + [(None, r) for r in sorted(only_derived, key=repr)]
+
+
+def _differences(table: str, columns: tuple[str, ...], game_id: str,
+                 pairs: Iterable[tuple[tuple | None, tuple | None]]) -> list[Problem]:
+    """The first :data:`SHOWN` differing rows of a table as problems, and a count of the rest."""
+    problems, more = [], 0
+    key = _KEYS.get(table)
+    for kept, derived in pairs:
+        if len(problems) == SHOWN:
+            more += 1
+            continue
+        some = kept if kept is not None else derived
+        row = f"row {key}={some[columns.index(key)]} of game {game_id!r}" if key else f"a row of game {game_id!r}"
+        if kept is None:
+            what = f"{row} is missing (the events give {_shown(dict(zip(columns, derived)))})"
+        elif derived is None:
+            what = f"{row} is not derived from the events ({_shown(dict(zip(columns, kept)))})"
+        else:
+            changed = [f"{c} is {_shown(k)}; the events give {_shown(d)}" for c, k, d in zip(columns, kept, derived) if k != d]
+            what = f"{row}: {', '.join(changed)}"
+        problems.append(Problem(0, "derived", f"{table}: {what}", table))
+    if more:
+        problems.append(Problem(0, "derived", f"{table}: {more} more row(s) of game {game_id!r} differ", table))
+    return problems
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def table_dump(cursor: Any) -> dict[str, list[tuple]]:

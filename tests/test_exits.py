@@ -1,0 +1,259 @@
+"""How commands end (issue 14 items 12, 14, 18, 19): interrupted, on a read-only store, on a closed pipe, on a bug.
+
+* Ctrl-C during an import says exactly what was stored and exits 130; the
+  views are caught up or ``projections status`` says they are behind.
+* ``games``, ``replay``, ``report``, ``audit`` and ``verify`` work on a store
+  the user may not write: a read-only file, or a read-only folder. Run as
+  root, the commands run in a child that has become ``nobody`` (root may write
+  anything); otherwise the file and folder are made read-only.
+* A closed output pipe ends a command quietly (exit 141, nothing on stderr).
+* An unexpected exception is a bug: exit 70, said to be one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from projections.importing.importer import import_log
+from projections.store.application import GameStore
+from tests.benchmarks.generate import write_log
+from tests.conftest import EXAMPLES, ROOT
+
+SPAWN = multiprocessing.get_context("spawn")
+WAIT = 60
+SEED = EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"
+UCHRONIA = EXAMPLES / "uchronia" / "complete-3p.jsonl"
+
+
+# --- item 12: Ctrl-C during an import ---
+
+def _pause(reached) -> None:
+    reached.set()
+    time.sleep(WAIT)
+
+
+def _interrupted_importer(location: str, logs: list[str], point: str, reached, output: str) -> None:
+    """Child: ``gamelog import`` of ``logs``, pausing at ``point`` to be sent SIGINT; output to files."""
+    from projections.importing import importer
+    from projections.views.keeper import ViewKeeper
+
+    if point == "mid-import":
+        append, calls = GameStore.append, []
+
+        def append_then_pause(self, cursor, *batch):
+            head = append(self, cursor, *batch)
+            calls.append(1)
+            if len(calls) == 2:
+                _pause(reached)
+            return head
+
+        GameStore.append = append_then_pause
+    elif point == "after-commit":
+        original = importer._append
+
+        def committed_then_pause(*args, **kwargs):
+            result = original(*args, **kwargs)
+            _pause(reached)
+            return result
+
+        importer._append = committed_then_pause
+    else:  # while the views catch up, every log imported
+        def catch_up_paused(self, progress=None):
+            _pause(reached)
+
+        ViewKeeper.catch_up = catch_up_paused
+    sys.stdout = open(output + ".out", "w")
+    sys.stderr = open(output + ".err", "w")
+    main(["import", "--store", location, *logs])
+
+
+def interrupt_import_at(location: str, logs: list[str], point: str, tmp_path: Path) -> tuple[int, str, str]:
+    reached = SPAWN.Event()
+    output = str(tmp_path / f"import-{point}")
+    child = SPAWN.Process(target=_interrupted_importer, args=(location, logs, point, reached, output))
+    child.start()
+    try:
+        assert reached.wait(WAIT), f"the importer never reached {point} (exit code {child.exitcode})"
+        time.sleep(0.3)  # in its sleep by now, not in the middle of setting the event
+        os.kill(child.pid, signal.SIGINT)
+    finally:
+        child.join(WAIT)
+    return child.exitcode, Path(output + ".out").read_text(), Path(output + ".err").read_text()
+
+
+@pytest.fixture
+def two_logs(tmp_path):
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as handle:
+        events = write_log(handle, 3000, game_id="big")
+    return str(big), events, str(SEED)
+
+
+def test_ctrl_c_after_the_commit_says_the_log_was_stored_and_the_views_are_behind(locations, tmp_path, two_logs):
+    location = locations.new()
+    big, events, seed = two_logs
+    code, out, err = interrupt_import_at(location, [big, seed], "after-commit", tmp_path)
+    assert code == 130
+    assert out == f"{big}: imported {events} events (lines 2-{events + 1}) into game 'big' (stored before the interrupt)\n"
+    store = GameStore(location)
+    assert [g.id for g in store.games()] == ["big"]
+    behind = store.count_events()
+    store.close()
+    assert err.splitlines() == [
+        f"not imported: {seed}",
+        f"Interrupted; the views are {behind} events behind: the next report, audit or import catches them up "
+        "(`gamelog projections status`).",
+    ]
+    assert "Aborted!" not in err
+    status = CliRunner().invoke(main, ["projections", "status", "--store", location])
+    assert f"lines     at 0 of {behind}: {behind} events behind" in status.stdout
+
+
+def test_ctrl_c_mid_import_stores_nothing_of_that_log_and_says_so(locations, tmp_path, two_logs, monkeypatch):
+    location = locations.new()
+    big, _, seed = two_logs
+    code, out, err = interrupt_import_at(location, [seed, big], "mid-import", tmp_path)
+    assert code == 130
+    assert out.startswith(f"{seed}: imported 61 events")
+    assert err.splitlines() == [f"{big}: interrupted; nothing of it stored", "Interrupted; the views are 139 events behind: "
+                                "the next report, audit or import catches them up (`gamelog projections status`)."]
+    store = GameStore(location)
+    assert [g.id for g in store.games()] == ["seed-examples"] and store.count_events("big") == 0
+    store.close()
+
+
+def test_ctrl_c_while_the_views_catch_up_leaves_every_log_stored(locations, tmp_path, two_logs):
+    location = locations.new()
+    big, events, seed = two_logs
+    code, out, err = interrupt_import_at(location, [seed], "views", tmp_path)
+    assert code == 130
+    assert out == f"{seed}: imported 61 events (lines 5-78) into game 'seed-examples'\n"
+    assert err.endswith("Interrupted; the views are 139 events behind: the next report, audit or import catches "
+                        "them up (`gamelog projections status`).\n")
+    report = CliRunner().invoke(main, ["report", "seed-examples", "--store", location])
+    assert report.exit_code == 0 and "Human won" in report.stdout  # caught up by the next reader
+
+
+# --- item 14: a store the user may not write ---
+
+def _as_reader(args: list[str], out: int, err: int) -> None:
+    """Forked child: become a user who may not write the store (nobody, when root), then run the command."""
+    if os.geteuid() == 0:
+        os.setgid(65534)
+        os.setuid(65534)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    sys.stdout = os.fdopen(1, "w", closefd=False)
+    sys.stderr = os.fdopen(2, "w", closefd=False)
+    try:
+        main(args)
+    except SystemExit as exc:
+        sys.stdout.flush(), sys.stderr.flush()
+        os._exit(exc.code if isinstance(exc.code, int) else 1)
+    os._exit(0)
+
+
+def run_as_reader(args: list[str], scratch: Path) -> tuple[int, str, str]:
+    out, err = scratch / "out", scratch / "err"
+    with open(out, "w") as o, open(err, "w") as e:
+        child = multiprocessing.get_context("fork").Process(target=_as_reader, args=(args, o.fileno(), e.fileno()))
+        child.start()
+        child.join(WAIT)
+    return child.exitcode, out.read_text(), err.read_text()
+
+
+@pytest.fixture
+def read_only_store(request):
+    """A store (seed game with views caught up; an Uchronia game imported since, its views behind) made read-only."""
+    from domain.games import GAMES
+
+    for name in GAMES:  # a child that is nobody cannot read root's files to import them later
+        GAMES[name]
+    folder = Path(tempfile.mkdtemp(prefix="gamelog-ro-"))
+    scratch = Path(tempfile.mkdtemp(prefix="gamelog-ro-out-"))
+    os.chmod(scratch, 0o777)
+    location = folder / "gamelog.sqlite"
+    assert CliRunner().invoke(main, ["import", "--store", str(location), str(SEED)]).exit_code == 0
+    store = GameStore(str(location))
+    import_log(store, UCHRONIA.read_bytes(), "u.jsonl")  # no catch-up: the views are behind
+    store.close()
+    os.chmod(location, 0o444)
+    os.chmod(folder, 0o555 if request.param == "folder" else 0o777)
+    yield str(location), scratch
+    os.chmod(folder, 0o755)
+    shutil.rmtree(folder), shutil.rmtree(scratch)
+
+
+@pytest.mark.parametrize("read_only_store", ["file", "folder"], indirect=True)
+def test_every_reading_command_works_on_a_read_only_store(read_only_store):
+    location, scratch = read_only_store
+    before = Path(location).read_bytes()
+    code, out, err = run_as_reader(["games", "--store", location], scratch)
+    assert (code, err) == (0, "") and "seed-examples" in out and "uchronia-3p-demo" in out
+    code, out, err = run_as_reader(["replay", "seed-examples", "--store", location], scratch)
+    assert (code, err) == (0, "") and "merchant-of-venus 'seed-examples' after line 78" in out
+    code, out, err = run_as_reader(["report", "seed-examples", "--store", location], scratch)
+    assert (code, err) == (0, "") and "Human won" in out
+    code, out, err = run_as_reader(["report", "uchronia-3p-demo", "--store", location], scratch)  # its views are behind
+    assert (code, err) == (0, "") and "uchronia 'uchronia-3p-demo'" in out
+    code, out, err = run_as_reader(["audit", "seed-examples", "--store", location], scratch)
+    assert (code, err) == (0, "") and "MOV-SELL" in out
+    code, out, err = run_as_reader(["verify", "seed-examples", "--store", location], scratch)
+    assert (code, err) == (0, "") and "seed-examples: intact, 139 events" in out
+    code, out, err = run_as_reader(["verify", "uchronia-3p-demo", "--store", location], scratch)
+    assert (code, err) == (0, "") and "uchronia-3p-demo: intact" in out
+    code, out, err = run_as_reader(["import", "--store", location, str(UCHRONIA)], scratch)
+    assert code == 2 and err.startswith(f"Error: the store {location} is read-only for you")
+    assert Path(location).read_bytes() == before  # nothing written (a WAL reader may add its -shm beside it)
+    assert oct(stat.S_IMODE(os.stat(location).st_mode)) == "0o444"
+
+
+# --- item 18: a closed pipe ---
+
+@pytest.mark.parametrize("args", [["games"], ["validate", *[str(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")] * 3]])
+def test_a_closed_output_pipe_ends_the_command_quietly(tmp_path, args):
+    store = tmp_path / "gamelog.sqlite"
+    assert CliRunner().invoke(main, ["import", "--store", str(store), str(SEED)]).exit_code == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--store", str(store)] if args[0] == "games"
+                             else [sys.executable, "-m", "cli.main", *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    child.stdout.close()  # the reader is gone before the first line is written (as `| head -0` would)
+    err = child.stderr.read()
+    assert child.wait(WAIT) == 141
+    assert err == b""
+
+
+# --- item 19: a bug ---
+
+def test_an_unexpected_exception_is_a_bug_with_its_own_exit_code(tmp_path, monkeypatch):
+    def broken(*args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("cli.catalog.games_document", broken)
+    monkeypatch.delenv("GAMELOG_DEBUG", raising=False)
+    result = CliRunner().invoke(main, ["games", "--store", str(tmp_path / "none.sqlite")])
+    assert result.exit_code == 70
+    assert result.output == ("Error: internal error (a bug in gamelog, please report it): ZeroDivisionError: division "
+                             "by zero\nRun again with GAMELOG_DEBUG=1 to see where it happened.\n")
+    monkeypatch.setenv("GAMELOG_DEBUG", "1")
+    debug = CliRunner().invoke(main, ["games", "--store", str(tmp_path / "none.sqlite")])
+    assert isinstance(debug.exception, ZeroDivisionError)
+
+
+def test_an_input_error_still_exits_2(tmp_path):
+    result = CliRunner().invoke(main, ["replay", "nothing-here", "--store", str(tmp_path / "none.sqlite")])
+    assert result.exit_code == 2
