@@ -168,6 +168,8 @@ class LogReader:
             return self._check_rest(None, None)
         players = probe.players if isinstance(probe.players, list) else []
         players = frozenset(p for p in players if isinstance(p, str)) or None
+        if repeated is not None and repeated[1].startswith("$.players"):
+            players = None  # which of them? no line's players are checked
         if repeated is not None:
             self.errors.append(_repeated(line, repeated))
             return self._check_rest(named, players)
