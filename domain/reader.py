@@ -8,6 +8,12 @@ that must not act on a bad file checks ``errors`` once the events are consumed.
 
 Blank lines and lines whose first non-blank character is ``#`` are skipped but
 counted: an event's position is its line number in the file.
+
+Beyond what the types say, a line must be strict JSON (no key twice in an
+object, nesting at most 64 deep, no whitespace JSON does not allow:
+``domain.strict_json``), every integer within its range (``domain.events``),
+and a log at most ``MAX_LINES`` long. A message quotes the log's values with
+``domain.messages.quote``, so that every input error is one printable line.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ def _line_error(line: int, raw: bytes, exc: Exception) -> InputError:
 
 
 def _repeated(line: int, repeated: tuple[str, str]) -> InputError:
+    """The input error of a key repeated in one object: ``repeated`` is the key and its path (``strict_json``)."""
     key, path = repeated
     return _error(line, f"duplicate key {quote(key)}: a key appears at most once in an object", path)
 
@@ -151,47 +158,43 @@ class LogReader:
         return None
 
     def _read_header(self) -> None:
+        """Read the header line; when it is not a valid header, check every later line all the same."""
         found = self._next_significant()
         if found is None:
             self.errors.append(_error(max(self.line, 1), 'the log is empty: it needs a header line ({"type": "game", ...})'))
             return
-        line, raw = found
-        self.header_line = line
+        self.header_line, raw = found
         try:
             probe = _probe.decode(raw)
         except (msgspec.MsgspecError, RecursionError) as exc:
-            self.errors.append(_line_error(line, raw, exc))
+            self.errors.append(_line_error(self.header_line, raw, exc))
             return self._check_rest(None, None)
-        repeated = repeated_key(raw)  # one line: checked exactly, not first counted
-        named = self._named_game(line, probe, repeated)
-        if named is None:
+        repeated = repeated_key(raw)  # one line: checked exactly, without counting first
+        rules = self._named_game(probe, repeated)
+        if rules is None:
             return self._check_rest(None, None)
-        players = probe.players if isinstance(probe.players, list) else []
-        players = frozenset(p for p in players if isinstance(p, str)) or None
-        if repeated is not None and repeated[1].startswith("$.players"):
-            players = None  # which of them? no line's players are checked
         if repeated is not None:
-            self.errors.append(_repeated(line, repeated))
-            return self._check_rest(named, players)
-        try:
-            self.header = named.header_decoder.decode(raw)
-        except (msgspec.MsgspecError, RecursionError) as exc:
-            self.errors.append(_line_error(line, raw, exc))
-            return self._check_rest(named, players)
-        self.rules = named
+            self.errors.append(_repeated(self.header_line, repeated))
+        else:
+            try:
+                self.header, self.rules = rules.header_decoder.decode(raw), rules
+                return
+            except (msgspec.MsgspecError, RecursionError) as exc:
+                self.errors.append(_line_error(self.header_line, raw, exc))
+        self._check_rest(rules, _players_of(probe, repeated))
 
-    def _named_game(self, line: int, probe: _HeaderProbe, repeated: str | None) -> GameRules | None:
+    def _named_game(self, probe: _HeaderProbe, repeated: tuple[str, str] | None) -> GameRules | None:
         """The game the header line names, or None (with the input error) when it names none for certain."""
         if repeated is not None and repeated[1] in ("$.type", "$.game"):
-            self.errors.append(_repeated(line, repeated))
+            self.errors.append(_repeated(self.header_line, repeated))
             return None
         if probe.type != "game":
-            self.errors.append(_error(line, 'the first object must be the game header, "type": "game"', "$.type"))
+            self.errors.append(_error(self.header_line, 'the first object must be the game header, "type": "game"', "$.type"))
             return None
         rules = GAMES.get(probe.game) if isinstance(probe.game, str) else None
         if rules is None:
             known = ", ".join(sorted(GAMES))
-            self.errors.append(_error(line, f"unknown game {quote(probe.game)} (known: {known})", "$.game"))
+            self.errors.append(_error(self.header_line, f"unknown game {quote(probe.game)} (known: {known})", "$.game"))
         return rules
 
     def _check_rest(self, rules: GameRules | None, players: frozenset[str] | None) -> None:
@@ -228,6 +231,13 @@ class LogReader:
                     errors.append(_error(line, *bad))
                     continue
             yield line, event
+
+
+def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozenset[str] | None:
+    """The players a header that is not valid names, to check the later lines against (None: not known)."""
+    if not isinstance(probe.players, list) or (repeated is not None and repeated[1].startswith("$.players")):
+        return None  # no list, or two of them: no line's players are checked
+    return frozenset(p for p in probe.players if isinstance(p, str)) or None
 
 
 def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str] | None:
