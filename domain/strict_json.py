@@ -28,6 +28,8 @@ _OTHER_SPACE = b"\x0b\x0c"
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*+"|[\[\]{}]')
 """A JSON string (skipped whole, so brackets inside it do not count) or one bracket."""
 
+_BACKSLASH = ord("\\")  # an int: ``in`` then looks for one byte (memchr), ten times faster than for b"\\"
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
 
 
@@ -63,9 +65,10 @@ def may_repeat_a_key(line: bytes, decoded_again: bytes) -> bool:
     writes strings' colons as they were, so a line with a repeated key has
     more colons than ``decoded_again``: equal counts clear the line. A colon
     written as an escape (``\\u003a``) is the one way a string's colon is
-    not counted in the line, so such a line is never cleared.
+    not counted in the line, so a line with a backslash is never cleared
+    (looking for one byte is the cheapest test).
     """
-    return line.count(b":") != decoded_again.count(b":") or b"\\u003" in line
+    return _BACKSLASH in line or line.count(b":") != decoded_again.count(b":")
 
 
 def repeated_key(line: bytes) -> tuple[str, str] | None:
