@@ -126,6 +126,13 @@ def test_every_bad_line_is_reported_not_only_the_first():
     assert [e[0] for e in errors_of(data)] == [2, 4, 5]
 
 
+def test_a_deeply_nested_line_is_an_error_at_its_line_and_the_rest_of_the_file_is_still_read():
+    reader = LogReader(log_bytes(HEADER, "[" * 1000 + "]" * 1000, '{"type": "turn_started", "player": "Zed"}', TURN))
+    assert [line for line, _ in reader.events()] == [4]
+    assert [(e.line, e.message) for e in reader.errors] == [
+        (2, "arrays and objects nested deeper than 64 levels"), (3, "unknown player 'Zed' (one of: Ann, Bob)")]
+
+
 def test_blank_lines_and_comments_are_skipped_but_counted():
     data = log_bytes(HEADER, "", "   # a comment", '{"type": "turn_started", "player": "Ann"}')
     reader = LogReader(data)
