@@ -18,7 +18,8 @@ class InputError(msgspec.Struct, frozen=True):
     """One malformed line: where it is and what is wrong with it.
 
     ``path`` is the JSON path of the offending field (``$`` for the whole
-    object, ``$.unit_price`` for one field).
+    object, ``$.unit_price`` for one field). The reader makes both printable
+    and bounded (``domain.messages.cut``), whatever the log holds.
     """
 
     line: int

@@ -20,10 +20,49 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-PositiveInt = Annotated[int, msgspec.Meta(gt=0)]
-"""A quantity, amount or cost: a whole number above zero."""
+# --- The range of every integer a log may hold ---------------------------------------
+# The store keeps totals in signed 64-bit integers (SQLite INTEGER, PostgreSQL BIGINT),
+# so every integer of a log is bounded, and the bounds are chosen so that no sum of a
+# log's values can pass 2**63 - 1: one line changes a count by at most an amount times a
+# quantity (a deal's price times its size; a commission is a tenth of a deal), so after
+# at most MAX_LINES lines any count is within MAX_TOTAL = 10**17, and what the views add
+# up (a score of a few counts, a correction's differences) stays below 10**18 < 2**63 - 1.
+# A real game is far inside them: its prices and scores are in the tens or thousands.
 
-NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
+MAX_AMOUNT = 1_000_000
+"""The largest amount one line may state: credits, a price, a cost, VP, points, trade goods, tokens."""
+
+MAX_QUANTITY = 1_000
+"""The largest number of things one line may deal in at once (``quantity``)."""
+
+MAX_LINES = 100_000_000
+"""The most lines a log may have (blank lines and comments count): so also the largest line number."""
+
+MAX_TOTAL = MAX_AMOUNT * MAX_QUANTITY * MAX_LINES
+"""The largest total a log can reach (10**17): the bound of a goal and of a score a line claims."""
+
+PositiveInt = Annotated[int, msgspec.Meta(ge=1, le=MAX_AMOUNT, description="a whole number from 1 to 1,000,000")]
+"""An amount or cost: a whole number above zero, at most :data:`MAX_AMOUNT`."""
+
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0, le=MAX_AMOUNT, description="a whole number from 0 to 1,000,000")]
+"""An amount that may be zero, at most :data:`MAX_AMOUNT`."""
+
+SignedInt = Annotated[int, msgspec.Meta(ge=-MAX_AMOUNT, le=MAX_AMOUNT,
+                                        description="a whole number from -1,000,000 to 1,000,000")]
+"""A change that may be negative (a VP adjustment), within :data:`MAX_AMOUNT` either way."""
+
+Quantity = Annotated[int, msgspec.Meta(ge=1, le=MAX_QUANTITY, description="a whole number from 1 to 1,000")]
+"""How many things one line deals in, at most :data:`MAX_QUANTITY`."""
+
+LineNumber = Annotated[int, msgspec.Meta(ge=1, le=MAX_LINES, description="a line number, from 1 to 100,000,000")]
+"""A line of the log (what a correction voids), at most :data:`MAX_LINES`."""
+
+Goal = Annotated[int, msgspec.Meta(ge=1, le=MAX_TOTAL, description="a whole number from 1 to 10**17")]
+"""A total that ends the game (a goal, a threshold), at most :data:`MAX_TOTAL`."""
+
+Score = Annotated[int, msgspec.Meta(ge=-MAX_TOTAL, le=MAX_TOTAL, description="a whole number from -10**17 to 10**17")]
+"""A total a line states (a claimed score, a declared final score), within :data:`MAX_TOTAL` either way."""
+
 Name = Annotated[str, msgspec.Meta(min_length=1)]
 
 PLAYER: dict[str, frozenset[str]] = {"player": frozenset()}
@@ -162,7 +201,7 @@ class TurnEnded(PlayerRecorded, tag="turn_ended"):
 class Correction(Recorded, tag="correction"):
     """The event at line ``voids`` is void: kept in the log, without effect on state."""
 
-    voids: PositiveInt
+    voids: LineNumber
     reason: str
 
 
@@ -177,8 +216,8 @@ class Note(Recorded, tag="note"):
 class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
     """What the table believed a player's score was at this point."""
 
-    vp: int | None = None
-    net_worth: int | None = None
+    vp: Score | None = None
+    net_worth: Score | None = None
 
     def __post_init__(self) -> None:
         if (self.vp is None) == (self.net_worth is None):

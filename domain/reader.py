@@ -8,38 +8,76 @@ that must not act on a bad file checks ``errors`` once the events are consumed.
 
 Blank lines and lines whose first non-blank character is ``#`` are skipped but
 counted: an event's position is its line number in the file.
+
+Beyond what the types say, a line must be strict JSON (no key twice in an
+object, nesting at most 64 deep, no whitespace JSON does not allow:
+``domain.strict_json``), every integer within its range (``domain.events``),
+and a log at most ``MAX_LINES`` long. A message quotes the log's values with
+``domain.messages.quote``, so that every input error is one printable line.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
 
 from domain.errors import InputError
-from domain.events import PLAYER, Recorded
+from domain.events import MAX_LINES, PLAYER, Recorded
 from domain.games import GAMES, GameRules
+from domain.messages import MESSAGE_LIMIT, cut, quote
+from domain.strict_json import JSON_SPACE, MAX_DEPTH, may_repeat_a_key, repeated_key, step, stray_space, too_deep
 
 _BOM = b"\xef\xbb\xbf"
 _MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `([^`]+)`)?")
-_UNKNOWN = re.compile(r"Object contains unknown field `([^`]+)`(?: - at `([^`]+)`)?")
+_UNKNOWN = re.compile(r"Object contains unknown field `(.*?)`(?: - at `([^`]+)`)?", re.S)
 _AT = re.compile(r"^(.*) - at `([^`]+)`$", re.S)
+_ECHOES = ("Invalid enum value ", "Invalid value ")
+"""The starts of msgspec's messages that echo the log's value (which we quote ourselves)."""
+_PATH = re.compile(r"\$((?:\.[A-Za-z_]\w*|\[\d+\])*)")
+_STEP = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
+_NOT_FOUND = object()
 
 
 class _HeaderProbe(msgspec.Struct):
-    """Just enough of the first object to know which game's types read the rest."""
+    """Just enough of the first object to know which game's types read the rest (any JSON fits)."""
 
-    type: str | None = None
-    game: str | None = None
+    type: Any = None
+    game: Any = None
+    players: Any = None
 
 
 _probe = msgspec.json.Decoder(_HeaderProbe)
+_any_object = msgspec.json.Decoder(dict)
+_encode = msgspec.json.Encoder().encode
 
 
-def _describe(exc: msgspec.MsgspecError) -> tuple[str, str]:
-    """Turn a msgspec error into (message, JSON path) in our own words."""
+def _error(line: int, message: str, path: str = "$") -> InputError:
+    """An input error whose message and path are printable and of bounded length, whatever the log holds."""
+    return InputError(line, cut(message), cut(path, MESSAGE_LIMIT))
+
+
+def _line_error(line: int, raw: bytes, exc: Exception) -> InputError:
+    """The input error of a line that did not decode: what JSON forbids first, then what the types say."""
+    if (message := stray_space(raw)) is not None:
+        return _error(line, message)
+    if isinstance(exc, RecursionError) or too_deep(raw):
+        return _error(line, f"arrays and objects nested deeper than {MAX_DEPTH} levels")
+    if (repeated := repeated_key(raw)) is not None:
+        return _repeated(line, repeated)
+    return _error(line, *_describe(exc, raw))
+
+
+def _repeated(line: int, repeated: tuple[str, str]) -> InputError:
+    """The input error of a key repeated in one object: ``repeated`` is the key and its path (``strict_json``)."""
+    key, path = repeated
+    return _error(line, f"duplicate key {quote(key)}: a key appears at most once in an object", path)
+
+
+def _describe(exc: Exception, raw: bytes) -> tuple[str, str]:
+    """Turn a msgspec error into (message, JSON path) in our own words, quoting the log's values safely."""
     text = str(exc)
     # ValidationError is a DecodeError too: only a plain DecodeError means bad JSON.
     if not isinstance(exc, msgspec.ValidationError):
@@ -51,13 +89,31 @@ def _describe(exc: msgspec.MsgspecError) -> tuple[str, str]:
         return "missing required field", f"{base}.{m.group(1)}"
     if m := _UNKNOWN.fullmatch(text):
         base = m.group(2) or "$"
-        return "unknown field", f"{base}.{m.group(1)}"
+        return "unknown field", base + step(m.group(1))
     if m := _AT.match(text):
         message, path = m.group(1), m.group(2)
-        if path == "$.type" and message.startswith("Invalid value"):
-            return "unknown event type " + message.removeprefix("Invalid value "), path
+        echo = next((start for start in _ECHOES if message.startswith(start)), None)
+        if echo is not None and (value := _value_at(raw, path)) is not _NOT_FOUND:
+            if path == "$.type" and echo == "Invalid value ":
+                if value == "game":
+                    return "a second game header; the header stands on the first line only", path
+                return "unknown event type " + quote(value), path
+            return echo + quote(value), path
         return message, path
     return text, "$"
+
+
+def _value_at(raw: bytes, path: str) -> Any:
+    """The value at a JSON path such as ``$.setup.forum[0]`` of ``raw`` (:data:`_NOT_FOUND` if it cannot be told)."""
+    if not (m := _PATH.fullmatch(path)):
+        return _NOT_FOUND  # msgspec's ``[...]`` (a dict's value) names no key
+    try:
+        value = msgspec.json.decode(raw)
+        for name, index in _STEP.findall(m.group(1)):
+            value = value[name] if name else value[int(index)]
+    except (msgspec.MsgspecError, RecursionError, LookupError, TypeError):
+        return _NOT_FOUND
+    return value
 
 
 class LogReader:
@@ -65,8 +121,11 @@ class LogReader:
 
     Construct it with the log's bytes or an open binary handle. The header is
     read at construction; if it is missing or malformed, ``header`` is None and
-    ``errors`` says why (no event can then be typed). ``events()`` yields every
-    well-formed event line and appends each bad one to ``errors``.
+    ``errors`` says why, and every later line has been checked as well (against
+    the game the header names, when it names one), so that ``errors`` then
+    holds every input error of the file and ``events()`` yields nothing.
+    Otherwise ``events()`` yields every well-formed event line and appends
+    each bad one to ``errors``.
     """
 
     def __init__(self, source: bytes | BinaryIO):
@@ -79,72 +138,106 @@ class LogReader:
         self._read_header()
 
     def _next_significant(self) -> tuple[int, bytes] | None:
-        """The next line that is neither blank nor a comment, with its number."""
+        """The next line that is neither blank nor a comment, with its number (None at the end, or past MAX_LINES)."""
         for raw in self._lines:
             self.line += 1
+            if self.line > MAX_LINES:
+                self.errors.append(_error(self.line, f"the log goes on past line {MAX_LINES:,}, the most a log may have"))
+                self._lines = iter(())  # what follows is not read
+                return None
             if self.line == 1 and raw.startswith(_BOM):
-                self.errors.append(InputError(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
+                self.errors.append(_error(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
                 raw = raw[3:]
             if raw.endswith(b"\r\n"):
-                self.errors.append(InputError(self.line, "the line ends with CRLF; logs use LF line endings"))
+                self.errors.append(_error(self.line, "the line ends with CRLF; logs use LF line endings"))
                 raw = raw[:-2]
-            stripped = raw.strip()
+            stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
             if not stripped or stripped.startswith(b"#"):
                 continue
             return self.line, stripped
         return None
 
     def _read_header(self) -> None:
+        """Read the header line; when it is not a valid header, check every later line all the same."""
         found = self._next_significant()
         if found is None:
-            self.errors.append(InputError(max(self.line, 1), 'the log is empty: it needs a header line ({"type": "game", ...})'))
+            self.errors.append(_error(max(self.line, 1), 'the log is empty: it needs a header line ({"type": "game", ...})'))
             return
-        line, raw = found
-        self.header_line = line
+        self.header_line, raw = found
         try:
             probe = _probe.decode(raw)
-        except msgspec.MsgspecError as exc:
-            self.errors.append(InputError(line, *_describe(exc)))
-            return
+        except (msgspec.MsgspecError, RecursionError) as exc:
+            self.errors.append(_line_error(self.header_line, raw, exc))
+            return self._check_rest(None, None)
+        repeated = repeated_key(raw)  # one line: checked exactly, without counting first
+        rules = self._named_game(probe, repeated)
+        if rules is None:
+            return self._check_rest(None, None)
+        if repeated is not None:
+            self.errors.append(_repeated(self.header_line, repeated))
+        else:
+            try:
+                self.header, self.rules = rules.header_decoder.decode(raw), rules
+                return
+            except (msgspec.MsgspecError, RecursionError) as exc:
+                self.errors.append(_line_error(self.header_line, raw, exc))
+        self._check_rest(rules, _players_of(probe, repeated))
+
+    def _named_game(self, probe: _HeaderProbe, repeated: tuple[str, str] | None) -> GameRules | None:
+        """The game the header line names, or None (with the input error) when it names none for certain."""
+        if repeated is not None and repeated[1] in ("$.type", "$.game"):
+            self.errors.append(_repeated(self.header_line, repeated))
+            return None
         if probe.type != "game":
-            self.errors.append(InputError(line, 'the first object must be the game header, "type": "game"', "$.type"))
-            return
-        rules = GAMES.get(probe.game or "")
+            self.errors.append(_error(self.header_line, 'the first object must be the game header, "type": "game"', "$.type"))
+            return None
+        rules = GAMES.get(probe.game) if isinstance(probe.game, str) else None
         if rules is None:
             known = ", ".join(sorted(GAMES))
-            self.errors.append(InputError(line, f"unknown game {probe.game!r} (known: {known})", "$.game"))
-            return
-        try:
-            self.header = rules.header_decoder.decode(raw)
-        except msgspec.MsgspecError as exc:
-            self.errors.append(InputError(line, *_describe(exc)))
-            return
-        self.rules = rules
+            self.errors.append(_error(self.header_line, f"unknown game {quote(probe.game)} (known: {known})", "$.game"))
+        return rules
+
+    def _check_rest(self, rules: GameRules | None, players: frozenset[str] | None) -> None:
+        """After a bad header: every later line checked, against ``rules``' events when the header names a game."""
+        decode = rules.event_decoder.decode if rules is not None else _any_object.decode
+        for _ in self._read(decode, players):
+            pass
 
     def events(self) -> Iterator[tuple[int, Recorded]]:
         """Every well-formed event after the header, with its line number."""
         if self.header is None:
-            return
-        decode = self.rules.event_decoder.decode
-        players = frozenset(self.header.players)
+            return iter(())
+        return self._read(self.rules.event_decoder.decode, frozenset(self.header.players))
+
+    def _read(self, decode: Callable[[bytes], Any], players: frozenset[str] | None) -> Iterator[tuple[int, Any]]:
+        """Each line after the header decoded, each bad one in ``errors``; players checked when ``players`` is known."""
         errors = self.errors
+        encode = _encode
         while (found := self._next_significant()) is not None:
             line, raw = found
             try:
                 event = decode(raw)
-            except msgspec.MsgspecError as exc:
-                message, path = _describe(exc)
-                if path == "$.type" and "'game'" in message:
-                    message = "a second game header; the header stands on the first line only"
-                errors.append(InputError(line, message, path))
+            except (msgspec.MsgspecError, RecursionError) as exc:
+                errors.append(_line_error(line, raw, exc))
+                continue
+            # msgspec keeps the last of two equal keys: a cheap count clears almost every line (strict_json).
+            if may_repeat_a_key(raw, encode(event)) and (repeated := repeated_key(raw)) is not None:
+                errors.append(_repeated(line, repeated))
                 continue
             # The common case, one `player` field naming a player, is checked inline (it is most lines).
-            if event.PLAYER_FIELDS is not PLAYER or event.player not in players:
+            if players is not None and (event.PLAYER_FIELDS is not PLAYER or event.player not in players):
                 bad = _unknown_player(event, players)
                 if bad is not None:
-                    errors.append(InputError(line, *bad))
+                    errors.append(_error(line, *bad))
                     continue
             yield line, event
+
+
+def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozenset[str] | None:
+    """The players a header that is not valid names, to check the later lines against (None: not known)."""
+    if not isinstance(probe.players, list) or (repeated is not None and repeated[1].startswith("$.players")):
+        return None  # no list, or two of them: no line's players are checked
+    return frozenset(p for p in probe.players if isinstance(p, str)) or None
 
 
 def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str] | None:
@@ -157,5 +250,5 @@ def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str]
                 allowed = ", ".join(sorted(players | others))
                 encoded = dict(zip(event.__struct_fields__, event.__struct_encode_fields__))[field]
                 where = f"[{index}]" if isinstance(value, list) else ""
-                return f"unknown player {name!r} (one of: {allowed})", f"$.{encoded}{where}"
+                return f"unknown player {quote(name)} (one of: {allowed})", f"$.{encoded}{where}"
     return None

@@ -22,12 +22,14 @@ from domain.events import (
     FindingRaised,
     GameHeader,
     GameWon,
+    Goal,
     Tally,
     LineVoided,
     Name,
     NonNegativeInt,
     PlayerRecorded,
     PositiveInt,
+    Quantity,
     Recorded,
     ScoreChecked,
     TurnBegan,
@@ -43,7 +45,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 
     starting_credits: NonNegativeInt | dict[str, NonNegativeInt] = 0
     holds: PositiveInt | dict[str, PositiveInt] = 2
-    goal: PositiveInt = 2000
+    goal: Goal = 2000
 
 
 class Header(GameHeader, tag="game"):
@@ -95,7 +97,7 @@ class GoodsBought(PlayerRecorded, tag="goods_bought"):
     good: Name
     culture: Name
     unit_price: PositiveInt
-    quantity: PositiveInt = 1
+    quantity: Quantity = 1
     iou: bool = False
     dots: Dots = 1
     factory: bool = False
@@ -111,7 +113,7 @@ class GoodsSold(PlayerRecorded, tag="goods_sold"):
     good: Name
     culture: Name
     resale_value: PositiveInt
-    quantity: PositiveInt = 1
+    quantity: Quantity = 1
 
 
 class PassengerBoarded(PlayerRecorded, tag="passenger_boarded"):

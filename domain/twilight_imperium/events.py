@@ -56,6 +56,7 @@ from domain.events import (
     FindingRaised,
     GameHeader,
     GameWon,
+    Goal,
     LineVoided,
     Name,
     NonNegativeInt,
@@ -63,6 +64,7 @@ from domain.events import (
     PlayerRecorded,
     PositiveInt,
     Recorded,
+    Score,
     ScoreChecked,
     TurnBegan,
     TurnFinished,
@@ -84,7 +86,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 
     factions: dict[str, Name] = {}
     commodities: dict[str, NonNegativeInt] = {}
-    vp_goal: PositiveInt = 10
+    vp_goal: Goal = 10
     strategy_tokens: Tokens = 2
     tactic_tokens: Tokens = 3
     fleet_tokens: Tokens = 3
@@ -258,7 +260,7 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     PLAYER_FIELDS = PLAYER
     player: Name | None
     reason: str = ""
-    scores: dict[Name, int] = {}
+    scores: dict[Name, Score] = {}
 
 
 class VpScored(PlayerRecorded, tag="vp_scored"):

@@ -24,6 +24,7 @@ from domain.events import (
     FindingRaised,
     GameHeader,
     GameWon,
+    Goal,
     LineVoided,
     Name,
     NonNegativeInt,
@@ -32,6 +33,7 @@ from domain.events import (
     PositiveInt,
     Recorded,
     ScoreChecked,
+    SignedInt,
     TurnBegan,
     TurnFinished,
 )
@@ -56,7 +58,7 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     """
 
     last_turn_card: Name | None = None
-    threshold: PositiveInt | None = None
+    threshold: Goal | None = None
     forum: tuple[Union[Color, ForumCard], ...] = ()
     operations_limit: NonNegativeInt = STARTING_OPERATIONS_LIMIT
 
@@ -144,7 +146,7 @@ class ForumCardTaken(PlayerRecorded, tag="forum_card_taken"):
 class VpAdjusted(PlayerRecorded, tag="vp_adjusted"):
     """A building effect changes a player's VP (UCH-EFFECT, UCH-SCORE)."""
 
-    delta: int
+    delta: SignedInt
     reason: str
 
 

@@ -6,7 +6,9 @@ from typing import Union
 
 import msgspec
 
+from domain.events import MAX_AMOUNT, MAX_LINES, MAX_QUANTITY, MAX_TOTAL
 from domain.games import GAMES
+from domain.strict_json import MAX_DEPTH
 from projections.reports.documents import NAMES, document_type
 
 SCHEMAS = ("log", *NAMES)
@@ -18,7 +20,10 @@ def log_schema() -> dict:
 
     Each game's header is tagged ``"type": "game"``, so the games cannot share
     one tagged union; each game gets a definition of its own (its types named
-    ``GAME.Type``), and a line is valid when it fits one game's.
+    ``GAME.Type``), and a line is valid when it fits one game's. Every
+    integer has its range (``minimum``, ``maximum``: ``domain.events``); what
+    JSON Schema cannot say of a line (no key twice in an object, the nesting
+    and line limits) the description says.
     """
     definitions: dict = {}
     games_refs = []
@@ -33,19 +38,16 @@ def log_schema() -> dict:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "gamelog recorded log, format v1: one object per line (JSON Lines)",
-        "description": "The first line is the game header; the header's `game` says which definition the other lines follow.",
+        "description": (
+            "The first line is the game header; the header's `game` says which definition the other lines follow. "
+            f"Every integer is bounded: an amount (credits, a price, a cost, VP, points) by {MAX_AMOUNT:,}, "
+            f"a quantity by {MAX_QUANTITY:,}, a line number by {MAX_LINES:,}, a goal or a stated score by {MAX_TOTAL:,} "
+            f"(so that no total passes 2**63 - 1). A log has at most {MAX_LINES:,} lines; "
+            f"a key appears at most once in an object; arrays and objects nest at most {MAX_DEPTH} deep."
+        ),
         "anyOf": games_refs,
         "$defs": definitions,
     }
-
-
-SCHEMAS = ("log", *NAMES)
-"""What ``gamelog schema NAME`` knows: the log format, and each JSON document the commands print."""
-
-
-def document_schema(name: str) -> dict:
-    """The JSON Schema of the document ``name`` prints (``projections.reports.documents``)."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **msgspec.json.schema(document_type(name))}
 
 
 def document_schema(name: str) -> dict:
