@@ -64,10 +64,19 @@ def buy_reference(event: GoodsBought) -> list[Problem]:
 
 
 def iou_held(player: Player, event: GoodsBought) -> list[Problem]:
-    """MOV-IOU: a purchase paid with a culture's IOU needs that IOU in hand."""
-    if event.iou and event.culture not in player.ious:
+    """MOV-IOU: a purchase paid with an IOU needs the selling culture's IOU in hand.
+
+    That an IOU pays only toward its own culture's goods is our reading (not
+    in the seeds): a player holding only other cultures' IOUs is told so.
+    """
+    if not event.iou or event.culture in player.ious:
+        return []
+    others = sorted(player.ious)
+    if not others:
         return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold")]
-    return []
+    held = ", ".join(f"the {c} IOU" for c in others)
+    return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold ({event.player} holds {held}; "
+                               f"an IOU pays only toward a purchase from the culture that issued it: not in the seeds)")]
 
 
 def iou_payment(player: Player, culture: str, total: int) -> tuple[int, int]:
@@ -212,9 +221,9 @@ def pass_hazard(player: Player, color: str) -> list[Problem]:
 
 
 def pay(player: Player, amount: int, what: str) -> list[Problem]:
-    """MOV-PAY: a player can't pay more credits than they hold."""
+    """MOV-PAY (not in the seeds): a player can't pay more credits than they hold."""
     if amount > player.credits:
-        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits}")]
+        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits} (not in the seeds)")]
     return []
 
 
