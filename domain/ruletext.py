@@ -19,6 +19,10 @@ from importlib import resources
 from domain.games import GAMES
 
 _NOT_IN_SEEDS = "(not in the seeds)"
+# RULES.md marks what the seeds leave to our reading as **(not in the seeds)** or, inside a
+# sentence, **not in the seeds:**; a rule's text always carries the one marker, so a finding
+# citing any of them says so in the same words.
+_MARKER = re.compile(r"\*\*\s*\(?\s*not in the seeds\s*\)?\s*:?\s*\*\*:?", re.I)
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]+|[A-Z]+ [0-9][0-9.–]*( commen
 
 
 def _clean(cell: str) -> str:
-    return re.sub(r"\*\*|`", "", cell).strip()
+    return re.sub(r"\*\*|`", "", _MARKER.sub(_NOT_IN_SEEDS, cell)).strip()
 
 
 @cache

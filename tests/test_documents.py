@@ -159,4 +159,8 @@ def test_view_rows_are_read_back_by_name():
     assert (line.type, line.player, line.turn, line.voided) == ("turn_started", "Human", 4, 0)
     paid = select(cursor, TrackRow, "game = ? AND turn = 1 AND rule != 'setup'", "seed-examples")
     assert [(t.subject, t.measure, t.delta, t.value) for t in paid] == [("Qossuth", "credits", -10, 90)]
-    assert [f.severity for f in select(cursor, FindingRow, "game = ?", "seed-examples")] == ["warning"]
+    # The seed's own examples give no finding (issue 12 item 8); the disputed log's line 17 gives two.
+    assert select(cursor, FindingRow, "game = ?", "seed-examples") == []
+    disputed = views_in_memory(run((EXAMPLES / "merchant-of-venus" / "disputed.jsonl").read_bytes()).events).cursor()
+    assert [(f.rule, f.severity) for f in select(disputed, FindingRow, "line = ? ORDER BY seq", 17)] == [
+        ("MOV-SELL", "violation"), ("MOV-SELL", "warning")]

@@ -174,4 +174,60 @@ def test_an_iou_worth_more_than_the_deal_gives_no_change():
 def test_reference_data_differences_are_warnings_not_violations():
     result = outcome(ANN, land("Ann", "surface_city", "Shenna"), buy("Ann", "Melf Pelts", "Shenna", 45))
     findings = [(e.rule, e.severity, e.message) for e in result.events if type(e).__name__ == "FindingRaised"]
-    assert findings == [("MOV-BUY", "warning", "the reference price of Melf Pelts is c50, the log says c45")]
+    assert findings == [("MOV-BUY", "warning", "the rulebook (seeds/000_6f346551b7adc216.txt, Example 2 (IOU)) prices "
+                                               "Melf Pelts at c50, the log says c45")]
+
+
+# -- The seeds outrank the 1988 reference data (issue 12 item 8) ------------------------------
+
+
+def findings_of(*events: dict) -> list[tuple[int, str, str, str]]:
+    return [(e.line, e.rule, e.severity, e.message) for e in outcome(*events).events if type(e).__name__ == "FindingRaised"]
+
+
+# Ann carries one Bionic Perfume bought from the Nillis at c80 (lines 2-4), then lands to sell it (lines 5-7).
+PERFUME = [ANN, land("Ann", "surface_city", "Nillis"), buy("Ann", "Bionic Perfume", "Nillis", 80), ANN_END, BOB,
+           {"type": "turn_ended", "player": "Bob"}, ANN]
+
+
+def test_bionic_perfume_sold_to_the_volois_as_in_the_seed_gives_no_finding():
+    # The seed's example: Bionic Perfume bought from the Nillis sells to the Volois, Graw, Niks and Dell
+    # (the 1988 data lists Humans instead of the Volois). c500 - c80 + c140 = c560.
+    events = PERFUME + [land("Ann", "surface_city", "Volois"), sell("Ann", "Bionic Perfume", "Volois", 140), DRAW]
+    assert findings_of(*events) == []
+    assert credits(*events)["Ann"] == 560
+
+
+def test_bionic_perfume_sold_to_the_humans_is_a_warning_citing_the_seed():
+    # The 1988 data's Humans are not among the seed's buyers: a warning (component data), the sale applied as logged.
+    events = PERFUME + [land("Ann", "surface_city", "Humans"), sell("Ann", "Bionic Perfume", "Humans", 140), DRAW]
+    assert findings_of(*events) == [(10, "MOV-SELL", "warning", "the rulebook (seeds/000_6f346551b7adc216.txt, Sell Actions, example) "
+                                                                 "has Bionic Perfume bought by Volois, Graw, Niks, Dell, not Humans")]
+    assert credits(*events)["Ann"] == 560
+
+
+def test_a_fact_the_seeds_do_not_state_stays_the_1988_datas_warning():
+    # Voil Silk's buyers are the 1988 data's (Graw, Niks, Dell, Humans): selling it to the Nillis is a warning naming that data.
+    events = [ANN, land("Ann", "surface_city", "Volois"), buy("Ann", "Voil Silk", "Volois", 140), ANN_END, BOB,
+              {"type": "turn_ended", "player": "Bob"}, ANN, land("Ann", "surface_city", "Nillis"),
+              sell("Ann", "Voil Silk", "Nillis", 220), DRAW]
+    assert findings_of(*events) == [(10, "MOV-SELL", "warning", "the reference data (1988 edition) has Voil Silk bought by "
+                                                                 "Graw, Niks, Dell, Humans, not Nillis")]
+    assert credits(*events)["Ann"] == 500 - 140 + 220
+
+
+def test_every_fact_the_seeds_state_is_what_the_reference_gives():
+    from domain.merchant_of_venus import reference
+    facts = reference.seed_facts().values()
+    assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {("Bionic Perfume", "buyers"), ("Designer Genes", "factory")}
+    tables = {"good": reference.goods(), "culture": reference.cultures()}
+    for f in facts:
+        if f.kind == "equipment":
+            assert reference.equipment_prices()[reference.key(f.subject)] == int(f.value), f
+        else:
+            value = getattr(tables[f.kind][reference.key(f.subject)], f.field)
+            assert ("; ".join(value) if isinstance(value, tuple) else str(value)).casefold() == f.value.casefold(), f
+    assert reference.goods()[reference.key("Bionic Perfume")].buyers == ("Volois", "Graw", "Niks", "Dell")
+    assert reference.goods()[reference.key("Designer Genes")].factory is True
+    assert reference.goods()[reference.key("Guard Plants")].buyers == ("Graw", "Niks", "Dell", "Humans")  # the seeds say nothing of it
+    assert reference.cultures()[reference.key("Shenna")].iou_value == 90

@@ -62,7 +62,8 @@ def test_the_seed_report_shows_the_numbers_a_person_checks():
     assert turn4.standings["Human"] == {"credits": 1052, "deeds": 700, "net_worth": 1752}
     paid = [c for line in periods[1].lines for c in line.changes]
     assert [(c.subject, c.delta, c.value) for c in paid] == [("Qossuth", -10, 90)]
-    assert report.result.winner == "Human" and report.findings == FindingCounts(violation=0, unverifiable=0, warning=1)
+    # No finding at all: the seed's Bionic Perfume sold to the Volois outranks the 1988 data (issue 12 item 8).
+    assert report.result.winner == "Human" and report.findings == FindingCounts(violation=0, unverifiable=0, warning=0)
 
 
 def test_the_html_report_is_self_contained_with_one_line_per_player():

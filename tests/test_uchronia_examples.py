@@ -113,3 +113,11 @@ def test_the_disputed_example_breaks_every_uchronia_rule():
     rules = {rule for _, rule in annotated(EXAMPLES / "disputed.jsonl")}
     assert rules >= {"UCH-START", "UCH-UNIQUE", "UCH-COST", "UCH-MOVE", "UCH-COMPLETE", "UCH-MONOPOLY-BONUS",
                      "UCH-EFFECT", "UCH-THRESHOLD", "UCH-SCORE", "UCH-WINNER"}
+
+
+def test_in_the_disputed_example_the_clay_under_arena_never_counts():
+    # Line 17 puts clay under Arena (stone, 2), line 39 one stone: Arena is not built, so Ann ends
+    # with her +1 effect and 1 wood monopoly Operation (2 VP) and her starting Operations limit of 2
+    # (her "casa", started against UCH-UNIQUE at line 11, is applied as recorded).
+    ann = replay("disputed.jsonl").state.to_json()["players"]["Ann"]
+    assert (ann["vp"], ann["built"], ann["under_construction"], ann["operations_limit"]) == (2, [], {"Arena": 1, "casa": 0}, 2)

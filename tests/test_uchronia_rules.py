@@ -115,11 +115,18 @@ def test_a_resource_beyond_a_buildings_cost_is_a_violation():
     assert violations(play(*CASA, move("Ann", "Casa", "wood"))) == [(7, "UCH-COST")]
 
 
-def test_stated_vp_that_differ_from_the_cost_are_used_with_a_warning():
+def test_stated_vp_are_as_printed_even_when_they_differ_from_the_cost():
+    # UCH-SCORE: VP as printed on the building; a wood building showing +3 is no finding.
+    out = play(start("Ann"), build("Ann", "Casa", "wood", vp=3), end("Ann"), start("Bob"), move("Ann", "Casa", "wood"))
+    assert [e for e in out.events if isinstance(e, FindingRaised)] == []
+    assert out.state.score("Ann") == 3
+
+
+def test_stated_vp_outside_the_seeds_one_to_three_are_used_with_a_warning():
     out = play(start("Ann"), build("Ann", "Templum", "marble", vp=4), end("Ann"), start("Bob"),
                *[move("Ann", "Templum", "marble")] * 3)
     assert violations(out) == []
-    assert findings(out, "warning") == [(3, "UCH-COST")]
+    assert findings(out, "warning") == [(3, "UCH-SCORE")]
     assert out.state.score("Ann") == 4
 
 
@@ -138,6 +145,57 @@ def test_a_resource_of_the_buildings_color_in_a_later_turn_is_legal():
 ])
 def test_a_wrong_color_the_starting_turn_or_another_players_building_is_a_violation(events, expected):
     assert violations(play(*events)) == expected
+
+
+def test_one_order_may_move_any_number_of_resources():
+    # The seed sets no limit ("if you move additional resources, keep their count visible"):
+    # Ann moves all three marble resources of Templum in one turn, and it is built.
+    out = play(start("Ann"), build("Ann", "Templum", "marble"), end("Ann"), start("Bob"), end("Bob"), start("Ann"),
+               *[move("Ann", "Templum", "marble")] * 3)
+    assert [e for e in out.events if isinstance(e, FindingRaised)] == []
+    ann = out.state.to_json()["players"]["Ann"]
+    assert (ann["vp"], ann["built"], ann["operations_limit"]) == (3, ["Templum"], 3)
+
+
+# Ann starts Arena (stone, cost 2) in turn 1; turn 2 is Bob's: lines 2-5.
+ARENA = [start("Ann"), build("Ann", "Arena", "stone"), end("Ann"), start("Bob")]
+
+
+def test_a_resource_of_another_color_does_not_count_toward_completion():
+    # Line 6: clay under Arena, a violation; line 7: one stone. Arena has 1 of its 2 stones: not built.
+    out = play(*ARENA, move("Ann", "Arena", "clay"), move("Ann", "Arena", "stone"))
+    assert violations(out) == [(6, "UCH-MOVE")]
+    (finding,) = [e for e in out.events if isinstance(e, FindingRaised)]
+    assert finding.message == ("moves a clay resource under Arena, a stone building; "
+                               "it does not count toward the 2 stone resource(s) it costs (0 so far)")
+    ann = out.state.to_json()["players"]["Ann"]
+    assert (ann["vp"], ann["built"], ann["under_construction"], ann["operations_limit"]) == (0, [], {"Arena": 1}, 2)
+    assert out.state.by_player["Ann"].under_construction["Arena"].other == 1  # it lies there, as recorded
+
+
+def test_the_building_is_built_only_when_its_own_color_reaches_the_cost():
+    # Line 6 clay (not counted), lines 7 and 8 stone: built at line 8, 2 VP, Operations limit 2 -> 3.
+    out = play(*ARENA, move("Ann", "Arena", "clay"), move("Ann", "Arena", "stone"), move("Ann", "Arena", "stone"))
+    assert violations(out) == [(6, "UCH-MOVE")]
+    ann = out.state.to_json()["players"]["Ann"]
+    assert (ann["vp"], ann["built"], ann["under_construction"], ann["operations_limit"]) == (2, ["Arena"], {}, 3)
+    assert ann["buildings"] == [{"name": "Arena", "color": "stone", "vp": 2, "line": 8}]
+
+
+def test_a_resource_moved_in_the_starting_turn_is_a_violation_applied_as_recorded():
+    # Casa (wood, cost 1) started and given its resource in turn 1: a UCH-MOVE violation, and built (1 VP, limit 3).
+    out = play(start("Ann"), build("Ann", "Casa", "wood"), move("Ann", "Casa", "wood"))
+    assert violations(out) == [(4, "UCH-MOVE")]
+    ann = out.state.to_json()["players"]["Ann"]
+    assert (ann["vp"], ann["built"], ann["operations_limit"]) == (1, ["Casa"], 3)
+
+
+def test_voiding_a_resource_of_another_color_changes_nothing_it_counted():
+    out = play(*ARENA, move("Ann", "Arena", "clay"), move("Ann", "Arena", "stone"), ev("correction", voids=6, reason="misread"))
+    site = out.state.by_player["Ann"].under_construction["Arena"]
+    assert (site.placed, site.other) == (1, 0)
+    assert violations(out) == [(6, "UCH-MOVE")]  # the table saw it; the correction moots it
+    assert [(e.line, e.about, e.rule) for e in out.events if type(e).__name__ == "FindingMooted"] == [(8, 6, "UCH-MOVE")]
 
 
 # -- UCH-COMPLETE ----------------------------------------------------------------------

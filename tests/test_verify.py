@@ -47,7 +47,7 @@ def problems(store: GameStore, fingerprint: str | None = None) -> list[tuple[int
 
 def test_the_untouched_store_is_intact(store):
     verdict = verify_game(store, GAME)
-    assert verdict.intact and verdict.versions == 139
+    assert verdict.intact and verdict.versions == 138
     assert verdict.fingerprint == fingerprint_of(GAME, run(SEED.read_bytes()).events)
 
 
@@ -95,17 +95,17 @@ def test_a_truncated_tail_is_named(store):
 def test_a_forged_event_with_a_good_chain_is_caught_by_the_catalog_and_the_fingerprint(store):
     kept = verify_game(store, GAME).fingerprint[:16]
     conn, uid = raw(store)
-    topic, state = row(conn, uid, 139)
+    topic, state = row(conn, uid, 138)
     head, payload = open_sealed(state)
     forged = b'{"line":79,"player":"Qossuth","delta":5000,"rule":"MOV-PAY","reason":"forged"}'
     forged_topic = "domain.merchant_of_venus.events:CreditsChanged"
-    conn.execute("INSERT INTO stored_events VALUES (?, 140, ?, ?)",
+    conn.execute("INSERT INTO stored_events VALUES (?, 139, ?, ?)",
                  (uid, forged_topic, seal(link(head, event_hash(forged_topic, forged)), forged)))
-    assert problems(store) == [(140, "inserted")]
+    assert problems(store) == [(139, "inserted")]
     # Even with the catalog rewritten to match, the fingerprint the players kept gives it away.
-    conn.execute("UPDATE gamelog_games SET versions = 140")
-    assert problems(store) == [(140, "altered")]
-    assert problems(store, kept) == [(140, "altered"), (140, "altered")]
+    conn.execute("UPDATE gamelog_games SET versions = 139")
+    assert problems(store) == [(139, "altered")]
+    assert problems(store, kept) == [(139, "altered"), (139, "altered")]
 
 
 def test_the_cli_exits_3_naming_every_problem(store):
@@ -125,7 +125,7 @@ def test_the_cli_exits_3_naming_every_problem(store):
 def test_the_cli_says_intact_and_checks_a_kept_fingerprint(store):
     fingerprint = verify_game(store, GAME).fingerprint
     ok = CliRunner().invoke(main, ["verify", GAME, "--store", store.location, "--fingerprint", fingerprint[:16]])
-    assert ok.exit_code == 0 and f"intact, 139 events, fingerprint {fingerprint[:16]}" in ok.stdout
+    assert ok.exit_code == 0 and f"intact, 138 events, fingerprint {fingerprint[:16]}" in ok.stdout
     wrong = CliRunner().invoke(main, ["verify", GAME, "--store", store.location, "--fingerprint", "00ff"])
     assert wrong.exit_code == 3
 

@@ -49,23 +49,34 @@ def at_market(rule: str, player: Player, culture: str, what: str) -> list[Proble
 
 
 def buy_reference(event: GoodsBought) -> list[Problem]:
-    """MOV-BUY: warn where the log's seller or price differs from the reference data."""
+    """MOV-BUY: warn where the log's seller or price differs from the reference data (the seeds' facts first)."""
     good = reference.goods().get(reference.key(event.good))
     if good is None:
         return [Problem("MOV-BUY", f"{event.good} is not in the reference data; its seller and price are taken as logged", WARNING)]
     out = []
     if reference.key(good.seller) != reference.key(event.culture):
-        out.append(Problem("MOV-BUY", f"the reference data has {good.name} sold by {good.seller}, not {event.culture}", WARNING))
+        out.append(Problem("MOV-BUY", f"{reference.source_of('good', good.name, 'seller')} has {good.name} sold by {good.seller}, "
+                                      f"not {event.culture}", WARNING))
     if good.buy_price != event.unit_price:
-        out.append(Problem("MOV-BUY", f"the reference price of {good.name} is c{good.buy_price}, the log says c{event.unit_price}", WARNING))
+        out.append(Problem("MOV-BUY", f"{reference.source_of('good', good.name, 'buy_price')} prices {good.name} at c{good.buy_price}, "
+                                      f"the log says c{event.unit_price}", WARNING))
     return out
 
 
 def iou_held(player: Player, event: GoodsBought) -> list[Problem]:
-    """MOV-IOU: a purchase paid with a culture's IOU needs that IOU in hand."""
-    if event.iou and event.culture not in player.ious:
+    """MOV-IOU: a purchase paid with an IOU needs the selling culture's IOU in hand.
+
+    That an IOU pays only toward its own culture's goods is our reading (not
+    in the seeds): a player holding only other cultures' IOUs is told so.
+    """
+    if not event.iou or event.culture in player.ious:
+        return []
+    others = sorted(player.ious)
+    if not others:
         return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold")]
-    return []
+    held = ", ".join(f"the {c} IOU" for c in others)
+    return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold ({event.player} holds {held}; "
+                               f"an IOU pays only toward a purchase from the culture that issued it: not in the seeds)")]
 
 
 def iou_payment(player: Player, culture: str, total: int) -> tuple[int, int]:
@@ -87,7 +98,8 @@ def first_contact(state: MerchantState, culture: str, iou: int) -> list[Problem]
         out.append(Problem("MOV-IOU", f"{culture} was first contacted by {by} at line {line}; its IOU is gone"))
     ref = reference.cultures().get(reference.key(culture))
     if ref is not None and ref.iou_value != iou:
-        out.append(Problem("MOV-IOU", f"the reference IOU of {ref.name} is c{ref.iou_value}, the log says c{iou}", WARNING))
+        out.append(Problem("MOV-IOU", f"{reference.source_of('culture', ref.name, 'iou_value')} gives {ref.name}'s IOU as "
+                                      f"c{ref.iou_value}, the log says c{iou}", WARNING))
     return out
 
 
@@ -103,9 +115,11 @@ def sell(player: Player, event: GoodsSold) -> list[Problem]:
     good = reference.goods().get(reference.key(event.good))
     if good is not None:
         if reference.key(event.culture) not in {reference.key(b) for b in good.buyers}:
-            out.append(Problem("MOV-SELL", f"the reference data has {good.name} bought by {', '.join(good.buyers)}, not {event.culture}", WARNING))
+            out.append(Problem("MOV-SELL", f"{reference.source_of('good', good.name, 'buyers')} has {good.name} bought by "
+                                           f"{', '.join(good.buyers)}, not {event.culture}", WARNING))
         if good.resale_value != event.resale_value:
-            out.append(Problem("MOV-SELL", f"the reference resale value of {good.name} is c{good.resale_value}, the log says c{event.resale_value}", WARNING))
+            out.append(Problem("MOV-SELL", f"{reference.source_of('good', good.name, 'resale_value')} gives {good.name}'s resale value "
+                                           f"as c{good.resale_value}, the log says c{event.resale_value}", WARNING))
     return out
 
 
@@ -207,9 +221,9 @@ def pass_hazard(player: Player, color: str) -> list[Problem]:
 
 
 def pay(player: Player, amount: int, what: str) -> list[Problem]:
-    """MOV-PAY: a player can't pay more credits than they hold."""
+    """MOV-PAY (not in the seeds): a player can't pay more credits than they hold."""
     if amount > player.credits:
-        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits}")]
+        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits} (not in the seeds)")]
     return []
 
 
@@ -227,7 +241,7 @@ def equipment_reference(item: str, price: int) -> list[Problem]:
         "combineddrive" if len(colors) > 1 else f"{colors[0]}drive" if colors else reference.key(item))
     ref = reference.equipment_prices().get(reference.key(name))
     if ref is not None and ref != price:
-        return [Problem("MOV-BUY", f"the reference price of {item} is c{ref}, the log says c{price}", WARNING)]
+        return [Problem("MOV-BUY", f"{reference.source_of('equipment', name, 'price')} prices {item} at c{ref}, the log says c{price}", WARNING)]
     return []
 
 

@@ -121,7 +121,11 @@ class ConstructionStarted(PlayerRecorded, tag="construction_started"):
 
 
 class ResourceMoved(PlayerRecorded, tag="resource_moved"):
-    """UCH-MOVE: one resource goes from the Storehouse under ``building``."""
+    """UCH-MOVE: one resource goes from the Storehouse under ``building``.
+
+    One line per resource; a Construction order may move any number of them
+    (the seed sets no limit), so nothing limits how many lines one turn holds.
+    """
 
     building: Name
     color: Color
@@ -204,11 +208,20 @@ class BuildingStarted(Derived, frozen=True, kw_only=True):
 
 
 class ResourcePlaced(Counted, frozen=True, kw_only=True):
-    """UCH-MOVE: ``count`` resources go under (or, undone, leave) a building being built."""
+    """UCH-MOVE: ``count`` resources go under (or, undone, leave) a building being built.
+
+    ``counts`` says whether they count toward its completion (UCH-COMPLETE):
+    only resources of the building's color do (the seed: built once
+    "resources of the right color" reach its cost). A resource of another
+    color lies under the building as the table put it there, and is
+    discarded with the others at completion. Histories stored before this
+    field hold only ``True``: what was decided then.
+    """
 
     player: str
     building: str
     color: str
+    counts: bool = True
 
 
 class BuildingCompleted(Derived, frozen=True, kw_only=True):

@@ -89,11 +89,10 @@ class UchroniaEngine(Engine):
     @decides(ConstructionStarted)
     def construction_started(self, line: int, e: ConstructionStarted) -> None:
         s = self.state
-        self.report(line, e.player, rules.check_start(s, e) + rules.check_unique(s, e) + rules.check_cost(s, e))
+        self.report(line, e.player, rules.check_start(s, e) + rules.check_unique(s, e) + rules.check_printed_vp(e))
         self.forum(line, e.color, -1, "UCH-START", f"{e.player} started {e.building}")
-        cost = rules.cost_of(e.color)
-        self.emit(BuildingStarted(line=line, player=e.player, building=e.building, color=e.color, cost=cost,
-                                  vp=cost if e.vp is None else e.vp, turn=s.turn))
+        self.emit(BuildingStarted(line=line, player=e.player, building=e.building, color=e.color, cost=rules.cost_of(e.color),
+                                  vp=rules.building_vp(e), turn=s.turn))
 
     @decides(ResourceMoved)
     def resource_moved(self, line: int, e: ResourceMoved) -> None:
@@ -102,8 +101,9 @@ class UchroniaEngine(Engine):
         site = s.by_player[e.player].under_construction.get(e.building)
         if site is None:
             return  # nothing is being built under that name: the resource goes nowhere
-        self.emit(ResourcePlaced(line=line, player=e.player, building=e.building, color=e.color))
-        if rules.is_complete(site):
+        counts = rules.counts_toward(site, e.color)
+        self.emit(ResourcePlaced(line=line, player=e.player, building=e.building, color=e.color, counts=counts))
+        if counts and rules.is_complete(site):
             self.complete(line, e.player, e.building, site)
 
     def complete(self, line: int, player: str, building: str, site: Site) -> None:

@@ -3,8 +3,9 @@
 Source: the Russian translation of the rules, ``seeds/002_f029463eacb11737.txt``
 (sections "Успешное завершение строительства" and "Конец игры"). Uchronia has
 no public component list (the project's data notes say so): a log names its
-buildings and their colors, and a building's victory points equal its
-construction cost unless the log says otherwise.
+buildings and their colors. A building's victory points are as printed
+on it (UCH-SCORE): the log's ``vp``; where the log states none, they equal
+its construction cost, which is our reading (not in the seeds).
 """
 
 from __future__ import annotations

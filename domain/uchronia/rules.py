@@ -79,19 +79,8 @@ def cost_of(color: str) -> int:
     return reference.COST[color]
 
 
-def check_cost(state: UchroniaState, e: ConstructionStarted | ResourceMoved) -> list[Problem]:
-    """UCH-COST: no resource beyond a building's cost; warn on VP that differ from the cost.
-
-    A building's victory points equal its construction cost (the project's
-    data notes); a log's ``vp`` is used as stated, so a difference is
-    only a warning. A resource moved under a building the player has already
-    completed exceeds its cost.
-    """
-    if isinstance(e, ConstructionStarted):
-        cost = cost_of(e.color)
-        if e.vp is not None and e.vp != cost:
-            return [Problem("UCH-COST", f"{e.building} is given {e.vp} VP; a {e.color} building costs and is worth {cost}", WARNING)]
-        return []
+def check_cost(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
+    """UCH-COST: no resource under a building the player has already completed (it is beyond its cost)."""
     if e.building in state.by_player[e.player].under_construction:
         return []
     done = state.built_by(e.player, e.building)
@@ -101,7 +90,14 @@ def check_cost(state: UchroniaState, e: ConstructionStarted | ResourceMoved) -> 
 
 
 def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
-    """UCH-MOVE: onto a building the player is building, of its color, not in the turn it was started."""
+    """UCH-MOVE: onto a building the player is building, of its color, not in the turn it was started.
+
+    Both violations are applied as recorded (the table did it): a resource
+    moved in the starting turn counts toward completion, one of another color
+    lies under the building but never counts (:func:`counts_toward`). How many
+    resources one order moves is not limited (the seed: "if you move
+    additional resources, keep their count visible").
+    """
     site = state.by_player[e.player].under_construction.get(e.building)
     if site is None:
         if state.built_by(e.player, e.building) is not None:
@@ -111,14 +107,25 @@ def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
         return [Problem("UCH-MOVE", f"moves a resource under {e.building}, which {e.player} is not building ({whose})")]
     out = []
     if e.color != site.color:
-        out.append(Problem("UCH-MOVE", f"moves a {e.color} resource under {e.building}, a {site.color} building"))
+        out.append(Problem("UCH-MOVE", f"moves a {e.color} resource under {e.building}, a {site.color} building; "
+                                       f"it does not count toward the {site.cost} {site.color} resource(s) it costs "
+                                       f"({site.placed} so far)"))
     if site.turn == state.turn:
         out.append(Problem("UCH-MOVE", f"moves a resource under {e.building} in turn {state.turn}, the turn it was started (line {site.line})"))
     return out
 
 
+def counts_toward(site: Site, color: str) -> bool:
+    """UCH-COMPLETE, UCH-MOVE: only a resource of the building's color counts toward its cost.
+
+    The seed: a building is built once "as many resources of the right color"
+    as its cost were moved under it; another color is a UCH-MOVE violation.
+    """
+    return color == site.color
+
+
 def is_complete(site: Site) -> bool:
-    """UCH-COMPLETE: a building is built when its resources reach its cost."""
+    """UCH-COMPLETE: a building is built when its resources of its color reach its cost."""
     return site.placed >= site.cost
 
 
@@ -198,6 +205,30 @@ def _known_buildings(state: UchroniaState) -> list[str]:
     names = [b.name for p in state.by_player.values() for b in p.built]
     names += [n for p in state.by_player.values() for n in p.under_construction]
     return sorted(set(names), key=len, reverse=True)  # the longest name first: "Great Baths" before "Baths"
+
+
+PRINTED_VP = (1, 2, 3)
+"""UCH-SCORE: the victory points a building may show (the seed: "+1, +2, или +3 за построенные Здания")."""
+
+
+def building_vp(e: ConstructionStarted) -> int:
+    """UCH-SCORE: the building's VP as printed (the log's ``vp``); where the log states none, its cost.
+
+    The cost is our reading (not in the seeds): the seed gives the VP "as
+    printed on the building", and Uchronia has no public component list.
+    """
+    return cost_of(e.color) if e.vp is None else e.vp
+
+
+def check_printed_vp(e: ConstructionStarted) -> list[Problem]:
+    """UCH-SCORE: stated VP are used as printed; warn when they are none of the +1, +2, +3 the seed lists.
+
+    VP that differ from the cost are no finding: the VP are the building's
+    own, and the cost is only our default where the log states none.
+    """
+    if e.vp is None or e.vp in PRINTED_VP:
+        return []
+    return [Problem("UCH-SCORE", f"{e.building} is given {e.vp} VP; the seed's buildings give +1, +2 or +3", WARNING)]
 
 
 def check_score(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[Problem]:

@@ -33,7 +33,12 @@ from domain.uchronia.reference import COLORS
 
 @dataclass
 class Site:
-    """A building under construction: its color, cost, VP and the resources under it."""
+    """A building under construction: its color, cost, VP and the resources under it.
+
+    ``placed`` counts the resources of its color (those that count toward its
+    cost, UCH-COMPLETE); ``other`` those of another color the table put under
+    it anyway (a UCH-MOVE violation, applied as recorded, never counted).
+    """
 
     color: str
     cost: int
@@ -41,6 +46,7 @@ class Site:
     line: int
     turn: int
     placed: int = 0
+    other: int = 0
 
 
 @dataclass(frozen=True)
@@ -152,8 +158,12 @@ class UchroniaState(GameState):
     @folds(ResourcePlaced)
     def _placed(self, e: ResourcePlaced) -> None:
         site = self.by_player[e.player].under_construction.get(e.building)
-        if site is not None:
+        if site is None:
+            return
+        if e.counts:
             site.placed += e.count
+        else:
+            site.other += e.count
 
     @folds(BuildingCompleted)
     def _completed(self, e: BuildingCompleted) -> None:
