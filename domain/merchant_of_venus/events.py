@@ -19,21 +19,15 @@ from domain.events import (
     COMMON_EVENTS,
     Counted,
     Derived,
-    FindingRaised,
     GameHeader,
-    GameWon,
     Goal,
     Tally,
-    LineVoided,
     Name,
     NonNegativeInt,
     PlayerRecorded,
     PositiveInt,
     Quantity,
     Recorded,
-    ScoreChecked,
-    TurnBegan,
-    TurnFinished,
 )
 
 Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]

@@ -53,11 +53,8 @@ from domain.events import (
     COMMON_EVENTS,
     Counted,
     Derived,
-    FindingRaised,
     GameHeader,
-    GameWon,
     Goal,
-    LineVoided,
     Name,
     NonNegativeInt,
     PLAYER,
@@ -65,9 +62,6 @@ from domain.events import (
     PositiveInt,
     Recorded,
     Score,
-    ScoreChecked,
-    TurnBegan,
-    TurnFinished,
 )
 from domain.twilight_imperium import reference
 

@@ -21,21 +21,15 @@ from domain.events import (
     COMMON_EVENTS,
     Counted,
     Derived,
-    FindingRaised,
     GameHeader,
-    GameWon,
     Goal,
-    LineVoided,
     Name,
     NonNegativeInt,
     PLAYER,
     PlayerRecorded,
     PositiveInt,
     Recorded,
-    ScoreChecked,
     SignedInt,
-    TurnBegan,
-    TurnFinished,
 )
 from domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
 
