@@ -36,8 +36,17 @@ EVENTS = 400
 
 @pytest.fixture
 def stored(tmp_path):
-    """A store holding a generated game of 400 events and a correction ("bench") and the disputed example."""
-    path = str(tmp_path / "s.sqlite")
+    """A SQLite store holding a generated game of 400 events and a correction ("bench") and the disputed example."""
+    return _filled(str(tmp_path / "s.sqlite"))
+
+
+@pytest.fixture
+def stored_on_each(locations):
+    """The store of :func:`stored`, on each backend."""
+    return _filled(locations.new())
+
+
+def _filled(path: str) -> tuple[str, str]:
     store = GameStore(path)
     log = io.BytesIO()
     write_log(log, EVENTS)
@@ -61,8 +70,8 @@ COMMANDS = [("report", fmt) for fmt in ("text", "json", "markdown", "csv")] + [(
 
 
 @pytest.mark.parametrize("command,fmt", COMMANDS)
-def test_small_pages_give_the_same_bytes_as_one_page(stored, monkeypatch, command, fmt):
-    path, disputed = stored
+def test_small_pages_give_the_same_bytes_as_one_page(stored_on_each, monkeypatch, command, fmt):
+    path, disputed = stored_on_each
     for game in ("bench", disputed):
         monkeypatch.setattr(model, "PAGE", 10**9)
         whole = _run(path, command, game, "--format", fmt)

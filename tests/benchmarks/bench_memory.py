@@ -8,8 +8,11 @@ A generated legal Merchant of Venus log of ``--events`` events is imported
 once into a fresh SQLite store; then each reading command runs, as the CLI
 does, in a child process of its own, its output thrown away, and its peak
 resident memory (ru_maxrss) and seconds are printed: ``verify``, ``report
---format json``, ``report`` (text), ``audit``, ``replay --format json`` and
-``replay --line`` of a middle line. The target (issue 14) is 256 MB at any size.
+--format json``, ``report`` (text), ``audit``, ``audit --format json`` (every
+score entry), ``replay --format json`` and ``replay --line`` of a middle line.
+The target (issue 14) is 256 MB at any size. ``--keep DIR`` keeps the log and
+the store in DIR and measures that store again on the next run (``--only
+COMMAND`` picks commands).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ COMMANDS = {
     "report json": ["report", "bench", "--format", "json", "-o", os.devnull],
     "report text": ["report", "bench", "-o", os.devnull],
     "audit": ["audit", "bench"],
+    "audit json": ["audit", "bench", "--format", "json"],
     "replay json": ["replay", "bench", "--format", "json"],
     "replay --line": ["replay", "bench", "--line", "{middle}", "--format", "json"],
 }
