@@ -9,20 +9,20 @@ from typing import Any
 import click
 
 from cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
-from cli.report import keeper_for
+from cli.report import keeper_for, write_pieces
 from cli.sources import load_game, store_option
 from cli.terminal import text_width
 from domain.engine import VIOLATION
 from domain.replay import PointNotReached, without as replay_without
-from projections.reports.audit import build_audit
-from projections.reports.audit_formats import (render_audit_json, render_audit_markdown, render_audit_text,
+from projections.reports.audit import audit_parts, build_audit
+from projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                render_what_if_json, render_what_if_text)
 from projections.reports.model import build_report
 from projections.reports.whatif import compare
 from projections.store.verify import fingerprint_of
 from projections.views.keeper import views_in_memory
 
-RENDER_AUDIT = {"text": render_audit_text, "markdown": render_audit_markdown, "json": render_audit_json}
+RENDER_AUDIT = {"markdown": audit_markdown_pieces, "json": audit_json_pieces}
 RENDER_WHAT_IF = {"text": render_what_if_text, "markdown": render_what_if_text, "json": render_what_if_json}
 
 
@@ -55,10 +55,10 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, store: 
 
 def _audit(stack: ExitStack, game: str, player: str | None, lines: list[int] | None, fmt: str, store: str) -> None:
     events, cursor, game_id, fingerprint = _open(stack, game, store, need_events=lines is not None)
-    document = build_audit(cursor, game_id, fingerprint=fingerprint)
-    if player is not None and player not in document.scores:
-        raise InputProblem(f"no player {player!r} in {game_id!r} (players: {', '.join(document.scores)})")
     if lines is not None:
+        document = build_audit(cursor, game_id, fingerprint=fingerprint)
+        if player is not None and player not in document.scores:
+            raise InputProblem(f"no player {player!r} in {game_id!r} (players: {', '.join(document.scores)})")
         try:
             hypothetical = replay_without(document.game, events, set(lines))
         except PointNotReached as exc:
@@ -66,13 +66,18 @@ def _audit(stack: ExitStack, game: str, player: str | None, lines: list[int] | N
         what_if_cursor = views_in_memory(hypothetical).cursor()
         diff = compare(build_report(cursor, game_id), build_report(what_if_cursor, game_id), lines)
         click.echo(render_what_if_text(diff, text_width()) if fmt == "text" else RENDER_WHAT_IF[fmt](diff))
-        violated = build_audit(what_if_cursor, game_id).findings
+        violated = audit_parts(what_if_cursor, game_id).counts.get(VIOLATION, 0)
     else:
+        parts = audit_parts(cursor, game_id, fingerprint=fingerprint)
         if player is not None:
-            document.scores = {player: document.scores[player]}
-        click.echo(render_audit_text(document, text_width()) if fmt == "text" else RENDER_AUDIT[fmt](document))
-        violated = document.findings
-    raise SystemExit(EXIT_VIOLATION if any(f.severity == VIOLATION for f in violated) else EXIT_OK)
+            if player not in parts.players:
+                raise InputProblem(f"no player {player!r} in {game_id!r} (players: {', '.join(parts.players)})")
+            parts = audit_parts(cursor, game_id, player, fingerprint)
+        # Written as it is read: a finding, a correction, a score entry at a time.
+        pieces = audit_text_pieces(parts, text_width()) if fmt == "text" else RENDER_AUDIT[fmt](parts)
+        write_pieces(pieces, None)
+        violated = parts.counts.get(VIOLATION, 0)
+    raise SystemExit(EXIT_VIOLATION if violated else EXIT_OK)
 
 
 def _open(stack: ExitStack, game: str, store: str, need_events: bool) -> tuple[list[Any] | None, Any, str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from typing import Any, Iterable, Iterator
 
 import click
 
@@ -14,9 +15,9 @@ from cli.terminal import progress, text_width
 from domain.games import GAMES
 from domain.messages import plural
 from projections.views.keeper import ViewKeeper, views_in_memory
-from projections.reports.formats import render_csv, render_json, render_markdown, render_text
+from projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
 from projections.reports.html import render_html
-from projections.reports.model import GameNotInViews, build_report
+from projections.reports.model import GameNotInViews, build_report, report_head, report_periods
 
 
 def _keeper(store: str) -> ViewKeeper:
@@ -33,13 +34,47 @@ def keeper_for(store: str) -> ViewKeeper:
 
 def write_output(text: str, path: str | None) -> None:
     """Print, or write to ``path`` atomically: a failure leaves no half-written file."""
+    write_pieces([text], path)
+
+
+CHUNK = 1 << 16
+"""Characters written at a time: pieces are gathered up to this much, so printing stays fast and memory small."""
+
+
+def _chunks(pieces: Iterable[str]) -> Iterator[str]:
+    held: list[str] = []
+    size = 0
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size >= CHUNK:
+            yield "".join(held)
+            held, size = [], 0
+    yield "".join(held)
+
+
+def write_pieces(pieces: Iterable[str], path: str | None) -> None:
+    """Print the text the pieces make (ending it with a newline if it lacks one), or write it to ``path`` as it is,
+    atomically: a failure leaves no half-written file. The pieces are written as they come."""
     if path is None:
-        click.echo(text, nl=not text.endswith("\n"))
+        last = ""
+        for chunk in _chunks(pieces):
+            if chunk:
+                click.echo(chunk, nl=False)
+                last = chunk
+        if not last.endswith("\n"):
+            click.echo("")
         return
     folder = os.path.dirname(os.path.abspath(path))
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as handle:
-            handle.write(text)
+            try:
+                for chunk in _chunks(pieces):
+                    handle.write(chunk)
+            except BaseException:
+                handle.close()
+                os.unlink(handle.name)
+                raise
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file, not the temp file's 0600
@@ -65,24 +100,38 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     if os.path.isfile(game):
         source = load_game(game, store)
         cursor = views_in_memory(source.events).cursor()
-        # The HTML report's replay shows the state after every line: it folds the history too.
-        document = build_report(cursor, source.id, by, source.events if fmt == "html" else None)
-    else:
-        keeper = keeper_for(store)
-        history = load_game(game, store).events if fmt == "html" else None
-        with keeper.connection() as cursor:
-            try:
-                document = build_report(cursor, game, by, history)
-            except GameNotInViews:
-                raise InputProblem(f"no log file or stored game named {game!r} (in {store})") from None
-    if by == "round" and GAMES[document.game].round_of is None:
-        raise InputProblem(f"{game}: {document.game} is not played in rounds; report it --by turn")
+        _report(cursor, source.id, game, by, fmt, output, store, source.events)
+        return
+    keeper = keeper_for(store)
+    with keeper.connection() as cursor:
+        _report(cursor, game, game, by, fmt, output, store, None)
+
+
+def _report(cursor: Any, game_id: str, game: str, by: str | None, fmt: str, output: str | None, store: str,
+            events: Iterable[Any] | None) -> None:
+    """Read the report of ``game_id`` from the views at ``cursor`` and write it as it is read (HTML: whole).
+
+    ``events`` is the game's history when it is at hand (a log file): the
+    HTML report's replay folds it; a stored game's is read from the store.
+    """
+    try:
+        head = report_head(cursor, game_id, by)
+    except GameNotInViews:
+        raise InputProblem(f"no log file or stored game named {game!r} (in {store})") from None
+    if by == "round" and GAMES[head.game].round_of is None:
+        raise InputProblem(f"{game}: {head.game} is not played in rounds; report it --by turn")
+    if fmt == "html":
+        # The HTML report's replay shows the state after every line: it holds the whole report.
+        history = events if events is not None else load_game(game, store).events
+        write_output(render_html(build_report(cursor, game_id, by, history)), output)
+        return
+    periods = report_periods(cursor, head)
     if fmt == "text":
         styled = output is None and sys.stdout.isatty()
-        text = render_text(document, click.style if styled else (lambda t, **_: t), text_width())
+        pieces = text_pieces(head, periods, click.style if styled else (lambda t, **_: t), text_width())
     else:
-        text = {"markdown": render_markdown, "json": render_json, "csv": render_csv, "html": render_html}[fmt](document)
-    write_output(text, output)
+        pieces = {"markdown": markdown_pieces, "json": json_pieces, "csv": csv_pieces}[fmt](head, periods)
+    write_pieces(pieces, output)
 
 
 @click.group()

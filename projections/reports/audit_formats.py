@@ -6,10 +6,16 @@ A finding reads as everywhere else (``domain.messages``).
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any, Iterable, Iterator
+
+import msgspec
 from msgspec import UNSET
 
-from domain.messages import finding, severity_summary, signed
-from projections.reports.documents import Audit, Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode
+from domain.messages import finding, severity_counts, signed
+from projections.reports.audit import AuditParts
+from projections.reports.documents import (Audit, AuditFinding, Correction, Result, ScoreEntry, Standings,
+                                           StandingsChange, WhatIf, encode)
 from projections.reports.safe import clean, markdown
 from projections.reports.terminal import WIDTH, label, wrap
 from projections.store.verify import SHORT
@@ -19,10 +25,10 @@ def _score_name(score: str) -> str:
     return label(score)
 
 
-def _entries_text(entries: list[ScoreEntry], indent: str, width: int) -> list[str]:
-    return [text for e in entries
+def _entries_text(entries: Iterable[ScoreEntry], indent: str, width: int) -> Iterator[str]:
+    return (text for e in entries
             for text in wrap(clean(f"{e.source} [{e.rule}]"), width,
-                             f"{indent}line {e.line:>5}  {signed(e.points):>7}  = {e.total:<7} ")]
+                             f"{indent}line {e.line:>5}  {signed(e.points):>7}  = {e.total:<7} "))
 
 
 def render_audit_json(audit: Audit) -> str:
@@ -30,37 +36,108 @@ def render_audit_json(audit: Audit) -> str:
     return encode(audit, indent=1)
 
 
+def _whole(audit: Audit) -> AuditParts:
+    """A whole audit document as the parts the streaming renderers read."""
+    head = msgspec.structs.replace(audit, findings=[], scores={}, corrections=[])
+    parts = _Whole(None, head, list(audit.scores), Counter(f.severity for f in audit.findings),
+                   {p: s.total for p, s in audit.scores.items()})
+    parts.document = audit
+    return parts
+
+
+class _Whole(AuditParts):
+    """The parts of an audit already read whole (``build_audit``)."""
+
+    document: Audit
+
+    def findings(self) -> Iterator[AuditFinding]:
+        return iter(self.document.findings)
+
+    def corrections(self) -> Iterator[Correction]:
+        return iter(self.document.corrections)
+
+    def entries(self, player: str) -> Iterator[ScoreEntry]:
+        return iter(self.document.scores[player].entries)
+
+
+class _Object(list):
+    """A JSON object's (key, value) pairs, written as they come (a value may be an iterator: an array)."""
+
+
+def _json(value: Any, depth: int = 0) -> Iterator[str]:
+    """``encode(value, indent=1)`` piece by piece, indented for ``depth``: an iterator is an array, an
+    :class:`_Object` an object, written an item at a time; anything else is encoded whole."""
+    if isinstance(value, (_Object, Iterator)):
+        opening, closing = "{}" if isinstance(value, _Object) else "[]"
+        pad, first = "\n" + " " * (depth + 1), True
+        for item in value:
+            yield (opening if first else ",") + pad
+            if isinstance(value, _Object):
+                key, item = item
+                yield encode(key) + ": "
+            yield from _json(item, depth + 1)
+            first = False
+        yield opening + closing if first else "\n" + " " * depth + closing
+    else:
+        yield encode(value, indent=1).replace("\n", "\n" + " " * depth)
+
+
+def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
+    """:func:`render_audit_json`'s text (the same bytes), written a finding, an entry, a correction at a time."""
+    head = parts.head
+    scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
+    return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
+                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint)]))
+
+
+def _joined(lines: Iterable[str]) -> Iterator[str]:
+    """The pieces of ``"\\n".join(lines)``, without holding the lines."""
+    first = True
+    for line in lines:
+        yield line if first else "\n" + line
+        first = False
+
+
 def render_audit_text(audit: Audit, width: int = WIDTH) -> str:
+    """The audit for a terminal, whole: :func:`audit_text_pieces` joined."""
+    return "".join(audit_text_pieces(_whole(audit), width))
+
+
+def audit_text_pieces(parts: AuditParts, width: int = WIDTH) -> Iterator[str]:
     """Every finding with its rule text and the log's words, the corrections, the scores; one player's derivation.
 
     Every line is at most ``width`` wide (wrapped with a hanging indent); user
-    text is cleaned of control characters (``safe.clean``).
+    text is cleaned of control characters (``safe.clean``). Written a
+    finding at a time.
     """
-    out: list[str] = []
+    return _joined(_audit_text_lines(parts, width))
 
-    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> None:
-        out.extend(wrap(clean(text), width, indent, hanging))
 
-    say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
-        f"{severity_summary(f.severity for f in audit.findings)}", hanging=2)
-    for f in audit.findings:
-        say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4)
-        say(f.rule_text, "    rule: ")
+def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
+    audit = parts.head
+
+    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> Iterator[str]:
+        return iter(wrap(clean(text), width, indent, hanging))
+
+    yield from say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
+                   f"{severity_counts(parts.counts)}", hanging=2)
+    for f in parts.findings():
+        yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4)
+        yield from say(f.rule_text, "    rule: ")
         if f.log:
-            say(f.log, "    log:  ")
+            yield from say(f.log, "    log:  ")
         if f.moot_by is not UNSET:
-            say(f"since the correction at line {f.moot_by}, the log decided again no longer raises it", "    moot: ")
+            yield from say(f"since the correction at line {f.moot_by}, the log decided again no longer raises it", "    moot: ")
         if f.derivation is not UNSET:  # a CLAIM: even an empty derivation says how the score stood
-            say(f"the log's {_score_name(audit.score)} up to line {f.line}:", 4, 6)
-            out.extend(_entries_text(f.derivation, "      ", width))
-    for c in audit.corrections:
-        say(f"correction at line {c.line}: voids line {c.voids} ({c.reason}): {c.voided_line}", hanging=2)
-    say(f"{_score_name(audit.score)}: " + ", ".join(f"{p} {s.total}" for p, s in audit.scores.items()), hanging=2)
-    if len(audit.scores) == 1:
-        (player, score), = audit.scores.items()
-        say(f"how {player}'s {_score_name(audit.score)} of {score.total} was made:", hanging=2)
-        out.extend(_entries_text(score.entries, "  ", width))
-    return "\n".join(out)
+            yield from say(f"the log's {_score_name(audit.score)} up to line {f.line}:", 4, 6)
+            yield from _entries_text(f.derivation, "      ", width)
+    for c in parts.corrections():
+        yield from say(f"correction at line {c.line}: voids line {c.voids} ({c.reason}): {c.voided_line}", hanging=2)
+    yield from say(f"{_score_name(audit.score)}: " + ", ".join(f"{p} {parts.totals[p]}" for p in parts.players), hanging=2)
+    if len(parts.players) == 1:
+        (player,) = parts.players
+        yield from say(f"how {player}'s {_score_name(audit.score)} of {parts.totals[player]} was made:", hanging=2)
+        yield from _entries_text(parts.entries(player), "  ", width)
 
 
 def _md(text: str | None) -> str:
@@ -68,21 +145,33 @@ def _md(text: str | None) -> str:
 
 
 def render_audit_markdown(audit: Audit) -> str:
-    """The findings as a table, the corrections as a list, and each player's score entries as a table."""
-    out = [f"# Audit of {audit.game} {_md(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
-           "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
-    for f in audit.findings:
+    """The audit in Markdown, whole: :func:`audit_markdown_pieces` joined."""
+    return "".join(audit_markdown_pieces(_whole(audit)))
+
+
+def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
+    """The findings as a table, the corrections as a list, and each player's score entries as a table; a row at a time."""
+    return _joined(_audit_markdown_lines(parts))
+
+
+def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
+    audit = parts.head
+    yield from [f"# Audit of {audit.game} {_md(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
+                "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
+    for f in parts.findings():
         moot = "" if f.moot_by is UNSET else f" (moot since the correction at line {f.moot_by})"
-        out.append(f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)}{moot} | "
-                   f"{_md(f.rule_text)} | {_md(f.log)} |")
-    if audit.corrections:
-        out += ["", "## Corrections", ""] + [f"- line {c.line} voids line {c.voids} ({_md(c.reason)}): {_md(c.voided_line)}"
-                                             for c in audit.corrections]
-    for player, score in audit.scores.items():
-        out += ["", f"## {_md(player)}: {_score_name(audit.score)} {score.total}", "", "| line | points | total | source | rule |",
-                "| ---: | ---: | ---: | --- | --- |"]
-        out += [f"| {e.line} | {signed(e.points)} | {e.total} | {_md(e.source)} | `{e.rule}` |" for e in score.entries]
-    return "\n".join(out)
+        yield (f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)}{moot} | "
+               f"{_md(f.rule_text)} | {_md(f.log)} |")
+    heading = ["", "## Corrections", ""]
+    for c in parts.corrections():
+        yield from heading
+        heading = []
+        yield f"- line {c.line} voids line {c.voids} ({_md(c.reason)}): {_md(c.voided_line)}"
+    for player in parts.players:
+        yield from ["", f"## {_md(player)}: {_score_name(audit.score)} {parts.totals[player]}", "",
+                    "| line | points | total | source | rule |", "| ---: | ---: | ---: | --- | --- |"]
+        yield from (f"| {e.line} | {signed(e.points)} | {e.total} | {_md(e.source)} | `{e.rule}` |"
+                    for e in parts.entries(player))
 
 
 def render_what_if_json(diff: WhatIf) -> str:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
+from msgspec import UNSET
 
 from domain.games import GAMES
 from domain.messages import severity_counts, signed
@@ -63,13 +64,32 @@ def _standing_rows(report: Report, standings: Standings) -> tuple[list[str], lis
     return ["player", *measures], [[p, *(str(v) for v in row.values())] for p, row in standings.items()]
 
 
-def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> str:
-    """The report for a terminal, every line at most ``width`` wide (wrapped with a hanging indent).
+def _joined(lines: Iterable[str]) -> Iterator[str]:
+    """The pieces of ``"\\n".join(lines)``, one a line, without holding the lines."""
+    first = True
+    for line in lines:
+        yield line if first else "\n" + line
+        first = False
 
+
+def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> str:
+    """The report for a terminal, whole: :func:`text_pieces` joined."""
+    return "".join(text_pieces(report, report.periods, style, width))
+
+
+def text_pieces(report: Report, periods: Iterable[Period], style: Style = _plain, width: int = WIDTH) -> Iterator[str]:
+    """The report for a terminal, every line at most ``width`` wide (wrapped with a hanging indent), piece by piece.
+
+    ``report`` gives what comes before the periods, ``periods`` the periods
+    (``report.periods``, or ``model.report_periods`` as they are read).
     ``style`` is ``click.style`` on a terminal, plain otherwise; it is applied
     to each wrapped line, so styling never counts toward the width. User text
     is cleaned of control characters (``safe.clean``).
     """
+    return _joined(_text_lines(report, periods, style, width))
+
+
+def _text_lines(report: Report, periods: Iterable[Period], style: Style, width: int) -> Iterator[str]:
     def add(text: str, indent: int | str = 0, hanging: int | None = None, **styles: Any) -> None:
         out.extend(style(part, **styles) if styles else part for part in wrap(clean(text), width, indent, hanging))
 
@@ -78,7 +98,7 @@ def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> st
     add(f"Result: {_result(report)}", hanging=8)
     add(f"Findings: {_counts(report)}", hanging=10)
     out.append("")
-    for period in report.periods:
+    for period in periods:
         add(f"{_period_name(report, period)} (lines {period.first_line}-{period.last_line})", hanging=2, bold=True)
         for line in period.lines:
             text = line.text + ("  [void]" if line.voided else "")
@@ -93,20 +113,31 @@ def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> st
         if period.forum:
             add(f"{_board_title(report)}: " + ", ".join(f"{c} {n}" for c, n in period.forum.items()), 2, 4)
         out.append("")
-    return "\n".join(out)
+        yield from out
+        out.clear()
+    yield from out
 
 
 def render_markdown(report: Report) -> str:
-    """A Markdown document that renders on a forge: a heading per turn or round, tables for standings.
+    """The report in Markdown, whole: :func:`markdown_pieces` joined."""
+    return "".join(markdown_pieces(report, report.periods))
+
+
+def markdown_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
+    """A Markdown document that renders on a forge: a heading per turn or round, tables for standings; piece by piece.
 
     Every piece of user text is escaped (``safe.markdown``): no ``|``,
     newline or HTML tag from a log reaches the document as markup.
     """
-    out = [f"# {markdown(_title(report))}", "", f"- **Result:** {markdown(_result(report))}",
-           f"- **Findings:** {_counts(report)}", ""]
-    for period in report.periods:
-        out += [f"## {markdown(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
-                "| ---: | --- | --- | --- | --- |"]
+    return _joined(_markdown_lines(report, periods))
+
+
+def _markdown_lines(report: Report, periods: Iterable[Period]) -> Iterator[str]:
+    yield from [f"# {markdown(_title(report))}", "", f"- **Result:** {markdown(_result(report))}",
+                f"- **Findings:** {_counts(report)}", ""]
+    for period in periods:
+        out = [f"## {markdown(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
+               "| ---: | --- | --- | --- | --- |"]
         for line in period.lines:
             what = markdown(line.text) + (" *(void)*" if line.voided else "")
             # Rule IDs are gamelog's own, never the log's: they need no escaping.
@@ -120,11 +151,16 @@ def render_markdown(report: Report) -> str:
         if period.forum:
             out += ["", f"{markdown(_board_title(report))}: " + ", ".join(f"{markdown(c)} {n}" for c, n in period.forum.items())]
         out.append("")
-    return "\n".join(out)
+        yield from out
 
 
 def render_csv(report: Report) -> str:
-    """One row per player per turn or round, with a header row.
+    """The report as CSV, whole: :func:`csv_pieces` joined."""
+    return "".join(csv_pieces(report, report.periods))
+
+
+def csv_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
+    """One row per player per turn or round, with a header row; a period's rows at a time.
 
     A cell of user text that a spreadsheet would read as a formula starts
     with ``'`` (``safe.csv_cell``).
@@ -133,16 +169,43 @@ def render_csv(report: Report) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     measures = list(next(iter(report.opening.values())).keys()) if report.opening else []
     writer.writerow(["game", "id", report.by, "first_line", "last_line", "player", "acted", *measures, "violations", "warnings", "unverifiable"])
-    for period in report.periods:
+    for period in periods:
         for player, row in period.standings.items():
             mine = [f for line in period.lines for f in line.findings if f.player == player]
             writer.writerow(map(csv_cell, [
                 report.game, report.id, period.number, period.first_line, period.last_line, player,
                 int(player in period.players), *row.values(),
                 *(sum(1 for f in mine if f.severity == s) for s in ("violation", "warning", "unverifiable"))]))
-    return buffer.getvalue()
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
 
 
 def render_json(report: Report) -> str:
     """The report itself, as one JSON document."""
     return encode(report, indent=1) + "\n"
+
+
+_NO_PERIODS = '"periods": []\n}'
+
+
+def json_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
+    """:func:`render_json` of ``report`` with ``periods`` as its periods, a period at a time (the same bytes).
+
+    ``report`` holds no periods (and no ``states``, which only the HTML report
+    reads): its JSON ends with the empty ``periods``, which is opened instead,
+    and each period is encoded alone and indented to its depth (its strings hold
+    no raw newline: JSON escapes them).
+    """
+    if report.periods or report.states is not UNSET:
+        raise ValueError("json_pieces takes a report without periods or states (model.report_head)")
+    head = encode(report, indent=1)
+    if not head.endswith(_NO_PERIODS):
+        raise ValueError("the report's JSON does not end with its periods")
+    yield head[:-len("[]\n}")]
+    sep = "[\n  "
+    for period in periods:
+        yield sep + encode(period, indent=1).replace("\n", "\n  ")
+        sep = ",\n  "
+    yield ("[]" if sep.startswith("[") else "\n ]") + "\n}\n"

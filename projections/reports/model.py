@@ -10,10 +10,8 @@ its period come from its :class:`~domain.games.GameRules` in the registry.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
-
-from msgspec import UNSET
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
 
 from domain.games import GAMES
 from domain.measures import Measures
@@ -38,37 +36,68 @@ def read_context(cursor: Any, game_id: str) -> dict[str, Any]:
     return json.loads(found[0])
 
 
-def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iterable[Any] | None = None) -> Report:
-    """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default).
+PAGE = 5000
+"""Rows read at a time: a report holds a page of each view table and one period, whatever the game's size."""
 
-    With ``history`` (the game's events, the header's first) the report also
-    holds ``states``, the state after each of its lines, for the HTML
-    report's replay. Raises :class:`GameNotInViews` when the views don't know
-    the game.
+
+def paged(cursor: Any, row: type[NamedTuple], game_id: str, key: str, where: str = "", *params: Any) -> Iterator[Any]:
+    """The game's rows of ``row``'s table in ``key`` order (``key`` numbers them uniquely in a game), a page at a time.
+
+    ``where`` (SQL after ``AND``) narrows them. Each page is read whole before
+    it is handed out, so several of these may take turns on one cursor.
+    """
+    at, after = row._fields.index(key), None
+    while True:
+        since = "" if after is None else f" AND {key} > ?"
+        page = select(cursor, row, f"game = ?{since}{where and ' AND ' + where} ORDER BY {key} LIMIT {PAGE}",
+                      game_id, *(() if after is None else (after,)), *params)
+        yield from page
+        if len(page) < PAGE:
+            return
+        after = page[-1][at]
+
+
+def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
+    """The report of ``game_id`` without its periods (``periods`` empty): what comes before them.
+
+    The finding counts, the result and the opening standings are read with
+    their own small queries; :func:`report_periods` gives the periods. Raises
+    :class:`GameNotInViews` when the views don't know the game.
     """
     context = read_context(cursor, game_id)
     game = context["game"]
     rules = GAMES[game]
-    by = by or rules.period
-    lines = select(cursor, LineRow, "game = ? ORDER BY line", game_id)
-    tracks = select(cursor, TrackRow, "game = ? ORDER BY seq", game_id)
-    findings = select(cursor, FindingRow, "game = ? ORDER BY seq", game_id)
-    result = select(cursor, ResultRow, "game = ?", game_id)
-    counts = FindingCounts(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES})
-    states = UNSET if history is None else line_states(game, history, [row.line for row in lines])
+    cursor.execute("SELECT severity, COUNT(*) FROM view_findings WHERE game = ? GROUP BY severity", (game_id,))
+    counted = dict(cursor.fetchall())
+    opening = {(t.subject, t.measure): t.value for t in paged(cursor, TrackRow, game_id, "seq", "rule = ?", "setup")}
     return Report(
         game=game,
         id=game_id,
         players=context["players"],
-        by=by,
+        by=by or rules.period,
         score=rules.measures.score_name,
         goal=context["goal"],
-        result=_result(result),
-        findings=counts,
-        opening=_standings(rules.measures, context["players"], _opening(tracks)),
-        periods=_periods(rules.measures, context["players"], by, lines, tracks, findings),
-        states=states,
+        result=_result(select(cursor, ResultRow, "game = ?", game_id)),
+        findings=FindingCounts(**{s: counted.get(s, 0) for s in SEVERITIES}),
+        opening=_standings(rules.measures, context["players"], opening),
+        periods=[],
     )
+
+
+def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iterable[Any] | None = None) -> Report:
+    """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default), whole.
+
+    With ``history`` (the game's events, the header's first) the report also
+    holds ``states``, the state after each of its lines, for the HTML
+    report's replay. Raises :class:`GameNotInViews` when the views don't know
+    the game. The text, Markdown, CSV and JSON reports stream instead
+    (:func:`report_head`, :func:`report_periods`).
+    """
+    report = report_head(cursor, game_id, by)
+    report.periods = list(report_periods(cursor, report))
+    if history is not None:
+        report.states = line_states(report.game, history, [line.line for p in report.periods for line in p.lines])
+    return report
 
 
 def _result(rows: list[ResultRow]) -> Result:
@@ -78,49 +107,65 @@ def _result(rows: list[ResultRow]) -> Result:
     return Result(finished=True, winner=row.winner, line=row.line, rule=row.rule, reason=row.reason)
 
 
-def _lines(lines: list[LineRow], tracks: list[TrackRow], findings: list[FindingRow]) -> list[Line]:
-    """Each line with its changes and findings."""
-    changes_at: dict[int, list[Change]] = {}
-    for t in tracks:
-        changes_at.setdefault(t.line, []).append(
-            Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule, reason=t.reason))
-    findings_at: dict[int, list[LineFinding]] = {}
-    for f in findings:
-        findings_at.setdefault(f.line, []).append(
-            LineFinding(rule=f.rule, severity=f.severity, player=f.player, message=f.message))
-    return [Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
-                 changes=changes_at.get(row.line, []), findings=findings_at.get(row.line, [])) for row in lines]
+def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
+    """The periods of the report ``head`` (from :func:`report_head`), one at a time, read a page at a time.
 
-
-def _periods(measures: Measures, players: list[str], by: str, lines: list[LineRow], tracks: list[TrackRow],
-             findings: list[FindingRow]) -> list[Period]:
-    # The lines in runs of one turn (or round): (number, its lines).
-    runs: list[tuple[int, list[Line]]] = []
-    for row, line in zip(lines, _lines(lines, tracks, findings)):
-        number = (row.turn if by == "turn" else row.round) or 0
-        if not runs or runs[-1][0] != number:
-            runs.append((number, []))
-        runs[-1][1].append(line)
-    # One pass over the tracks, in step with the periods: each period's standings are the totals after its last line.
+    The lines (in line order), the tracks and the findings (in ``seq`` order)
+    are merged in one pass: the store keeps a game's events in line order (a
+    correction's changes and findings are on its own line), so ``seq`` order
+    is line order. A change or finding goes with the line it names; each
+    period's standings are the totals after its last line. Only the period
+    being built is held.
+    """
+    measures = GAMES[head.game].measures
     values: dict[tuple[str, str], int] = {}
-    pending = iter(tracks)
-    upcoming = next(pending, None)
-    periods = []
-    for number, run in runs:
-        while upcoming is not None and upcoming.line <= run[-1].line:
-            values[(upcoming.subject, upcoming.measure)] = upcoming.value
-            upcoming = next(pending, None)
-        acted = list(dict.fromkeys(line.player for line in run if line.player))
-        periods.append(Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                              standings=_standings(measures, players, values),
-                              # "forum" is the stable JSON field of a game's board counts (null for a game without one).
-                              forum=measures.board.counts(values) if measures.board else None))
-    return periods
+    tracks = _Ahead(paged(cursor, TrackRow, head.id, "seq"))
+    findings = _Ahead(paged(cursor, FindingRow, head.id, "seq"))
+    number: int | None = None
+    run: list[Line] = []
+    for row in paged(cursor, LineRow, head.id, "line"):
+        at = (row.turn if head.by == "turn" else row.round) or 0
+        if run and at != number:
+            yield _period(measures, head.players, number, run, values)
+            run = []
+        number = at
+        changes = []
+        while tracks.next is not None and tracks.next.line <= row.line:
+            t = tracks.take()
+            values[(t.subject, t.measure)] = t.value
+            if t.line == row.line:
+                changes.append(Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule,
+                                      reason=t.reason))
+        found = []
+        while findings.next is not None and findings.next.line <= row.line:
+            f = findings.take()
+            if f.line == row.line:
+                found.append(LineFinding(rule=f.rule, severity=f.severity, player=f.player, message=f.message))
+        run.append(Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
+                        changes=changes, findings=found))
+    if run:
+        yield _period(measures, head.players, number or 0, run, values)
 
 
-def _opening(tracks: list[TrackRow]) -> dict[tuple[str, str], int]:
-    """Each (subject, measure)'s total after the setup, before any line of play."""
-    return {(t.subject, t.measure): t.value for t in tracks if t.rule == "setup"}
+class _Ahead:
+    """An iterator whose next item can be looked at before it is taken."""
+
+    def __init__(self, items: Iterator[Any]):
+        self._items = items
+        self.next = next(items, None)
+
+    def take(self) -> Any:
+        item, self.next = self.next, next(self._items, None)
+        return item
+
+
+def _period(measures: Measures, players: list[str], number: int, run: list[Line],
+            values: dict[tuple[str, str], int]) -> Period:
+    acted = list(dict.fromkeys(line.player for line in run if line.player))
+    return Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
+                  standings=_standings(measures, players, values),
+                  # "forum" is the stable JSON field of a game's board counts (null for a game without one).
+                  forum=measures.board.counts(values) if measures.board else None)
 
 
 def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:

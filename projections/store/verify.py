@@ -16,13 +16,16 @@ imported (events hold no clock, so it is the same everywhere).
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable, Iterator
+
+import msgspec
 
 from domain.reader import LogReader
 from projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
 from projections.store.catalog import compare_summary, derive_summary
-from projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link
+from projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link, open_sealed
 from projections.store.mapper import encoded
 
 SHORT = 16
@@ -51,8 +54,8 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
     """
     try:
         summary = store.summary(game_id)
-        links: list[StoredLink] = []
-        problems, head, last = check(_kept(store.stored_links(game_id), links))
+        positions = array("q")
+        problems, head, last = _chain(store, game_id, positions)
     except StoreDamaged as exc:  # the file itself: SQLite cannot read its pages
         return Verdict(game_id, [Problem(0, "damaged", str(exc))], "", 0)
     if summary is None and last == 0:
@@ -73,7 +76,7 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
                 for _ in store.history(game_id):  # but an event that cannot be read is named
                     pass
             else:
-                problems += _derived(store, game_id, summary, links)
+                problems += _derived(store, game_id, summary, positions)
         except StoreDamaged as exc:
             problems.append(Problem(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
         except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
@@ -83,49 +86,78 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
     return Verdict(game_id, problems, head.hex(), last)
 
 
-def _kept(links: Iterable[StoredLink], into: list[StoredLink]) -> Iterator[StoredLink]:
-    """The links as they pass, each kept without its bytes: where each event is in the notification log."""
+def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[Problem], bytes, int]:
+    """(problems, chain head, last version) of the game's stored chain, as :func:`~projections.store.chain.check` gives them.
+
+    One pass keeps nothing but the chain head while every event follows the
+    one before it, versions 1, 2, 3...: an intact chain, a game of any size.
+    Where the chain breaks, ``check`` reads the events again to tell what
+    happened (it needs them all at once). ``positions`` receives each event's
+    place in the notification log, in version order.
+    """
+    head, expected = GENESIS, 1
+    for one in store.stored_links(game_id):
+        positions.append(one.notification_id)
+        try:
+            chain, payload = open_sealed(one.state)  # type: ignore[arg-type]  # NULL raises TypeError
+        except (msgspec.DecodeError, ValueError, TypeError):
+            break
+        if one.version != expected or link(head, event_hash(one.topic or "", payload)) != chain:
+            break
+        head, expected = chain, expected + 1
+    else:
+        return [], head, expected - 1
+    del positions[:]
+    return check(_kept(store.stored_links(game_id), positions))
+
+
+def _kept(links: Iterable[StoredLink], into: array) -> Iterator[StoredLink]:
+    """The links as they pass, each one's place in the notification log kept."""
     for one in links:
-        into.append(StoredLink(one.version, "", None, one.notification_id))
+        into.append(one.notification_id)
         yield one
 
 
-def _derived(store: GameStore, game_id: str, summary: GameSummary | None, links: list[StoredLink]) -> list[Problem]:
+def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positions: array) -> list[Problem]:
     """What differs between the catalog and the views as stored and as derived again from the events.
 
     The views are compared as they should be at their tracking position: a
     game's events after it are not folded yet (``projections status`` says
-    so). Raises StoreDamaged when an event cannot be read or folded.
+    so). ``positions`` is each event's place in the notification log. The
+    events are folded as they are read, the views derived again into a
+    temporary database on disk and compared a page at a time. Raises
+    StoreDamaged when an event cannot be read or folded.
     """
     from projections.views.keeper import ViewKeeper, compare_views, derived_views
 
     kept_summary = summary or GameSummary(game_id, "", [], 0, 0, False, None)
-    derived = derive_summary(_folded(store, game_id), kept_summary.versions, kept_summary.fingerprint)
+    derived = derive_summary(store.history(game_id), kept_summary.versions, kept_summary.fingerprint)
     problems = compare_summary(summary, derived)
     keeper = ViewKeeper(store)
     status = keeper.status()
     if status.position > status.head:
         problems.append(Problem(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
                                               f"past the store's last event {status.head}", keeper.tracking_name))
-    folded = [link.notification_id <= status.position for link in links]
     uid = game_uuid(game_id).hex
-    with keeper.connection() as kept, derived_views(_folded(store, game_id, folded)) as mine:
+    every_folded = max(positions, default=0) <= status.position
+    with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
         views = compare_views(kept, mine, game_id, uid)
-        if views and not all(folded):
+        if views and not every_folded:
             # Views holding more than their position says: compare with every event folded.
-            with derived_views(_folded(store, game_id)) as every:
+            with derived_views(store.history(game_id)) as every:
                 if not compare_views(kept, every, game_id, uid):
-                    last = next(link.notification_id for link, done in zip(links, folded) if not done)
+                    last = next(p for p in positions if p > status.position)
                     return problems + [Problem(0, "derived", f"{keeper.tracking_name}: the views' position "
                                                              f"{status.position} is before event {last} of the store's log, "
                                                              f"which the views of game {game_id!r} hold", keeper.tracking_name)]
     return problems + views
 
 
-def _folded(store: GameStore, game_id: str, which: list[bool] | None = None) -> Iterator[Any]:
-    """The game's events (all, or those ``which`` marks); raises StoreDamaged naming one that cannot be read."""
+def _folded(store: GameStore, game_id: str, positions: array, position: int) -> Iterator[Any]:
+    """The game's events that the views have folded (``positions[i]``, the place of the i-th in the notification
+    log, is at most ``position``); raises StoreDamaged naming one that cannot be read."""
     for i, event in enumerate(store.history(game_id)):
-        if which is None or (i < len(which) and which[i]):
+        if i < len(positions) and positions[i] <= position:
             yield event
 
 

@@ -8,8 +8,11 @@ A generated legal Merchant of Venus log of ``--events`` events is imported
 once into a fresh SQLite store; then each reading command runs, as the CLI
 does, in a child process of its own, its output thrown away, and its peak
 resident memory (ru_maxrss) and seconds are printed: ``verify``, ``report
---format json``, ``report`` (text), ``audit``, ``replay --format json`` and
-``replay --line`` of a middle line. The target (issue 14) is 256 MB at any size.
+--format json``, ``report`` (text), ``audit``, ``audit --format json`` (every
+score entry), ``replay --format json`` and ``replay --line`` of a middle line.
+The target (issue 14) is 256 MB at any size. ``--keep DIR`` keeps the log and
+the store in DIR and measures that store again on the next run (``--only
+COMMAND`` picks commands).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ COMMANDS = {
     "report json": ["report", "bench", "--format", "json", "-o", os.devnull],
     "report text": ["report", "bench", "-o", os.devnull],
     "audit": ["audit", "bench"],
+    "audit json": ["audit", "bench", "--format", "json"],
     "replay json": ["replay", "bench", "--format", "json"],
     "replay --line": ["replay", "bench", "--line", "{middle}", "--format", "json"],
 }
@@ -65,23 +69,41 @@ def measure(name: str, args: list[str], store: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--keep", metavar="DIR",
+                        help="keep the log and the store in DIR and reuse them when there (the import is not measured then)")
+    parser.add_argument("--only", action="append", choices=list(COMMANDS), help="measure only these commands")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(json.loads(args.child))
         return
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        run(args.keep, args.events, args.only)
+    else:
+        with tempfile.TemporaryDirectory() as workdir:
+            run(workdir, args.events, args.only)
+
+
+def run(workdir: str, events: int, only: list[str] | None) -> None:
+    """Write and import the log into ``workdir`` unless it is there already; measure each command."""
     from tests.benchmarks.generate import write_log
 
-    with tempfile.TemporaryDirectory() as workdir:
-        log, store = os.path.join(workdir, "bench.jsonl"), os.path.join(workdir, "bench.sqlite")
+    log, store = os.path.join(workdir, "bench.jsonl"), os.path.join(workdir, "bench.sqlite")
+    reuse = os.path.exists(store)
+    if not reuse:
         with open(log, "wb") as handle:
-            events = write_log(handle, args.events)
-        print(f"one stored game of {events:,} events ({os.path.getsize(log) / 2**20:.0f} MiB of log); peak resident memory")
-        print(f"{'command':<16} {'seconds':>9} {'peak MB':>9}")
-        for name, template in COMMANDS.items():
-            command = [a.format(log=log, middle=events // 2) for a in template]
-            result = measure(name, command, store)
-            print(f"{name:<16} {result['seconds']:>9.1f} {result['peak_mb']:>9.0f}")
+            write_log(handle, events)
+    with open(log, "rb") as handle:
+        events = sum(1 for _ in handle) - 1
+    print(f"one stored game of {events:,} events ({os.path.getsize(log) / 2**20:.0f} MiB of log); peak resident memory")
+    print(f"{'command':<16} {'seconds':>9} {'peak MB':>9}")
+    for name, template in COMMANDS.items():
+        if (only and name not in only) or (reuse and name == "import"):
+            continue
+        command = [a.format(log=log, middle=events // 2) for a in template]
+        result = measure(name, command, store)
+        print(f"{name:<16} {result['seconds']:>9.1f} {result['peak_mb']:>9.0f}", flush=True)
 
 
 if __name__ == "__main__":
