@@ -5,6 +5,7 @@ Run on demand (not part of the test suite):
     python tests/benchmarks/bench_targets.py                      # 100,000 lines, an archive of 20 x 1,000: minutes
     python tests/benchmarks/bench_targets.py --full               # 1,000,000 lines, an archive of 1,000 x 1,000
     GAMELOG_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5432/test python tests/benchmarks/bench_targets.py
+    python tests/benchmarks/bench_targets.py --baseline ../main  # also before/after against main, same runs
 
 It prints issue 16's table: for each piece of work, the target, gamelog's
 median, the ceiling's median (measured in the same run, interleaved with it)
@@ -46,7 +47,8 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+# A child measuring the baseline (--baseline) imports gamelog from that checkout instead.
+sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(ROOT))
 
 REPLAY_LINES = 1000
 REPLAY_REPEAT = 20
@@ -236,9 +238,11 @@ def child(task: str, log: str, store: str) -> None:
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
-def measure(task: str, log: str, store: str = "") -> dict:
+def measure(task: str, log: str, store: str = "", root: str | None = None) -> dict:
+    """Run one task in a child process (gamelog imported from ``root``, this checkout by default)."""
+    env = dict(os.environ, BENCH_ROOT=root or str(ROOT))
     out = subprocess.run([sys.executable, __file__, "--child", task, log, store], capture_output=True, text=True,
-                         cwd=ROOT)
+                         cwd=root or ROOT, env=env)
     if out.returncode:
         raise SystemExit(f"{task} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -297,6 +301,37 @@ def fresh(folder: str, name: str) -> str:
         if os.path.exists(path + suffix):
             os.remove(path + suffix)
     return path
+
+
+BEFORE_AFTER = ("validate", "import", "rebuild", "import command", "archive command", "import postgresql")
+"""The tasks measured on the baseline checkout too (``--baseline``), in the same interleaved runs."""
+
+
+def run_baseline(paths: dict[str, str], folder: str, pg: str | None, baseline: str) -> dict[str, dict]:
+    """The tasks of :data:`BEFORE_AFTER` with gamelog imported from ``baseline``."""
+    mov, got = paths["mov"], {}
+    got["validate"] = measure("validate", mov, "", baseline)
+    store = fresh(folder, "before.sqlite")
+    got["import"] = measure("import", mov, store, baseline)
+    got["rebuild"] = measure("rebuild", mov, store, baseline)
+    got["import command"] = measure("import_command", mov, fresh(folder, "before-command.sqlite"), baseline)
+    got["archive command"] = measure("import_command", paths["archive"], fresh(folder, "before-archive.sqlite"), baseline)
+    if pg:
+        schema = f"bench_{uuid.uuid4().hex[:12]}"
+        try:
+            got["import postgresql"] = measure("import", mov, f"{pg}?schema={schema}", baseline)
+        finally:
+            drop_schema(pg, schema)
+    return got
+
+
+def before_after(med: dict[str, dict], before: dict[str, dict]) -> list[str]:
+    rows = ["| work | before (baseline) | after (this checkout) | after / before |", "| --- | --- | --- | --- |"]
+    for task in BEFORE_AFTER:
+        if task in before and task in med:
+            rows.append(f"| {task} | {_rate(before[task]):,.0f}/s | {_rate(med[task]):,.0f}/s | "
+                        f"{_rate(med[task]) / _rate(before[task]):.2f} |")
+    return rows
 
 
 def run_once(paths: dict[str, str], folder: str, pg: str | None, replay_store: str) -> dict[str, dict]:
@@ -375,6 +410,8 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="issue 16's sizes: 1,000,000 lines, 1,000 x 1,000")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--postgres", default=os.environ.get("GAMELOG_TEST_POSTGRES"))
+    parser.add_argument("--baseline", metavar="DIR", help="another checkout (main's) to measure before/after against, "
+                        "interleaved in the same runs")
     parser.add_argument("--child", nargs=3, metavar=("TASK", "LOG", "STORE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -392,12 +429,23 @@ def main() -> None:
               f"--game-lines {args.game_lines} --runs {args.runs}: {args.runs} interleaved runs, medians; "
               f"{cores} core(s); PostgreSQL: {'yes' if pg else 'no'}")
         results: dict[str, list[dict]] = {}
+        baseline: dict[str, list[dict]] = {}
         for _ in range(args.runs):  # interleaved, so the machine's noise spreads over every task
             for task, got in run_once(paths, folder, pg, replay_store).items():
                 results.setdefault(task, []).append(got)
-    med = {task: {key: statistics.median(r[key] for r in runs) for key in ("units", "seconds", "peak_mb")}
-           for task, runs in results.items()}
+            if args.baseline:
+                for task, got in run_baseline(paths, folder, pg, os.path.abspath(args.baseline)).items():
+                    baseline.setdefault(task, []).append(got)
+    med, before = _medians(results), _medians(baseline)
     print("\n".join(table(med, cores, args.lines)))
+    if before:
+        print(f"\nBefore/after, the baseline {args.baseline} measured in the same runs:")
+        print("\n".join(before_after(med, before)))
+
+
+def _medians(results: dict[str, list[dict]]) -> dict[str, dict]:
+    return {task: {key: statistics.median(r[key] for r in runs) for key in ("units", "seconds", "peak_mb")}
+            for task, runs in results.items()}
 
 
 if __name__ == "__main__":
