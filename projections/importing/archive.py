@@ -138,7 +138,8 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
 def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResult:
     """Write what a worker decided, in one transaction; the ordinary import when it cannot be written as decided.
 
-    Raises what :func:`~projections.importing.importer.import_log` raises.
+    Raises what :func:`~projections.importing.importer.import_log` raises,
+    :class:`~projections.importing.importer.ImportInterrupted` on Ctrl-C too.
     """
     if prepared is not None and prepared.errors is not None:
         raise LogInvalid(path, prepared.errors)
@@ -148,24 +149,30 @@ def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResu
         return _ordinary(store, path)
     commit = _Commit()
     try:
-        with store_errors(store, path, prepared.game_id):
-            with store.transaction() as cursor:
-                if store.head(prepared.game_id) != prepared.head:  # moved since: undo nothing, import in turn
-                    commit.result = None
-                else:
-                    with open(prepared.rows, "rb") as handle:
-                        for chunk in _chunks(handle):
-                            store.insert_rows(cursor, prepared.game_id, chunk)
-                    store.save_summary(cursor, prepared.summary)
-                    commit.result = prepared.result
-                    commit.head = bytes.fromhex(prepared.summary.fingerprint)
-            commit.done = True
+        result = _write_prepared(store, path, prepared, commit)
+    except ImportInterrupted:
+        raise
     except KeyboardInterrupt:
         raise ImportInterrupted(path, commit.stored(store)) from None
+    return _ordinary(store, path) if result is None else result
+
+
+def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
+    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since."""
+    try:
+        with store_errors(store, path, prepared.game_id):
+            with store.transaction() as cursor:
+                if store.head(prepared.game_id) != prepared.head:
+                    return None  # another writer added to the game since the worker read it
+                with open(prepared.rows, "rb") as handle:
+                    for chunk in _chunks(handle):
+                        store.insert_rows(cursor, prepared.game_id, chunk)
+                store.save_summary(cursor, prepared.summary)
+                commit.result = prepared.result
+                commit.head = bytes.fromhex(prepared.summary.fingerprint)
+            commit.done = True
     except LostRace as lost:
         return lost.result
-    if commit.result is None:
-        return _ordinary(store, path)
     return commit.result
 
 
