@@ -29,6 +29,7 @@ import signal
 import tempfile
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterator
 
@@ -204,8 +205,9 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None) 
     with tempfile.TemporaryDirectory(prefix="gamelog-archive-") as scratch:
         # A fresh interpreter per worker (forkserver), not a fork of this one: a SQLite
         # connection must not cross a fork, and this process holds the store's.
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"),
-                                   initializer=_start_worker, initargs=(store.location,))
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(store.location,))
         try:
             ahead: deque[tuple[str, Future]] = deque()
             queue = iter(paths)
@@ -218,7 +220,10 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None) 
                 following = next(queue, None)
                 if following is not None:
                     ahead.append((following, pool.submit(prepare, following, scratch)))
-                prepared = future.result()
+                try:
+                    prepared = future.result()
+                except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+                    prepared = None
                 try:
                     yield path, (lambda p=path, d=prepared: _write(store, p, d))
                 finally:
