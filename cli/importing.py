@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
-from typing import Any
+from contextlib import closing, nullcontext
+from typing import Any, Iterator
 
 import click
 
@@ -16,6 +16,7 @@ from cli.terminal import progress
 from domain.games import converters
 from domain.errors import LogInvalid
 from domain.messages import plural
+from projections.importing.archive import import_logs
 from projections.importing.importer import ImportInterrupted, ImportResult, Outcome, import_log
 from projections.views.keeper import ViewKeeper
 from projections.store.application import StoreBusy
@@ -89,41 +90,59 @@ def _import_all(game_store: Any, logs: tuple[str, ...], source_format: str | Non
     ``done`` collects the logs begun, ``said`` those whose outcome was printed.
     """
     code = EXIT_OK
+    with closing(_imports(game_store, logs, source_format)) as imports:
+        for path, run in imports:
+            code = _import_one(path, run, source_format, game_id, game_store, done, said, code)
+    return code
+
+
+def _imports(game_store: Any, logs: tuple[str, ...], source_format: str | None) -> Iterator[tuple[str, Any]]:
+    """Each log with the call that imports it: several plain logs are decided in worker processes, one a core."""
+    if source_format is None and len(logs) > 1 and (os.cpu_count() or 1) > 1:
+        yield from import_logs(game_store, list(logs))
+        return
     for path in logs:
-        done.append(path)  # finished, or interrupted: what is stored of it is said either way
-        if source_format is not None:
-            log, summary = convert_file(path, source_format, game_id)
-            click.echo(f"{path}: converted {summary.entries} entries from {source_format}", err=True)
-            result = _import_converted(game_store, log, path)
-            if result is None:
-                said.add(path)
-                code = EXIT_INPUT
-                continue
-            _tell(path, result)
+        yield path, (None if source_format is not None else lambda path=path: _import_file(game_store, path))
+
+
+def _import_file(game_store: Any, path: str) -> ImportResult:
+    with open(path, "rb") as handle, _progress_bar(path) as advance:
+        return import_log(game_store, handle, path, advance)
+
+
+def _import_one(path: str, run: Any, source_format: str | None, game_id: str | None, game_store: Any,
+                done: list[str], said: set[str], code: int) -> int:
+    """Import one log (``run`` does it), printing what happened to it; returns the exit code so far."""
+    done.append(path)  # finished, or interrupted: what is stored of it is said either way
+    if source_format is not None:
+        log, summary = convert_file(path, source_format, game_id)
+        click.echo(f"{path}: converted {summary.entries} entries from {source_format}", err=True)
+        result = _import_converted(game_store, log, path)
+        if result is None:
             said.add(path)
-            if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
-                code = EXIT_VIOLATION
-            continue
-        try:
-            with open(path, "rb") as handle, _progress_bar(path) as advance:
-                result = import_log(game_store, handle, path, advance)
-        except OSError as exc:
-            click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
-            said.add(path)
-            code = EXIT_INPUT
-            continue
-        except LogInvalid as invalid:
-            _print_errors(invalid)
-            click.echo(f"Error: {path}: {plural(len(invalid.errors), 'input error')}; nothing stored", err=True)
-            said.add(path)
-            code = EXIT_INPUT
-            continue
-        except StoreBusy as busy:
-            raise StoreProblem(str(busy)) from busy
+            return EXIT_INPUT
         _tell(path, result)
         said.add(path)
-        if result.outcome is Outcome.CONFLICT:
-            code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
+        if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
+            code = EXIT_VIOLATION
+        return code
+    try:
+        result = run()
+    except OSError as exc:
+        click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
+        said.add(path)
+        return EXIT_INPUT
+    except LogInvalid as invalid:
+        _print_errors(invalid)
+        click.echo(f"Error: {path}: {plural(len(invalid.errors), 'input error')}; nothing stored", err=True)
+        said.add(path)
+        return EXIT_INPUT
+    except StoreBusy as busy:
+        raise StoreProblem(str(busy)) from busy
+    _tell(path, result)
+    said.add(path)
+    if result.outcome is Outcome.CONFLICT:
+        code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
     return code
 
 

@@ -116,6 +116,9 @@ def _value_at(raw: bytes, path: str) -> Any:
     return value
 
 
+_HASH = ord("#")
+
+
 class LogReader:
     """Reads one log: ``header`` first, then ``events()`` yields ``(line, event)``.
 
@@ -139,22 +142,28 @@ class LogReader:
 
     def _next_significant(self) -> tuple[int, bytes] | None:
         """The next line that is neither blank nor a comment, with its number (None at the end, or past MAX_LINES)."""
+        # The hot path of every read: one pass per line, the rare cases (past the last
+        # line, a BOM, CRLF) tested only when the cheap test says they may be there.
+        line = self.line
         for raw in self._lines:
-            self.line += 1
-            if self.line > MAX_LINES:
-                self.errors.append(_error(self.line, f"the log goes on past line {MAX_LINES:,}, the most a log may have"))
+            line += 1
+            if line > MAX_LINES:
+                self.line = line
+                self.errors.append(_error(line, f"the log goes on past line {MAX_LINES:,}, the most a log may have"))
                 self._lines = iter(())  # what follows is not read
                 return None
-            if self.line == 1 and raw.startswith(_BOM):
+            if line == 1 and raw.startswith(_BOM):
                 self.errors.append(_error(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
                 raw = raw[3:]
-            if raw.endswith(b"\r\n"):
-                self.errors.append(_error(self.line, "the line ends with CRLF; logs use LF line endings"))
+            if raw[-2:] == b"\r\n":
+                self.errors.append(_error(line, "the line ends with CRLF; logs use LF line endings"))
                 raw = raw[:-2]
             stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
-            if not stripped or stripped.startswith(b"#"):
+            if not stripped or stripped[0] == _HASH:
                 continue
-            return self.line, stripped
+            self.line = line
+            return line, stripped
+        self.line = line
         return None
 
     def _read_header(self) -> None:

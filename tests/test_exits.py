@@ -47,29 +47,30 @@ def _pause(reached) -> None:
 
 def _interrupted_importer(location: str, logs: list[str], point: str, reached, output: str) -> None:
     """Child: ``gamelog import`` of ``logs``, pausing at ``point`` to be sent SIGINT; output to files."""
-    from projections.importing import importer
+    from projections.importing import archive, importer
     from projections.views.keeper import ViewKeeper
 
     if point == "mid-import":
-        append, calls = GameStore.append, []
+        insert, calls = GameStore.insert_rows, []
 
-        def append_then_pause(self, cursor, *batch):
-            head = append(self, cursor, *batch)
+        def insert_then_pause(self, cursor, *batch):
+            insert(self, cursor, *batch)  # every write path's (one log's, or an archive's writer)
             calls.append(1)
             if len(calls) == 2:
                 _pause(reached)
-            return head
 
-        GameStore.append = append_then_pause
+        GameStore.insert_rows = insert_then_pause
     elif point == "after-commit":
-        original = importer._append
+        def committed_then_pause(original):
+            def paused(*args, **kwargs):
+                result = original(*args, **kwargs)
+                _pause(reached)
+                return result
+            return paused
 
-        def committed_then_pause(*args, **kwargs):
-            result = original(*args, **kwargs)
-            _pause(reached)
-            return result
-
-        importer._append = committed_then_pause
+        # Several logs are written by the archive's writer; one log (or a log the writer imports in turn) by _append.
+        importer._append = committed_then_pause(importer._append)
+        archive._write_prepared = committed_then_pause(archive._write_prepared)
     else:  # while the views catch up, every log imported
         def catch_up_paused(self, progress=None):
             _pause(reached)

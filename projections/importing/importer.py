@@ -25,6 +25,7 @@ with :class:`~projections.store.application.StoreBusy`, storing nothing.
 from __future__ import annotations
 
 import enum
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -119,7 +120,7 @@ def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress:
         raise LogInvalid(filename, reader.errors)
     game_id = reader.header.id
     try:
-        with SpilledIndex() as index:  # bounded memory on logs of any length
+        with store_errors(store, filename, game_id), SpilledIndex() as index:  # bounded memory on logs of any length
             engine, version, pending = _resume(store, reader, index)
             return _append(store, reader, filename, engine, version, pending, progress, commit)
     except _Conflict as conflict:
@@ -128,9 +129,33 @@ def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress:
         if reader.errors:
             raise LogInvalid(filename, reader.errors) from None
         return ImportResult(Outcome.CONFLICT, game_id, message=conflict.message)
+    except LostRace as lost:
+        return lost.result
+
+
+class LostRace(Exception):
+    """Another import of the same game was stored first (they collided on an event version); ``result`` says so."""
+
+    def __init__(self, result: ImportResult):
+        super().__init__(result.message)
+        self.result = result
+
+
+@contextmanager
+def store_errors(store: GameStore, filename: str, game_id: str) -> Iterator[None]:
+    """Turn the store's errors during an import into gamelog's.
+
+    Raises :class:`LostRace` for a version collision (the transaction is
+    rolled back: a conflict, nothing stored) and
+    :class:`~projections.store.application.StoreBusy` when another writer held
+    the lock past the lock timeout; other errors pass as they are.
+    """
+    try:
+        yield
     except IntegrityError:
-        return ImportResult(Outcome.CONFLICT, game_id,
-                            message=f"another import of game {game_id!r} was stored first; import again to add what is new")
+        raise LostRace(ImportResult(
+            Outcome.CONFLICT, game_id,
+            message=f"another import of game {game_id!r} was stored first; import again to add what is new")) from None
     except OperationalError as exc:
         if not _is_lock_timeout(exc):
             raise

@@ -385,19 +385,24 @@ class GameStore(Application):
         ``IntegrityError`` (at once, or when the transaction commits) when
         another writer stored one of these versions.
         """
+        rows, head = sealed_rows(first_version, payloads, previous)
+        self.insert_rows(cursor, game_id, rows)
+        return head
+
+    def insert_rows(self, cursor: Any, game_id: str, rows: list[tuple[int, str, bytes]]) -> None:
+        """Insert sealed rows (version, topic, sealed state: :func:`sealed_rows`) of a game inside an open transaction.
+
+        Raises eventsourcing's ``IntegrityError`` (at once, or when the
+        transaction commits) when another writer stored one of these versions.
+        """
         uid = game_uuid(game_id)
-        rows = []
-        for version, payload in enumerate(payloads, first_version):
-            topic, state = encoded(payload)
-            previous = link(previous, event_hash(topic, state))
-            rows.append((version, topic, seal(previous, state)))
         # The recorder's own insert_events commits a transaction per call; an import
         # writes many batches in one transaction, so it inserts on the open cursor.
         if self.postgres:
             insert_events_in(self.recorder, cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
         else:
-            cursor.executemany(self.recorder.insert_events_statement, [(uid.hex, v, t, st) for v, t, st in rows])
-        return previous
+            hexed = uid.hex
+            cursor.executemany(self.recorder.insert_events_statement, [(hexed, v, t, st) for v, t, st in rows])
 
     def head(self, game_id: str) -> bytes:
         """The chain hash of a game's last stored event (``GENESIS`` for a game not stored).
@@ -568,6 +573,21 @@ class GameStore(Application):
 
     def has_game(self, game_id: str) -> bool:
         return self.count_events(game_id) > 0
+
+
+def sealed_rows(first_version: int, payloads: list[Any], previous: bytes) -> tuple[list[tuple[int, str, bytes]], bytes]:
+    """The stored rows (version, topic, sealed state) of events numbered from ``first_version``, and the chain head after them.
+
+    Each is sealed with its chain hash following ``previous``, the chain hash
+    of the event before the first. Pure: an archive import seals in worker
+    processes and one writer inserts (:meth:`GameStore.insert_rows`).
+    """
+    rows = []
+    for version, payload in enumerate(payloads, first_version):
+        topic, state = encoded(payload)
+        previous = link(previous, event_hash(topic, state))
+        rows.append((version, topic, seal(previous, state)))
+    return rows, previous
 
 
 def header_rules(event: Any) -> Any:

@@ -165,8 +165,10 @@ class ViewKeeper:
     def status(self) -> ViewStatus:
         return ViewStatus(self.position(), self.store.recorder.max_notification_id() or 0)
 
-    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+    def catch_up(self, progress: Callable[[int], None] | None = None, states: "_States | None" = None) -> int:
         """Fold every notification after the tracking position; return how many were folded.
+
+        ``states``, given, also folds each event into its game's state (a rebuild's catalog, in the same pass).
 
         Raises :class:`~projections.store.application.StoreDamaged`, naming
         the event, when a stored event cannot be read.
@@ -190,16 +192,19 @@ class ViewKeeper:
                 latest = self.tracking.max_tracking_id(VIEWS) or 0
                 if latest != position:
                     position = latest
+                    if states is not None:
+                        states.complete = False  # another writer folded a page: these states miss it
                     continue
                 folder = ViewFolder(PortableCursor(raw, self.schema))
-                self._fold_page(folder, page)
+                self._fold_page(folder, page, states)
                 position = page[-1][0]
                 insert_tracking_in(self.tracking, raw, Tracking(VIEWS, position))  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
 
-    def _fold_page(self, folder: ViewFolder, page: list[tuple[int, str, int, str, bytes]]) -> None:
+    def _fold_page(self, folder: ViewFolder, page: list[tuple[int, str, int, str, bytes]],
+                   states: "_States | None" = None) -> None:
         """Fold one page of notifications and flush; raises StoreDamaged naming an event that cannot be read."""
         decode = self.store.mapper.decode_payload
         for notification_id, originator, version, topic, state in page:
@@ -210,6 +215,8 @@ class ViewKeeper:
             if originator not in folder.contexts and header_rules(event) is None:
                 raise self._damaged(folder, originator, version, "is the first of its game but not a header")
             folder.fold(originator, event)
+            if states is not None:
+                states.fold(originator, version, event)
         folder.flush()
 
     @staticmethod
@@ -250,7 +257,12 @@ class ViewKeeper:
         """Empty the views and fold the whole notification log again; write the catalog's derived columns again.
 
         What ``verify`` finds altered in the views, their tracking position or
-        the catalog (``projections.store.catalog``), this repairs. Raises
+        the catalog (``projections.store.catalog``), this repairs. The catalog
+        is derived in the same pass as the views (each game's state folded
+        beside them), rather than by reading every game again; when that pass
+        cannot vouch for a game (another writer folded a page meanwhile, or a
+        game's events are not in version order or not all of its kinds) the
+        catalog is derived from the games' histories as before. Raises
         StoreReadOnly on a store the user may not write.
         """
         from projections.store.catalog import repair_catalog  # it folds games with the domain's engines
@@ -259,9 +271,68 @@ class ViewKeeper:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
             cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name = ?", (VIEWS,))
-        folded = self.catch_up(progress)
-        repair_catalog(self.store)
+        states = _States()
+        folded = self.catch_up(progress, states)
+        if not states.complete or not states.write_catalog(self.store):
+            repair_catalog(self.store)
         return folded
+
+
+class _States:
+    """Each game's state, folded from the notification log beside the views: a rebuild's catalog in one pass.
+
+    ``complete`` turns False when a game's events did not arrive as its
+    history would give them (from its header, versions one after another, each
+    of its game's kinds): then the catalog is derived from the histories instead.
+    """
+
+    def __init__(self) -> None:
+        self.complete = True
+        self._engines: dict[str, Any] = {}  # aggregate ID (hex) -> the engine folding it (no history kept)
+        self._versions: dict[str, int] = {}
+        self._kinds: dict[str, frozenset[type]] = {}
+
+    def fold(self, originator: str, version: int, event: Any) -> None:
+        if not self.complete:
+            return
+        engine = self._engines.get(originator)
+        if engine is None:
+            rules = header_rules(event)
+            if rules is None or version != 1:
+                self.complete = False
+                return
+            self._engines[originator] = rules.engine.from_history([event], history=False)
+            self._kinds[originator] = frozenset(rules.stored_types)
+        elif version != self._versions[originator] + 1 or type(event) not in self._kinds[originator]:
+            self.complete = False
+            return
+        else:
+            engine.apply(event)
+        self._versions[originator] = version
+
+    def write_catalog(self, store: GameStore) -> bool:
+        """Write each game's derived catalog columns where they differ; False (nothing written) when it cannot vouch.
+
+        Keeps each row's ``versions`` and ``fingerprint`` (the import's record),
+        as ``projections.store.catalog.repair_catalog`` does.
+        """
+        from projections.store.application import game_uuid
+        from projections.store.catalog import summarise
+
+        ids = store.stored_game_ids()  # raises StoreDamaged, as the histories' reading would
+        if len(ids) != len(self._engines) or any(game_uuid(i).hex not in self._engines for i in ids):
+            return False
+        kept = {g.id: g for g in store.games()}
+        for game_id in ids:
+            originator = game_uuid(game_id).hex
+            row = kept.get(game_id)
+            versions = row.versions if row else self._versions[originator]
+            fingerprint = row.fingerprint if row else store.head(game_id).hex()
+            derived = summarise(self._engines[originator].state, versions, fingerprint)
+            if row != derived:
+                with store.transaction() as cursor:
+                    store.save_summary(cursor, derived)
+        return True
 
 
 def create_views(cursor: Any) -> None:

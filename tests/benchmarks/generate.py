@@ -54,8 +54,11 @@ def write_log(out: BinaryIO, events: int, game_id: str = "bench") -> int:
 # --- Uchronia ------------------------------------------------------------------------------
 
 
-def uchronia_lines(turns: int, game_id: str = "uchronia-generated") -> list[dict]:
+def uchronia_lines(turns: int, game_id: str = "uchronia-generated", threshold: int | None = None) -> list[dict]:
     """A legal two-player Uchronia game of ``turns`` turns, short of the threshold.
+
+    ``threshold`` sets the setup's VP threshold; given, the game may be of any
+    length (the 30-turn cap keeps the default threshold out of reach).
 
     Each turn the active player completes the wood building begun on their
     last turn (one resource: UCH-COST) and begins the next one, with a wood
@@ -65,8 +68,10 @@ def uchronia_lines(turns: int, game_id: str = "uchronia-generated") -> list[dict
     players = ["Ann", "Bob"]
     lines: list[dict] = [{"type": "game", "game": "uchronia", "id": game_id, "players": players,
                           "setup": {"last_turn_card": "Bob", "forum": ["wood"]}}]
+    if threshold is not None:
+        lines[0]["setup"]["threshold"] = threshold
     started: dict[str, str | None] = dict.fromkeys(players)
-    for turn in range(min(turns, 30)):  # 1 VP a building: 30 turns stay below the 20 VP threshold
+    for turn in range(turns if threshold is not None else min(turns, 30)):  # 1 VP a building: 30 turns stay below the 20 VP threshold
         player = players[turn % 2]
         lines.append({"type": "turn_started", "player": player})
         if started[player]:
@@ -84,8 +89,10 @@ def uchronia_lines(turns: int, game_id: str = "uchronia-generated") -> list[dict
 # --- Twilight Imperium 4 ------------------------------------------------------------------
 
 
-def twilight_lines(rounds: int, game_id: str = "ti4-generated") -> list[dict]:
+def twilight_lines(rounds: int, game_id: str = "ti4-generated", endless: bool = False) -> list[dict]:
     """A legal four-player Twilight Imperium game of ``rounds`` rounds (at most 8: 10 public objectives).
+
+    ``endless`` lifts the cap: the rounds after the eighth reveal no objective.
 
     Every round: each player picks two strategy cards (rotating), the Trade
     holder plays Trade on their turn with the next player chosen and the
@@ -105,9 +112,10 @@ def twilight_lines(rounds: int, game_id: str = "ti4-generated") -> list[dict]:
     lines: list[dict] = [{"type": "game", "game": "twilight-imperium-4", "id": game_id, "players": players,
                           "setup": {"factions": {"Ann": "Hacan", "Bob": "Sol", "Cy": "Arborec", "Dee": "Letnev"}}}]
     lines += [{"type": "objective_revealed", "objective": name, "stage": stage[name]} for name in order[:2]]
-    for r in range(1, min(rounds, 8) + 1):
+    for r in range(1, (rounds if endless else min(rounds, 8)) + 1):
         lines += _twilight_round(r, players, names, len(cards))
-        lines.append({"type": "objective_revealed", "objective": order[r + 1], "stage": stage[order[r + 1]]})
+        if r + 1 < len(order):
+            lines.append({"type": "objective_revealed", "objective": order[r + 1], "stage": stage[order[r + 1]]})
         for player in players:
             if player != _holder(5, r, players):
                 lines.append({"type": "command_tokens_gained", "player": player, "pool": "strategy", "amount": 1,

@@ -1,0 +1,233 @@
+"""Importing many logs in one command: games decided in worker processes, one writer.
+
+Deciding a log (reading, the rules, encoding and sealing each event) is most
+of an import's time and needs nothing of the other logs, while the store has
+one write lock. So :func:`import_logs` hands each log to a pool of worker
+processes (one per core, ``os.cpu_count()``), which read the store's game as
+it is (without writing), decide the new lines and seal them into rows, spilled
+to a temporary file so that memory stays flat; the calling process alone
+writes, each log's rows and catalog row in one transaction of its own, as
+:func:`~projections.importing.importer.import_log` does. The outcome per log
+is the same as importing the logs one after another:
+
+* a log whose game the store moved since its worker read it (an earlier log
+  of the same command, or another importer, added to it) is imported again
+  the ordinary way, in turn: the worker's rows are not written;
+* so is a log that adds nothing (``already imported``), and one its worker
+  could not prepare (a file it could not read: the ordinary import says why);
+* input errors and conflicts are reported per log, nothing of that log stored.
+
+Workers ignore Ctrl-C: the writer alone is interrupted, and says what it
+stored (:class:`~projections.importing.importer.ImportInterrupted`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import tempfile
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import BinaryIO, Callable, Iterator
+
+import msgspec
+
+from domain.errors import InputError, LogInvalid
+from domain.reader import LogReader
+from projections.importing.importer import (
+    BATCH,
+    ImportInterrupted,
+    ImportResult,
+    LostRace,
+    Outcome,
+    _Commit,
+    _Conflict,
+    _resume,
+    import_log,
+    store_errors,
+)
+from projections.importing.spill import SpilledIndex
+from projections.store.application import GameStore, GameSummary, sealed_rows
+from projections.store.catalog import summarise
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A log decided by a worker: what to write, and what was read of the store to decide it.
+
+    ``rows`` is the file of sealed rows (msgpack chunks of :data:`BATCH`-ish rows),
+    None when there is nothing to write; ``errors`` the log's input errors;
+    ``result`` a conflict found, or what writing the rows gives.
+    """
+
+    game_id: str
+    head: bytes
+    """The chain head of the stored game when the worker read it: the rows follow it."""
+    rows: str | None = None
+    summary: GameSummary | None = None
+    result: ImportResult | None = None
+    errors: list[InputError] | None = None
+
+
+_store: GameStore | None = None  # a worker's store, opened once per process
+
+
+def _start_worker(location: str) -> None:
+    global _store
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the writer's to handle
+    _store = GameStore(location)
+
+
+def prepare(path: str, scratch: str) -> Prepared | None:
+    """Decide one log against the store as it is; None when the ordinary import should do it (it says why).
+
+    Runs in a worker process; writes nothing to the store.
+    """
+    try:
+        with open(path, "rb") as handle:
+            return _prepare(_store, handle, scratch)
+    except Exception:  # an unreadable file, a damaged store...: the writer's ordinary import reports it
+        return None
+
+
+def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | None:
+    reader = LogReader(handle)
+    if reader.header is None:
+        return Prepared("", b"", errors=reader.errors)
+    game_id = reader.header.id
+    head = store.head(game_id)
+    try:
+        with SpilledIndex() as index:
+            engine, version, pending = _resume(store, reader, index)
+            if store.head(game_id) != head:
+                return None  # written meanwhile: decided in turn by the writer
+            fd, rows_path = tempfile.mkstemp(prefix="rows-", dir=scratch)
+            encoder = msgspec.msgpack.Encoder()
+            batch = engine.header_events() if version == 0 else []
+            written, added, first, last, chain = version, 0, None, None, head
+            with os.fdopen(fd, "wb") as out:
+                for line, event in pending:
+                    batch.extend(engine.record(line, event))
+                    added, last, first = added + 1, line, first or line
+                    if len(batch) >= BATCH:
+                        rows, chain = sealed_rows(written + 1, batch, chain)
+                        _put(out, encoder.encode(rows))
+                        written, batch = written + len(batch), []
+                if batch:
+                    rows, chain = sealed_rows(written + 1, batch, chain)
+                    _put(out, encoder.encode(rows))
+                    written += len(batch)
+    except _Conflict as conflict:
+        for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
+            pass
+        if reader.errors:
+            return Prepared(game_id, head, errors=reader.errors)
+        return Prepared(game_id, head, result=ImportResult(Outcome.CONFLICT, game_id, message=conflict.message))
+    if reader.errors:
+        os.remove(rows_path)
+        return Prepared(game_id, head, errors=reader.errors)
+    if written == version:
+        os.remove(rows_path)
+        return None  # nothing new: the ordinary import says so (and writes a missing catalog row)
+    return Prepared(game_id, head, rows_path, summarise(engine.state, written, chain.hex()),
+                    ImportResult(Outcome.IMPORTED, game_id, added, first, last))
+
+
+def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResult:
+    """Write what a worker decided, in one transaction; the ordinary import when it cannot be written as decided.
+
+    Raises what :func:`~projections.importing.importer.import_log` raises,
+    :class:`~projections.importing.importer.ImportInterrupted` on Ctrl-C too.
+    """
+    if prepared is not None and prepared.errors is not None:
+        raise LogInvalid(path, prepared.errors)
+    if prepared is not None and prepared.rows is None and prepared.result is not None:
+        return prepared.result  # a conflict: stored lines never change, so it stays one
+    if prepared is None or store.head(prepared.game_id) != prepared.head:
+        return _ordinary(store, path)
+    commit = _Commit()
+    try:
+        result = _write_prepared(store, path, prepared, commit)
+    except ImportInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise ImportInterrupted(path, commit.stored(store)) from None
+    return _ordinary(store, path) if result is None else result
+
+
+def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
+    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since."""
+    try:
+        with store_errors(store, path, prepared.game_id):
+            with store.transaction() as cursor:
+                if store.head(prepared.game_id) != prepared.head:
+                    return None  # another writer added to the game since the worker read it
+                with open(prepared.rows, "rb") as handle:
+                    for chunk in _chunks(handle):
+                        store.insert_rows(cursor, prepared.game_id, chunk)
+                store.save_summary(cursor, prepared.summary)
+                commit.result = prepared.result
+                commit.head = bytes.fromhex(prepared.summary.fingerprint)
+            commit.done = True
+    except LostRace as lost:
+        return lost.result
+    return commit.result
+
+
+def _put(out: BinaryIO, blob: bytes) -> None:
+    """One chunk of rows into a worker's file: its length (4 bytes), then its msgpack."""
+    out.write(len(blob).to_bytes(4, "little"))
+    out.write(blob)
+
+
+def _chunks(handle: BinaryIO) -> Iterator[list[tuple[int, str, bytes]]]:
+    """The row chunks of a worker's file, one at a time."""
+    decoder = msgspec.msgpack.Decoder(list[tuple[int, str, bytes]])
+    while size := handle.read(4):
+        yield decoder.decode(handle.read(int.from_bytes(size, "little")))
+
+
+def _ordinary(store: GameStore, path: str) -> ImportResult:
+    with open(path, "rb") as handle:
+        return import_log(store, handle, path)
+
+
+def import_logs(store: GameStore, paths: list[str], workers: int | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
+    """For each log in order, its path and the call that imports it (raising what ``import_log`` raises).
+
+    The logs are decided ahead in worker processes; calling a log's import
+    writes it. Stop early (close the iterator) and the workers stop too.
+    """
+    workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
+    with tempfile.TemporaryDirectory(prefix="gamelog-archive-") as scratch:
+        # A fresh interpreter per worker (forkserver), not a fork of this one: a SQLite
+        # connection must not cross a fork, and this process holds the store's.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(store.location,))
+        try:
+            ahead: deque[tuple[str, Future]] = deque()
+            queue = iter(paths)
+            for path in queue:  # keep two logs a worker decided or deciding: the disk holds little ahead
+                ahead.append((path, pool.submit(prepare, path, scratch)))
+                if len(ahead) >= 2 * workers:
+                    break
+            while ahead:
+                path, future = ahead.popleft()
+                following = next(queue, None)
+                if following is not None:
+                    ahead.append((following, pool.submit(prepare, following, scratch)))
+                try:
+                    prepared = future.result()
+                except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+                    prepared = None
+                try:
+                    yield path, (lambda p=path, d=prepared: _write(store, p, d))
+                finally:
+                    if prepared is not None and prepared.rows is not None and os.path.exists(prepared.rows):
+                        os.remove(prepared.rows)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
