@@ -276,22 +276,20 @@ class Engine(Dispatching):
         """Emit what the setup gives before the first turn (starting credits, the Forum...)."""
 
     def apply(self, event: Derived) -> None:
-        """Fold a stored event without deciding anything (replay)."""
-        if self.index is not None:
-            self._keep(event)
-        self.state.apply(event)
+        """Fold a stored event without deciding anything (replay), keeping what a later correction needs.
 
-    def emit(self, event: Derived) -> None:
-        """Store-and-fold an event decided for the current line."""
-        # The hot path: every stored event of an import or a validate passes here,
-        # so what _keep and GameState.apply do is inlined (two calls fewer an event).
+        The hot path: every event of an import, a validate or a replay passes
+        here, so keeping (checkpoints, the lines' events) and the state's fold
+        are written out in one function rather than three calls.
+        """
         cls = type(event)
+        state = self.state
         if self.index is not None:
             kept = _KEPT.get(cls)
             if kept is None:
                 kept = _KEPT[cls] = _kept(cls)
             if kept == _LINE:
-                state = self.state
+                # Before folding a new line: the state is the one after the line before.
                 if event.line != state.header_line and self.checkpoints.tick():
                     self.checkpoints.take(state.line, state.snapshot())
                 self.index.add(event.line, event)
@@ -299,28 +297,16 @@ class Engine(Dispatching):
                 self.index.add(event.line, event)
             elif kept == _RESTATED:
                 self.checkpoints.drop_from(event.voided)
-        state = self.state
         handler = state.HANDLERS.get(cls)
         if handler is None:
             state.apply(event)  # raises the TypeError of an event class no fold is registered for
         else:
             handler(state, event)
-        self._out.append(event)
 
-    def _keep(self, event: Derived) -> None:
-        """Keep what a later correction needs: checkpoints, and the lines' events (before folding ``event``)."""
-        cls = type(event)
-        kept = _KEPT.get(cls)
-        if kept is None:
-            kept = _KEPT[cls] = _kept(cls)
-        if kept == _LINE:
-            if event.line != self.state.header_line and self.checkpoints.tick():
-                self.checkpoints.take(self.state.line, self.state.snapshot())
-            self.index.add(event.line, event)
-        elif kept == _INDEXED:
-            self.index.add(event.line, event)
-        elif kept == _RESTATED:
-            self.checkpoints.drop_from(event.voided)
+    def emit(self, event: Derived) -> None:
+        """Store-and-fold an event decided for the current line."""
+        self.apply(event)
+        self._out.append(event)
 
     def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
@@ -481,7 +467,7 @@ class Engine(Dispatching):
 
 
 _NOT_KEPT, _LINE, _INDEXED, _RESTATED = range(4)
-_KEPT: dict[type, int] = {}  # what Engine._keep does with each event class, decided once per class
+_KEPT: dict[type, int] = {}  # what Engine.apply keeps of each event class, decided once per class
 
 
 def _kept(cls: type) -> int:
