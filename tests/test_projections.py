@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from domain.replay import run
 from projections.importing.importer import import_log
-from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+from projections.views.compare import table_dump
+from projections.views.keeper import ViewKeeper, views_in_memory
 from projections.store.application import GameStore
 from tests.benchmarks import generate
 from tests.benchmarks.generate import write_log

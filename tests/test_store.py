@@ -132,7 +132,8 @@ def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
 
 
 def test_views_kept_on_the_store_equal_the_views_of_the_log_in_memory(store):
-    from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.views.compare import table_dump
+    from projections.views.keeper import ViewKeeper, views_in_memory
     from projections.store.verify import verify_game
 
     keeper = ViewKeeper(store)
@@ -197,7 +198,8 @@ def test_a_projection_runner_keeps_the_same_views_on_postgresql(locations):
         pytest.skip("ProjectionRunner needs subscriptions, which eventsourcing's SQLite recorder lacks")
     from eventsourcing.projection import ProjectionRunner
 
-    from projections.views.keeper import ViewKeeper, table_dump, views_in_memory
+    from projections.views.compare import table_dump
+    from projections.views.keeper import ViewKeeper, views_in_memory
     from projections.views.runner import GameViews, StoreApplication, ViewRecorder
     from projections.store.application import store_env
 

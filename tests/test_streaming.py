@@ -21,6 +21,7 @@ import projections.reports.model as model
 import projections.store.application as application
 import projections.store.verify as verify_module
 import projections.views.keeper as keeper_module
+import projections.views.compare as compare_module
 from cli.main import main
 from projections.importing.importer import import_log
 from projections.reports.formats import json_pieces, render_json
@@ -129,6 +130,7 @@ def test_verify_keeps_an_intact_chain_in_one_pass_and_pages_every_read(stored, m
     path, _ = stored
     monkeypatch.setattr(application, "PAGE", 7)
     monkeypatch.setattr(keeper_module, "PAGE", 11)
+    monkeypatch.setattr(compare_module, "PAGE", 11)  # the views compared page by page
     diagnosed = []
     real_check = verify_module.check
     monkeypatch.setattr(verify_module, "check", lambda links: diagnosed.append(1) or real_check(links))

@@ -128,7 +128,8 @@ def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positi
     temporary database on disk and compared a page at a time. Raises
     StoreDamaged when an event cannot be read or folded.
     """
-    from projections.views.keeper import ViewKeeper, compare_views, derived_views
+    from projections.views.compare import compare_views
+    from projections.views.keeper import ViewKeeper, derived_views
 
     kept_summary = summary or GameSummary(game_id, "", [], 0, 0, False, None)
     derived = derive_summary(store.history(game_id), kept_summary.versions, kept_summary.fingerprint)

@@ -12,10 +12,8 @@ PostgreSQL the same views can also be kept by a ``ProjectionRunner``
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -24,52 +22,13 @@ from eventsourcing.persistence import MapperDeserialisationError, Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from projections.store.application import GameStore, StoreDamaged, header_rules
-from projections.store.chain import Problem
 from projections.store.library import insert_tracking_in
 from projections.views.folder import SCHEMA, TABLES, ViewFolder
-from projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
+from projections.views.sql import ADVISORY_LOCK, PortableCursor
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
 PAGE = 5000
-_ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the PostgreSQL lock views writers take turns on
-
-
-_VIEW_TABLE = re.compile(r"\b(" + "|".join(TABLES) + r")\b")  # every view table: view_moot was once left out
-
-
-class PortableCursor:
-    """A DB-API cursor that runs the views' SQLite-flavoured SQL on PostgreSQL too.
-
-    On PostgreSQL it turns ``?`` into ``%s`` and names the view tables in the
-    store's schema; on both it returns rows as tuples in column order.
-    """
-
-    def __init__(self, cursor: Any, schema: str | None):
-        self._cursor = cursor
-        self._schema = schema
-
-    def execute(self, sql: str, params: Any = ()) -> None:
-        if self._schema is not None:
-            sql = _VIEW_TABLE.sub(f'"{self._schema}".\\1', sql).replace("?", "%s")
-        self._cursor.execute(sql, params)
-
-    def executemany(self, sql: str, rows: list[tuple]) -> None:
-        if self._schema is not None:
-            sql = _VIEW_TABLE.sub(f'"{self._schema}".\\1', sql).replace("?", "%s")
-        self._cursor.executemany(sql, rows)
-
-    def fetchall(self) -> list[tuple]:
-        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in self._cursor.fetchall()]
-
-    def close(self) -> None:
-        """Nothing to close: the transaction that opened the cursor closes it."""
-
-    def fetchone(self) -> tuple | None:
-        row = self._cursor.fetchone()
-        return None if row is None else tuple(row.values()) if isinstance(row, dict) else tuple(row)
-
-
 @dataclass(frozen=True)
 class ViewStatus:
     """Where the views stand against the store's notification log."""
@@ -185,7 +144,7 @@ class ViewKeeper:
                 if self.schema is not None:
                     # SQLite's transaction holds the write lock from its start; on PostgreSQL,
                     # views writers take turns through a transaction-scoped advisory lock.
-                    raw.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))
+                    raw.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
                 # Another process may have folded this page since it was read. This
                 # transaction holds the lock every views writer takes, so the position
                 # read now (on another connection) is the latest committed one.
@@ -373,121 +332,3 @@ def derived_views(events: Iterable[Any]) -> Iterator[sqlite3.Cursor]:
         yield cursor
     finally:
         connection.close()
-
-
-_KEYS = {"view_lines": "line", "view_turns": "turn", "view_tracks": "seq", "view_findings": "seq",
-         "view_corrections": "line"}
-"""The column that numbers a game's rows in each view table keyed by it (view_results has one row a game)."""
-SHOWN = 10
-"""Differences named per table; more are counted."""
-
-
-def compare_views(kept: Any, derived: Any, game_id: str, originator: str) -> list[Problem]:
-    """Where the store's views of one game differ from the views derived from its events, row by row.
-
-    ``kept`` reads the store's views (a :class:`PortableCursor`), ``derived``
-    the views of :func:`derived_views`; ``originator`` is the game's aggregate
-    ID (hex), which ``view_context`` is keyed by. Rows are read a page at a
-    time, in key order. Each problem names the table and the row.
-    """
-    problems: list[Problem] = []
-    for row_type, table in TABLE.items():
-        columns = row_type._fields
-        if table in _KEYS:
-            pairs = _paired(kept, derived, table, columns, _KEYS[table], game_id)
-        else:  # view_results (one row) and view_moot (no key): few rows, compared whole
-            pairs = _matched(kept, derived, table, columns, game_id)
-        problems += _differences(table, columns, game_id, pairs)
-    kept.execute("SELECT game, context FROM view_context WHERE originator_id = ?", (originator,))
-    derived.execute("SELECT game, context FROM view_context")
-    pairs = [(kept.fetchone(), derived.fetchone())]
-    problems += _differences("view_context", ("game", "context"), game_id, [] if pairs[0][0] == pairs[0][1] else pairs)
-    return problems
-
-
-def _page_of(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str, after: Any) -> list[tuple]:
-    cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game = ? AND {key} > ? ORDER BY {key} LIMIT ?",
-                   (game_id, after, PAGE))
-    return [tuple(r) for r in cursor.fetchall()]
-
-
-def _keyed(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str) -> Iterator[tuple]:
-    at, after = columns.index(key), -(1 << 62)
-    while page := _page_of(cursor, table, columns, key, game_id, after):
-        yield from page
-        after = page[-1][at]
-
-
-def _paired(kept: Any, derived: Any, table: str, columns: tuple[str, ...], key: str,
-            game_id: str) -> Iterator[tuple[tuple | None, tuple | None]]:
-    """(kept row, derived row) for each key where they differ, merging both tables in key order."""
-    at = columns.index(key)
-    a, b = _keyed(kept, table, columns, key, game_id), _keyed(derived, table, columns, key, game_id)
-    x, y = next(a, None), next(b, None)
-    while x is not None or y is not None:
-        if y is None or (x is not None and x[at] < y[at]):
-            yield x, None
-            x = next(a, None)
-        elif x is None or y[at] < x[at]:
-            yield None, y
-            y = next(b, None)
-        else:
-            if x != y:
-                yield x, y
-            x, y = next(a, None), next(b, None)
-
-
-def _matched(kept: Any, derived: Any, table: str, columns: tuple[str, ...],
-             game_id: str) -> list[tuple[tuple | None, tuple | None]]:
-    """Rows of a small table that only one side has (as multisets): (kept row, None) or (None, derived row)."""
-    sql = f"SELECT {', '.join(columns)} FROM {table} WHERE game = ?"
-    kept.execute(sql, (game_id,))
-    mine = Counter(tuple(r) for r in kept.fetchall())
-    derived.execute(sql, (game_id,))
-    theirs = Counter(tuple(r) for r in derived.fetchall())
-    only_kept, only_derived = list((mine - theirs).elements()), list((theirs - mine).elements())
-    if len(only_kept) == len(only_derived) == 1:
-        return [(only_kept[0], only_derived[0])]
-    return [(r, None) for r in sorted(only_kept, key=repr)] + [(None, r) for r in sorted(only_derived, key=repr)]
-
-
-def _differences(table: str, columns: tuple[str, ...], game_id: str,
-                 pairs: Iterable[tuple[tuple | None, tuple | None]]) -> list[Problem]:
-    """The first :data:`SHOWN` differing rows of a table as problems, and a count of the rest."""
-    problems, more = [], 0
-    key = _KEYS.get(table)
-    for kept, derived in pairs:
-        if len(problems) == SHOWN:
-            more += 1
-            continue
-        some = kept if kept is not None else derived
-        row = f"row {key}={some[columns.index(key)]} of game {game_id!r}" if key else f"a row of game {game_id!r}"
-        if kept is None:
-            what = f"{row} is missing (the events give {_shown(dict(zip(columns, derived)))})"
-        elif derived is None:
-            what = f"{row} is not derived from the events ({_shown(dict(zip(columns, kept)))})"
-        else:
-            changed = [f"{c} is {_shown(k)}; the events give {_shown(d)}" for c, k, d in zip(columns, kept, derived) if k != d]
-            what = f"{row}: {', '.join(changed)}"
-        problems.append(Problem(0, "derived", f"{table}: {what}", table))
-    if more:
-        problems.append(Problem(0, "derived", f"{table}: {more} more row(s) of game {game_id!r} differ", table))
-    return problems
-
-
-def _shown(value: Any) -> str:
-    """A value as a message quotes it: repr, cut to 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "..."
-
-
-def table_dump(cursor: Any) -> dict[str, list[tuple]]:
-    """Every view table's rows, sorted: for comparing two builds of the views."""
-    out = {}
-    for table in TABLES:
-        cursor.execute(f"SELECT * FROM {table}")
-        rows = [tuple(r) for r in cursor.fetchall()]
-        if table == "view_context":  # the aggregate ID differs between a store and a log file
-            rows = [r[1:] for r in rows]
-        out[table] = sorted(rows, key=repr)
-    return out

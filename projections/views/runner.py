@@ -24,6 +24,7 @@ from eventsourcing.projection import Projection
 from projections.store.application import GameStore
 from projections.store.library import insert_tracking_in
 from projections.views.folder import SCHEMA, ViewFolder
+from projections.views.sql import ADVISORY_LOCK, PortableCursor
 
 
 class StoreApplication(GameStore):
@@ -40,7 +41,6 @@ class ViewRecorder(PostgresTrackingRecorder):
 
     def create_table(self) -> None:
         super().create_table()
-        from projections.views.keeper import PortableCursor  # the keeper imports this module too
 
         with self.datastore.transaction(commit=True) as cursor:
             adapted = PortableCursor(cursor, self.datastore.schema or "public")
@@ -49,10 +49,9 @@ class ViewRecorder(PostgresTrackingRecorder):
 
     def fold(self, envelope: Any, tracking: Tracking) -> None:
         """Fold one stored event into the views and move the tracking record, in one transaction."""
-        from projections.views.keeper import _ADVISORY_LOCK, PortableCursor
 
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK,))  # as ViewKeeper does
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))  # as ViewKeeper does
             # The advisory lock is held: the position read now is the latest committed one.
             if (self.max_tracking_id(tracking.application_name) or 0) >= tracking.notification_id:
                 return  # a ViewKeeper folded it already
