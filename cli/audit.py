@@ -8,19 +8,19 @@ from typing import Any
 
 import click
 
-from cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
-from cli.report import keeper_for, write_pieces
-from cli.sources import load_game, store_option
-from cli.terminal import text_width
-from domain.engine import VIOLATION
-from domain.replay import PointNotReached, without as replay_without
-from projections.reports.audit import audit_parts, build_audit
-from projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
+from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
+from gamelog.cli.report import keeper_for, write_pieces
+from gamelog.cli.sources import load_game, store_option
+from gamelog.cli.terminal import text_width
+from gamelog.domain.engine import VIOLATION
+from gamelog.domain.replay import PointNotReached, without as replay_without
+from gamelog.projections.reports.audit import audit_parts, build_audit
+from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                render_what_if_json, render_what_if_text)
-from projections.reports.model import build_report
-from projections.reports.whatif import compare
-from projections.store.verify import fingerprint_of
-from projections.views.keeper import views_in_memory
+from gamelog.projections.reports.model import build_report
+from gamelog.projections.reports.whatif import compare
+from gamelog.projections.store.verify import fingerprint_of
+from gamelog.projections.views.keeper import views_in_memory
 
 RENDER_AUDIT = {"markdown": audit_markdown_pieces, "json": audit_json_pieces}
 RENDER_WHAT_IF = {"text": render_what_if_text, "markdown": render_what_if_text, "json": render_what_if_json}

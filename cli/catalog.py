@@ -7,9 +7,9 @@ import os
 
 import click
 
-from cli.sources import open_store, store_option
-from projections.reports.catalog import games_document, render_games_json, render_games_text
-from projections.reports.schemas import SCHEMAS, schema_of
+from gamelog.cli.sources import open_store, store_option
+from gamelog.projections.reports.catalog import games_document, render_games_json, render_games_text
+from gamelog.projections.reports.schemas import SCHEMAS, schema_of
 
 
 @click.command()

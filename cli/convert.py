@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import click
 
-from cli.errors import InputProblem
-from domain.conversion import ConversionError, Summary
-from domain.games import converters
-from domain.errors import LogInvalid
-from domain.reader import LogReader
+from gamelog.cli.errors import InputProblem
+from gamelog.domain.conversion import ConversionError, Summary
+from gamelog.domain.games import converters
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.reader import LogReader
 
 
 def convert_file(path: str, source_format: str, game_id: str | None = None) -> tuple[bytes, Summary]:

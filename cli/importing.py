@@ -9,17 +9,17 @@ from typing import Any, Iterator
 
 import click
 
-from cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, StoreProblem
-from cli.convert import convert_file
-from cli.sources import open_store, store_option
-from cli.terminal import progress
-from domain.games import converters
-from domain.errors import LogInvalid
-from domain.messages import plural
-from projections.importing.archive import import_logs
-from projections.importing.importer import ImportInterrupted, ImportResult, Outcome, import_log
-from projections.views.keeper import ViewKeeper
-from projections.store.application import StoreBusy
+from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, StoreProblem
+from gamelog.cli.convert import convert_file
+from gamelog.cli.sources import open_store, store_option
+from gamelog.cli.terminal import progress
+from gamelog.domain.games import converters
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.messages import plural
+from gamelog.projections.importing.archive import import_logs
+from gamelog.projections.importing.importer import ImportInterrupted, ImportResult, Outcome, import_log
+from gamelog.projections.views.keeper import ViewKeeper
+from gamelog.projections.store.application import StoreBusy
 
 PROGRESS_FROM_BYTES = 1 << 20
 """Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""

@@ -9,16 +9,16 @@ import sys
 import click
 from eventsourcing.persistence import DatabaseError
 
-from cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, StoreDamage, StoreProblem
-from cli.audit import audit
-from cli.catalog import games, schema
-from cli.convert import convert
-from cli.importing import import_
-from cli.replay import replay
-from cli.report import projections, report
-from cli.validate import validate
-from cli.verify import verify
-from projections.store.application import StoreDamaged, StoreError, is_damage
+from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, StoreDamage, StoreProblem
+from gamelog.cli.audit import audit
+from gamelog.cli.catalog import games, schema
+from gamelog.cli.convert import convert
+from gamelog.cli.importing import import_
+from gamelog.cli.replay import replay
+from gamelog.cli.report import projections, report
+from gamelog.cli.validate import validate
+from gamelog.cli.verify import verify
+from gamelog.projections.store.application import StoreDamaged, StoreError, is_damage
 
 
 class _Group(click.Group):

@@ -6,12 +6,12 @@ from itertools import chain
 
 import click
 
-from cli.errors import InputProblem
-from cli.sources import load_game, store_option
-from cli.terminal import text_width
-from domain.games import GAMES
-from domain.replay import PointNotReached, state_at
-from projections.reports.replay import render_replay_json, render_replay_text
+from gamelog.cli.errors import InputProblem
+from gamelog.cli.sources import load_game, store_option
+from gamelog.cli.terminal import text_width
+from gamelog.domain.games import GAMES
+from gamelog.domain.replay import PointNotReached, state_at
+from gamelog.projections.reports.replay import render_replay_json, render_replay_text
 
 
 @click.command()

@@ -9,15 +9,15 @@ from typing import Any, Iterable, Iterator
 
 import click
 
-from cli.errors import InputProblem
-from cli.sources import load_game, open_store, store_option
-from cli.terminal import progress, text_width
-from domain.games import GAMES
-from domain.messages import plural
-from projections.views.keeper import ViewKeeper, views_in_memory
-from projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
-from projections.reports.html import render_html
-from projections.reports.model import GameNotInViews, build_report, report_head, report_periods
+from gamelog.cli.errors import InputProblem
+from gamelog.cli.sources import load_game, open_store, store_option
+from gamelog.cli.terminal import progress, text_width
+from gamelog.domain.games import GAMES
+from gamelog.domain.messages import plural
+from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
+from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.model import GameNotInViews, build_report, report_head, report_periods
 
 
 def _keeper(store: str) -> ViewKeeper:

@@ -15,11 +15,11 @@ from typing import Any, Iterable
 
 import click
 
-from cli.errors import InputProblem, StoreDamage, StoreProblem
-from domain.errors import LogInvalid
-from domain.reader import LogReader
-from domain.replay import decide
-from projections.store.application import DEFAULT_STORE, GameStore, StoreDamaged, StoreError, is_postgres
+from gamelog.cli.errors import InputProblem, StoreDamage, StoreProblem
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.reader import LogReader
+from gamelog.domain.replay import decide
+from gamelog.projections.store.application import DEFAULT_STORE, GameStore, StoreDamaged, StoreError, is_postgres
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 

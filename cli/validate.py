@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
-from domain.engine import VIOLATION
-from projections.reports.validation import check_file, error_lines, finding_lines, render_validation_json
+from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from gamelog.domain.engine import VIOLATION
+from gamelog.projections.reports.validation import check_file, error_lines, finding_lines, render_validation_json
 
 
 @click.command()

@@ -6,12 +6,12 @@ import os
 
 import click
 
-from cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION, InputProblem
-from cli.sources import load_game, open_store, store_option
-from projections.reports.documents import Problem, Verification
-from projections.reports.verification import (log_match, render_log_match_json, render_log_match_text,
+from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION, InputProblem
+from gamelog.cli.sources import load_game, open_store, store_option
+from gamelog.projections.reports.documents import Problem, Verification
+from gamelog.projections.reports.verification import (log_match, render_log_match_json, render_log_match_text,
                                               render_verification_json, render_verification_text, verification)
-from projections.store.verify import SHORT, compare_log, fingerprint_of, verify_game
+from gamelog.projections.store.verify import SHORT, compare_log, fingerprint_of, verify_game
 
 
 @click.command()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from domain.events import Correction, Derived, FindingMooted, FindingRaised, StateRestated, Tally
+from gamelog.domain.events import Correction, Derived, FindingMooted, FindingRaised, StateRestated, Tally
 
 def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
     """What to store on ``line``, the correction of line ``voided`` by ``engine`` (a ``domain.engine.Engine``).

@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Iterable, NamedTuple, get_type_hints
 
 import msgspec
 
-from domain.dispatch import Dispatching, handles
-from domain.events import (
+from gamelog.domain.dispatch import Dispatching, handles
+from gamelog.domain.events import (
     CORRECTION_RULE,
     Correction,
     Derived,
@@ -49,8 +49,8 @@ from domain.events import (
     TurnFinished,
     TurnStarted,
 )
-from domain import corrections
-from domain.history import Checkpoints, LineIndex
+from gamelog.domain import corrections
+from gamelog.domain.history import Checkpoints, LineIndex
 
 VIOLATION = "violation"
 WARNING = "warning"

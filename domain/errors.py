@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.messages import input_error
+from gamelog.domain.messages import input_error
 
 
 class InputError(msgspec.Struct, frozen=True):

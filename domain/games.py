@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.measures import Measures
-from domain.phrases import COMMON, Phrase, tell
+from gamelog.domain.measures import Measures
+from gamelog.domain.phrases import COMMON, Phrase, tell
 
 _NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score")
 
@@ -135,9 +135,9 @@ def _rules_of(package: str, name: str | None = None) -> GameRules:
 
 
 GAMES = _Registry({
-    "merchant-of-venus": "domain.merchant_of_venus",
-    "uchronia": "domain.uchronia",
-    "twilight-imperium-4": "domain.twilight_imperium",
+    "merchant-of-venus": "gamelog.domain.merchant_of_venus",
+    "uchronia": "gamelog.domain.uchronia",
+    "twilight-imperium-4": "gamelog.domain.twilight_imperium",
 })
 
 

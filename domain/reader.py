@@ -24,11 +24,11 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
 
-from domain.errors import InputError
-from domain.events import MAX_LINES, PLAYER, Recorded
-from domain.games import GAMES, GameRules
-from domain.messages import MESSAGE_LIMIT, cut, quote
-from domain.strict_json import JSON_SPACE, MAX_DEPTH, may_repeat_a_key, repeated_key, step, stray_space, too_deep
+from gamelog.domain.errors import InputError
+from gamelog.domain.events import MAX_LINES, PLAYER, Recorded
+from gamelog.domain.games import GAMES, GameRules
+from gamelog.domain.messages import MESSAGE_LIMIT, cut, quote
+from gamelog.domain.strict_json import JSON_SPACE, MAX_DEPTH, may_repeat_a_key, repeated_key, step, stray_space, too_deep
 
 _BOM = b"\xef\xbb\xbf"
 _MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `([^`]+)`)?")

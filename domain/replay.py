@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable, Iterator
 
-from domain.engine import Engine, GameState
-from domain.errors import InputError
-from domain.events import Derived, TurnFinished
-from domain.games import GAMES, GameRules
-from domain.history import LineIndex
-from domain.messages import plural
-from domain.reader import LogReader
+from gamelog.domain.engine import Engine, GameState
+from gamelog.domain.errors import InputError
+from gamelog.domain.events import Derived, TurnFinished
+from gamelog.domain.games import GAMES, GameRules
+from gamelog.domain.history import LineIndex
+from gamelog.domain.messages import plural
+from gamelog.domain.reader import LogReader
 
 
 class PointNotReached(Exception):

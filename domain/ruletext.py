@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from domain.games import GAMES
+from gamelog.domain.games import GAMES
 
 _NOT_IN_SEEDS = "(not in the seeds)"
 # RULES.md marks what the seeds leave to our reading as **(not in the seeds)** or, inside a
@@ -53,7 +53,7 @@ def _clean(cell: str) -> str:
 @cache
 def _digest() -> dict[str, RuleText]:
     """RULES.md's rules by ID, then the log format's own."""
-    text = resources.files("domain").joinpath("data", "RULES.md").read_text(encoding="utf-8")
+    text = resources.files("gamelog.domain").joinpath("data", "RULES.md").read_text(encoding="utf-8")
     out: dict[str, RuleText] = {}
     for line in text.splitlines():
         cells = [c for c in line.split("|")[1:-1]]

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from domain.messages import quote
+from gamelog.domain.messages import quote
 
 MAX_DEPTH = 64
 """Arrays and objects nested deeper than this are an input error (a log's own types nest 4 deep)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.replay import run
+from gamelog.domain.replay import run
 from tests.conftest import log_bytes
 
 

@@ -13,11 +13,11 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.errors import LogInvalid
-from projections.importing.archive import import_logs
-from projections.importing.importer import Outcome, import_log
-from projections.store.application import GameStore
+from gamelog.cli.main import main
+from gamelog.domain.errors import LogInvalid
+from gamelog.projections.importing.archive import import_logs
+from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.store.application import GameStore
 from tests.benchmarks.generate import write_log
 
 

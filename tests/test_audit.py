@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.replay import run
-from domain.ruletext import rules
+from gamelog.cli.main import main
+from gamelog.domain.replay import run
+from gamelog.domain.ruletext import rules
 from tests.conftest import EXAMPLES, ROOT, shared_path
 from tests.test_examples import EXAMPLE_LOGS, announced
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from gamelog.cli.main import main
 from tests.conftest import EXAMPLES
 
 MOV = EXAMPLES / "merchant-of-venus"

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from projections.importing import importer
-from projections.importing.importer import Outcome, import_log
-from projections.store.application import GameStore, StoreBusy
+from gamelog.projections.importing import importer
+from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.store.application import GameStore, StoreBusy
 from tests.benchmarks.generate import write_log
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -65,7 +65,7 @@ def _cli_child(location: str, log: str, barrier, output: str) -> None:
     """Child process: ``gamelog import`` of ``log``, its output to a file; the exit code is the child's."""
     _wait_before_writing(barrier)
     sys.stdout = sys.stderr = open(output, "w")
-    from cli.main import main
+    from gamelog.cli.main import main
 
     main(["import", "--store", location, log])
 
@@ -207,7 +207,7 @@ def test_a_writer_kept_waiting_past_the_lock_timeout_stops_cleanly(locations, tm
     try:
         with pytest.raises(StoreBusy, match="locked by another writer"):
             import_log(store, open(log, "rb").read(), log)
-        cli = subprocess.run([sys.executable, "-m", "cli.main", "import", "--store", location, log],
+        cli = subprocess.run([sys.executable, "-m", "gamelog.cli.main", "import", "--store", location, log],
                              capture_output=True, text=True, timeout=WAIT,
                              env={**os.environ, "GAMELOG_LOCK_TIMEOUT": "1"}, cwd=Path(__file__).parents[1])
         assert cli.returncode == 2 and cli.stderr.startswith("Error: ") and "Traceback" not in cli.stderr, cli.stderr
@@ -228,7 +228,7 @@ def test_a_process_that_loses_the_race_to_create_the_views_tables_tries_again(lo
     """
     from eventsourcing.persistence import OperationalError, ProgrammingError
 
-    from projections.views.keeper import ViewKeeper
+    from gamelog.projections.views.keeper import ViewKeeper
 
     store = GameStore(locations.new())
     recorder_class = type(ViewKeeper(store).tracking)  # the winner: tables and migration record created

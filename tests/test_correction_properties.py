@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import history
-from domain.engine import GameState
-from domain.games import GAMES
-from domain.replay import run, state_at, without
+from gamelog.domain import history
+from gamelog.domain.engine import GameState
+from gamelog.domain.games import GAMES
+from gamelog.domain.replay import run, state_at, without
 from tests.benchmarks import generate
 from tests.conftest import EXAMPLES
 

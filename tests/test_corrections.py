@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.events import FindingMooted, FindingRaised, StateRestated
-from domain.replay import run
+from gamelog.domain.events import FindingMooted, FindingRaised, StateRestated
+from gamelog.domain.replay import run
 from tests.conftest import log_bytes
 
 HEADER = {"game": "merchant-of-venus", "id": "c", "players": ["Ann", "Bob"], "setup": {"starting_credits": 500}}
@@ -84,10 +84,10 @@ def test_voiding_a_turn_end_reopens_the_turn():
 
 def test_an_import_voids_a_line_whose_effects_went_to_disk(tmp_path, monkeypatch):
     """The importer keeps effects on disk past a threshold; a correction still finds them."""
-    from projections.importing import spill as effects
-    from projections.importing.importer import import_log
-    from projections.store.application import GameStore
-    from domain.replay import state_at
+    from gamelog.projections.importing import spill as effects
+    from gamelog.projections.importing.importer import import_log
+    from gamelog.projections.store.application import GameStore
+    from gamelog.domain.replay import state_at
 
     monkeypatch.setattr(effects, "FLUSH", 2)
     log = log_bytes(HEADER, *PLAY, {"type": "turn_ended", "player": "Ann"}, {"type": "turn_started", "player": "Bob"},
@@ -259,7 +259,7 @@ def test_the_audit_shows_which_findings_a_correction_made_moot(tmp_path):
 
     from click.testing import CliRunner
 
-    from cli.main import main
+    from gamelog.cli.main import main
 
     log = tmp_path / "moot.jsonl"
     log.write_bytes(log_bytes(

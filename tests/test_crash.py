@@ -18,9 +18,9 @@ import time
 
 import pytest
 
-from projections.importing import importer
-from projections.importing.importer import Outcome, import_log
-from projections.store.application import GameStore
+from gamelog.projections.importing import importer
+from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.store.application import GameStore
 from tests.benchmarks.generate import write_log
 
 SPAWN = multiprocessing.get_context("spawn")

@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from domain.ruletext import rules
-from projections.reports.rulebook import render_rulebook
+from gamelog.domain.ruletext import rules
+from gamelog.projections.reports.rulebook import render_rulebook
 from tests.conftest import ROOT
 
 # A document's name as text cites one: a path of words ending in .md (``docs/cli.md``, ``../docs/log-format.md``).
@@ -96,7 +96,7 @@ def test_the_readme_links_every_page_of_the_docs(page):
 def test_the_log_format_page_names_every_event_type_and_setting():
     import msgspec
 
-    from domain.games import GAMES
+    from gamelog.domain.games import GAMES
 
     page = (ROOT / "docs" / "log-format.md").read_text(encoding="utf-8")
     for name, game in GAMES.items():

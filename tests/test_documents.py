@@ -15,13 +15,13 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.replay import run
-from projections.reports.documents import NAMES, document_type, encode
-from projections.reports.schemas import SCHEMAS
-from projections.store.application import game_uuid
-from projections.views.keeper import views_in_memory
-from projections.views.rows import FindingRow, LineRow, TrackRow, TurnRow, select
+from gamelog.cli.main import main
+from gamelog.domain.replay import run
+from gamelog.projections.reports.documents import NAMES, document_type, encode
+from gamelog.projections.reports.schemas import SCHEMAS
+from gamelog.projections.store.application import game_uuid
+from gamelog.projections.views.keeper import views_in_memory
+from gamelog.projections.views.rows import FindingRow, LineRow, TrackRow, TurnRow, select
 from tests.conftest import EXAMPLES
 
 LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.events import FindingRaised
-from domain.replay import run
+from gamelog.domain.events import FindingRaised
+from gamelog.domain.replay import run
 from tests.conftest import EXAMPLES
 
 ANNOTATION = re.compile(r"^#\s*violation\s+(.+?):")

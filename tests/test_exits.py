@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from projections.importing.importer import import_log
-from projections.store.application import GameStore
+from gamelog.cli.main import main
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.store.application import GameStore
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES, ROOT
 
@@ -47,8 +47,8 @@ def _pause(reached) -> None:
 
 def _interrupted_importer(location: str, logs: list[str], point: str, reached, output: str) -> None:
     """Child: ``gamelog import`` of ``logs``, pausing at ``point`` to be sent SIGINT; output to files."""
-    from projections.importing import archive, importer
-    from projections.views.keeper import ViewKeeper
+    from gamelog.projections.importing import archive, importer
+    from gamelog.projections.views.keeper import ViewKeeper
 
     if point == "mid-import":
         insert, calls = GameStore.insert_rows, []
@@ -179,7 +179,7 @@ def run_as_reader(args: list[str], scratch: Path) -> tuple[int, str, str]:
 @pytest.fixture
 def read_only_store(request):
     """A store (seed game with views caught up; an Uchronia game imported since, its views behind) made read-only."""
-    from domain.games import GAMES
+    from gamelog.domain.games import GAMES
 
     for name in GAMES:  # a child that is nobody cannot read root's files to import them later
         GAMES[name]
@@ -229,8 +229,8 @@ def test_a_closed_output_pipe_ends_the_command_quietly(tmp_path, args):
     store = tmp_path / "gamelog.sqlite"
     assert CliRunner().invoke(main, ["import", "--store", str(store), str(SEED)]).exit_code == 0
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--store", str(store)] if args[0] == "games"
-                             else [sys.executable, "-m", "cli.main", *args],
+    child = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", *args, "--store", str(store)] if args[0] == "games"
+                             else [sys.executable, "-m", "gamelog.cli.main", *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env)
     child.stdout.close()  # the reader is gone before the first line is written (as `| head -0` would)
     err = child.stderr.read()
@@ -244,7 +244,7 @@ def test_an_unexpected_exception_is_a_bug_with_its_own_exit_code(tmp_path, monke
     def broken(*args):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("cli.catalog.games_document", broken)
+    monkeypatch.setattr("gamelog.cli.catalog.games_document", broken)
     monkeypatch.delenv("GAMELOG_DEBUG", raising=False)
     result = CliRunner().invoke(main, ["games", "--store", str(tmp_path / "none.sqlite")])
     assert result.exit_code == 70

@@ -18,9 +18,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from projections.store.application import GameStore, StoreError, store_env
-from projections.store.chain import event_hash, link, open_sealed, seal
+from gamelog.cli.main import main
+from gamelog.projections.store.application import GameStore, StoreError, store_env
+from gamelog.projections.store.chain import event_hash, link, open_sealed, seal
 from tests.conftest import EXAMPLES, _plain, postgres_url
 from tests.test_tamper import Raw
 

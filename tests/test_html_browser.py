@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from gamelog.cli.main import main
 
 from tests.browser import Browser, chromium_path, required
 from tests.conftest import EXAMPLES

@@ -15,15 +15,15 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.games import GAMES
-from domain.replay import run, state_at
-from projections.reports.formats import render_json
-from projections.reports.schemas import document_schema
-from projections.reports.charts import MARKERS, PALETTE, nice_ticks, spread
-from projections.reports.html import render_html, score_series
-from projections.reports.model import build_report
-from projections.reports.scrubber import changes
-from projections.views.keeper import views_in_memory
+from gamelog.domain.games import GAMES
+from gamelog.domain.replay import run, state_at
+from gamelog.projections.reports.formats import render_json
+from gamelog.projections.reports.schemas import document_schema
+from gamelog.projections.reports.charts import MARKERS, PALETTE, nice_ticks, spread
+from gamelog.projections.reports.html import render_html, score_series
+from gamelog.projections.reports.model import build_report
+from gamelog.projections.reports.scrubber import changes
+from gamelog.projections.views.keeper import views_in_memory
 from tests.conftest import EXAMPLES
 
 EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))

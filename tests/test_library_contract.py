@@ -31,10 +31,10 @@ import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 
 import eventsourcing
-from projections.store import library
-from projections.store.application import GameStore
-from projections.store.library import PRIVATE_NAMES, insert_events_in, insert_tracking_in, parameters, resolve
-from projections.views.keeper import ViewKeeper
+from gamelog.projections.store import library
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.library import PRIVATE_NAMES, insert_events_in, insert_tracking_in, parameters, resolve
+from gamelog.projections.views.keeper import ViewKeeper
 from tests.conftest import ROOT, Locations
 
 SOURCE_FOLDERS = ("domain", "projections", "cli")

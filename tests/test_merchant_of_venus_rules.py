@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.replay import run
+from gamelog.domain.replay import run
 from tests.conftest import log_bytes
 
 HEADER = {"game": "merchant-of-venus", "id": "rules", "players": ["Ann", "Bob"],
@@ -217,7 +217,7 @@ def test_a_fact_the_seeds_do_not_state_stays_the_1988_datas_warning():
 
 
 def test_every_fact_the_seeds_state_is_what_the_reference_gives():
-    from domain.merchant_of_venus import reference
+    from gamelog.domain.merchant_of_venus import reference
     facts = reference.seed_facts().values()
     assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {("Bionic Perfume", "buyers"), ("Designer Genes", "factory")}
     tables = {"good": reference.goods(), "culture": reference.cultures()}

@@ -6,9 +6,9 @@ examples as one legal game (seeds 000 and 001).
 
 from __future__ import annotations
 
-from domain.events import FindingRaised, GameWon
-from domain.merchant_of_venus.events import CreditsChanged, IouSpent
-from domain.replay import run, state_at
+from gamelog.domain.events import FindingRaised, GameWon
+from gamelog.domain.merchant_of_venus.events import CreditsChanged, IouSpent
+from gamelog.domain.replay import run, state_at
 from tests.conftest import EXAMPLES
 
 LOG = EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"

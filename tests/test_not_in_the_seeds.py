@@ -15,9 +15,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.replay import run
-from domain.ruletext import rule
+from gamelog.cli.main import main
+from gamelog.domain.replay import run
+from gamelog.domain.ruletext import rule
 from tests.conftest import log_bytes
 
 MARKER = "(not in the seeds)"

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.events import COMMON_EVENTS, Derived, Recorded
-from domain.games import GAMES, plugged_in, register, unregister
-from domain.ruletext import rule
+from gamelog.cli.main import main
+from gamelog.domain.events import COMMON_EVENTS, Derived, Recorded
+from gamelog.domain.games import GAMES, plugged_in, register, unregister
+from gamelog.domain.ruletext import rule
 from tests.conftest import ROOT
 
 PACKAGE = "tests.fixtures.coin_toss"
@@ -83,8 +83,8 @@ def gamelog(tmp_path, monkeypatch, coin_toss):
 
 
 def test_the_registry_lists_the_three_games_and_a_plugged_game_only_inside_its_block():
-    assert REAL_GAMES == {"merchant-of-venus": "domain.merchant_of_venus", "uchronia": "domain.uchronia",
-                          "twilight-imperium-4": "domain.twilight_imperium"}
+    assert REAL_GAMES == {"merchant-of-venus": "gamelog.domain.merchant_of_venus", "uchronia": "gamelog.domain.uchronia",
+                          "twilight-imperium-4": "gamelog.domain.twilight_imperium"}
     assert list(GAMES) == list(REAL_GAMES)
     with plugged_in(PACKAGE) as rules:
         assert list(GAMES) == [*REAL_GAMES, "coin-toss"] and GAMES["coin-toss"] is rules
@@ -238,13 +238,13 @@ def _event_names() -> tuple[set[str], set[str]]:
 
 
 def _generic_sources() -> list[Path]:
-    skipped = {ROOT.joinpath(*package.split(".")) for package in REAL_GAMES.values()}
+    skipped = {ROOT.joinpath(*package.removeprefix("gamelog.").split(".")) for package in REAL_GAMES.values()}
     files = [path for top in ("domain", "projections", "cli") for path in sorted((ROOT / top).rglob("*.py"))]
     return [path for path in files if path != ROOT / "domain" / "games.py" and not any(folder in path.parents for folder in skipped)]
 
 
 def test_outside_the_game_folders_and_the_registry_no_code_names_a_game_its_events_or_its_colours():
-    from domain.uchronia.reference import COLORS
+    from gamelog.domain.uchronia.reference import COLORS
 
     classes, tags = _event_names()
     assert {"GoodsBought", "ForumChanged", "RoundStarted"} <= classes and {"goods_bought", "round_started"} <= tags

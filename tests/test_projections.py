@@ -12,11 +12,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.replay import run
-from projections.importing.importer import import_log
-from projections.views.compare import table_dump
-from projections.views.keeper import ViewKeeper, views_in_memory
-from projections.store.application import GameStore
+from gamelog.domain.replay import run
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.views.compare import table_dump
+from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+from gamelog.projections.store.application import GameStore
 from tests.benchmarks import generate
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES
@@ -75,7 +75,7 @@ def test_catching_up_twice_counts_nothing_twice(tmp_path):
 
 
 def test_an_interrupted_catch_up_resumes_where_it_stopped(tmp_path, monkeypatch):
-    from projections.views import keeper as keeper_module
+    from gamelog.projections.views import keeper as keeper_module
 
     keeper = ViewKeeper(GameStore(str(tmp_path / "gamelog.sqlite")))
     import_log(keeper.store, LEGAL[0].read_bytes(), "log.jsonl")

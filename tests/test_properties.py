@@ -8,11 +8,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.events import MAX_AMOUNT, MAX_TOTAL, FindingRaised
-from domain.messages import finding
-from domain.reader import LogReader
-from domain.strict_json import MAX_DEPTH
-from domain.replay import decide
+from gamelog.domain.events import MAX_AMOUNT, MAX_TOTAL, FindingRaised
+from gamelog.domain.messages import finding
+from gamelog.domain.reader import LogReader
+from gamelog.domain.strict_json import MAX_DEPTH
+from gamelog.domain.replay import decide
 from tests.conftest import EXAMPLES
 
 SEED_LINES = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes().splitlines(keepends=True)

@@ -8,15 +8,15 @@ import json
 import msgspec
 import pytest
 
-import domain.reader
-from domain.errors import LogInvalid
-from domain.games import GAMES
-from domain.messages import input_error, quote
-from domain.reader import LogReader
-from domain.strict_json import may_repeat_a_key, repeated_key
-from projections.importing.importer import import_log
-from projections.reports.schemas import log_schema
-from projections.store.application import GameStore
+import gamelog.domain.reader
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.games import GAMES
+from gamelog.domain.messages import input_error, quote
+from gamelog.domain.reader import LogReader
+from gamelog.domain.strict_json import may_repeat_a_key, repeated_key
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.reports.schemas import log_schema
+from gamelog.projections.store.application import GameStore
 from tests.conftest import log_bytes
 
 HEADER = {"game": "merchant-of-venus", "id": "r", "players": ["Ann", "Bob"]}
@@ -231,7 +231,7 @@ def test_the_log_schema_states_the_ranges():
 
 
 def test_a_log_longer_than_the_line_limit_is_an_input_error_and_is_read_no_further(monkeypatch):
-    monkeypatch.setattr(domain.reader, "MAX_LINES", 3)
+    monkeypatch.setattr(gamelog.domain.reader, "MAX_LINES", 3)
     reader = LogReader(log_bytes(HEADER, TURN, TURN, TURN, "not json"))
     assert [line for line, _ in reader.events()] == [2, 3]
     assert [(e.line, e.message) for e in reader.errors] == [(4, "the log goes on past line 3, the most a log may have")]

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from domain.replay import run
-from projections.views.keeper import views_in_memory
-from projections.reports.documents import FindingCounts
-from projections.reports.formats import render_csv, render_json, render_markdown, render_text
-from projections.reports.html import render_html
-from projections.reports.model import build_report
+from gamelog.domain.replay import run
+from gamelog.projections.views.keeper import views_in_memory
+from gamelog.projections.reports.documents import FindingCounts
+from gamelog.projections.reports.formats import render_csv, render_json, render_markdown, render_text
+from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.model import build_report
 from tests.conftest import EXAMPLES, ROOT
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -49,7 +49,7 @@ def test_reports_are_the_same_bytes_whatever_the_hash_seed(seed):
     """The CLI's reports, run under another PYTHONHASHSEED, equal the golden files."""
     path = EXAMPLES / "uchronia" / "complete-3p.jsonl"
     for fmt, ext in (("html", "html"), ("csv", "csv"), ("json", "json")):
-        out = subprocess.run([sys.executable, "-m", "cli.main", "report", str(path), "--format", fmt],
+        out = subprocess.run([sys.executable, "-m", "gamelog.cli.main", "report", str(path), "--format", fmt],
                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
         assert out.stdout == (GOLDEN / "uchronia" / f"complete-3p.{ext}").read_text(encoding="utf-8")
 
@@ -76,7 +76,7 @@ def test_the_html_report_is_self_contained_with_one_line_per_player():
 
 @pytest.mark.parametrize("game", ["merchant-of-venus", "uchronia", "twilight-imperium-4"])
 def test_every_event_type_of_every_game_has_words_for_reports(game):
-    from domain.games import GAMES
+    from gamelog.domain.games import GAMES
 
     rules = GAMES[game]
     tags = {t.__struct_config__.tag for t in rules.event_types}
@@ -84,8 +84,8 @@ def test_every_event_type_of_every_game_has_words_for_reports(game):
 
 
 def test_a_line_is_told_in_words():
-    from domain.games import GAMES
-    from domain.merchant_of_venus.events import GoodsBought
+    from gamelog.domain.games import GAMES
+    from gamelog.domain.merchant_of_venus.events import GoodsBought
 
     event = GoodsBought(player="Qossuth", good="Melf Pelts", culture="Shenna", unit_price=50, quantity=2, iou=True)
     assert GAMES["merchant-of-venus"].phrase(event) == (

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from domain.errors import LogInvalid
-from domain.replay import run, state_at
-from projections.importing import importer
-from projections.importing.importer import Outcome, import_log
-from projections.store.application import GameStore, StoreError
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.replay import run, state_at
+from gamelog.projections.importing import importer
+from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.store.application import GameStore, StoreError
 from tests.conftest import EXAMPLES, Locations, _plain, postgres_url
 
 SEED = (EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes()
@@ -132,9 +132,9 @@ def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
 
 
 def test_views_kept_on_the_store_equal_the_views_of_the_log_in_memory(store):
-    from projections.views.compare import table_dump
-    from projections.views.keeper import ViewKeeper, views_in_memory
-    from projections.store.verify import verify_game
+    from gamelog.projections.views.compare import table_dump
+    from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+    from gamelog.projections.store.verify import verify_game
 
     keeper = ViewKeeper(store)
     import_log(store, b"".join(SEED_LINES[:30]), "seed.jsonl")
@@ -198,10 +198,10 @@ def test_a_projection_runner_keeps_the_same_views_on_postgresql(locations):
         pytest.skip("ProjectionRunner needs subscriptions, which eventsourcing's SQLite recorder lacks")
     from eventsourcing.projection import ProjectionRunner
 
-    from projections.views.compare import table_dump
-    from projections.views.keeper import ViewKeeper, views_in_memory
-    from projections.views.runner import GameViews, StoreApplication, ViewRecorder
-    from projections.store.application import store_env
+    from gamelog.projections.views.compare import table_dump
+    from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+    from gamelog.projections.views.runner import GameViews, StoreApplication, ViewRecorder
+    from gamelog.projections.store.application import store_env
 
     location = locations.new()
     store = GameStore(location)

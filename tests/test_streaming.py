@@ -16,18 +16,18 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import projections.reports.audit as audit_module
-import projections.reports.model as model
-import projections.store.application as application
-import projections.store.verify as verify_module
-import projections.views.keeper as keeper_module
-import projections.views.compare as compare_module
-from cli.main import main
-from projections.importing.importer import import_log
-from projections.reports.formats import json_pieces, render_json
-from projections.store.application import GameStore
-from projections.views.keeper import ViewKeeper
-from projections.views.rows import LineRow
+import gamelog.projections.reports.audit as audit_module
+import gamelog.projections.reports.model as model
+import gamelog.projections.store.application as application
+import gamelog.projections.store.verify as verify_module
+import gamelog.projections.views.keeper as keeper_module
+import gamelog.projections.views.compare as compare_module
+from gamelog.cli.main import main
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.reports.formats import json_pieces, render_json
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.views.keeper import ViewKeeper
+from gamelog.projections.views.rows import LineRow
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES
 
@@ -153,7 +153,7 @@ def test_verify_hands_a_broken_chain_to_the_diagnosis(stored, monkeypatch):
     path, _ = stored
     import sqlite3
 
-    from projections.store.application import game_uuid
+    from gamelog.projections.store.application import game_uuid
 
     with sqlite3.connect(path) as conn:
         conn.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 200",

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from projections.store.application import game_uuid
+from gamelog.cli.main import main
+from gamelog.projections.store.application import game_uuid
 from tests.conftest import EXAMPLES, _plain
 
 DISPUTED = (EXAMPLES / "merchant-of-venus" / "disputed.jsonl").read_bytes()
@@ -159,8 +159,8 @@ def test_a_forged_winner_no_longer_passes_and_rebuild_puts_the_true_one_back(sto
 def test_a_game_whose_views_are_merely_behind_is_intact(stored):
     """Views behind their store (an interrupted catch-up) are not altered: verify compares them at their position."""
     location, raw = stored
-    from projections.importing.importer import import_log
-    from projections.store.application import GameStore
+    from gamelog.projections.importing.importer import import_log
+    from gamelog.projections.store.application import GameStore
 
     store = GameStore(location)
     grown = SEED.read_bytes() + b'{"type": "note", "text": "after the end"}\n'

@@ -13,10 +13,10 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from cli import terminal
-from cli.main import main
-from projections.reports.safe import clean, csv_cell, markdown
-from projections.reports.terminal import table, wrap
+from gamelog.cli import terminal
+from gamelog.cli.main import main
+from gamelog.projections.reports.safe import clean, csv_cell, markdown
+from gamelog.projections.reports.terminal import table, wrap
 from tests.conftest import EXAMPLES, log_bytes
 
 EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.convert import convert as convert_command, convert_file
-from domain.twilight_imperium.converters import ConversionError, convert
-from domain.twilight_imperium.converters.ti_assistant_shape import iso
-from domain.events import FindingRaised
-from domain.replay import run
-from domain.twilight_imperium import reference
+from gamelog.cli.convert import convert as convert_command, convert_file
+from gamelog.domain.twilight_imperium.converters import ConversionError, convert
+from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import iso
+from gamelog.domain.events import FindingRaised
+from gamelog.domain.replay import run
+from gamelog.domain.twilight_imperium import reference
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ti-assistant"
 SMALL = FIXTURES / "small-game.json"
@@ -574,7 +574,7 @@ def test_a_log_that_says_nothing_keeps_every_check_and_not_recorded_makes_them_u
 
 
 def test_the_schema_names_the_new_log_format_things():
-    result = CliRunner().invoke(__import__("cli.main", fromlist=["main"]).main, ["schema"])
+    result = CliRunner().invoke(__import__("gamelog.cli.main", fromlist=["main"]).main, ["schema"])
     assert result.exit_code == 0
     schema = result.stdout
     for word in ("vp_scored", "origin", "objective_made_public", "strategy_cards_swapped", "player_unpassed",
@@ -583,7 +583,7 @@ def test_the_schema_names_the_new_log_format_things():
 
 
 def test_a_bad_not_recorded_value_is_an_input_error():
-    from domain.reader import LogReader
+    from gamelog.domain.reader import LogReader
     reader = LogReader(_with_header(lambda h: h.update(not_recorded=["dice"])))
     list(reader.events())
     assert reader.errors and "not_recorded" in str(reader.errors[0])

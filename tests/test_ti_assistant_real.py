@@ -24,10 +24,10 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from domain.events import FindingRaised
-from domain.replay import run
-from domain.twilight_imperium.converters import convert
+from gamelog.cli.main import main
+from gamelog.domain.events import FindingRaised
+from gamelog.domain.replay import run
+from gamelog.domain.twilight_imperium.converters import convert
 from tests.conftest import shared_path
 
 APP_VP = {

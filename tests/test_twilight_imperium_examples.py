@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.replay import run, state_at
+from gamelog.domain.replay import run, state_at
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "twilight-imperium-4"
 GAME = "twilight-imperium-4"

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from domain.replay import run
-from domain.twilight_imperium import reference
-from domain.twilight_imperium.events import Replenished
+from gamelog.domain.replay import run
+from gamelog.domain.twilight_imperium import reference
+from gamelog.domain.twilight_imperium.events import Replenished
 
 FACTIONS = {"Ann": "The Emirates of Hacan", "Bob": "Federation of Sol", "Cy": "Arborec"}
 
@@ -321,7 +321,7 @@ def test_a_strategic_action_uses_a_card_held_once_a_round():
 
 def test_the_audit_says_the_imperial_reading_is_not_in_the_seeds(tmp_path):
     from click.testing import CliRunner
-    from cli.main import main
+    from gamelog.cli.main import main
 
     path = tmp_path / "imperial.jsonl"
     path.write_bytes(log(*SETUP, *ANN_TURN, score("Ann", "Corner the Market")))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.events import FindingRaised, GameWon
-from domain.replay import run, state_at
+from gamelog.domain.events import FindingRaised, GameWon
+from gamelog.domain.replay import run, state_at
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "uchronia"
 ANNOTATION = re.compile(r"#\s*violation\s+(\S+):")

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from domain.events import FindingRaised, GameWon
-from domain.replay import run
+from gamelog.domain.events import FindingRaised, GameWon
+from gamelog.domain.replay import run
 
 WOODS = ["wood", "wood", "clay", "brick", "stone", "marble"]
 

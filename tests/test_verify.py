@@ -7,12 +7,12 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from projections.store.chain import event_hash, link, open_sealed, seal
-from projections.importing.importer import import_log
-from projections.store.application import GameStore, game_uuid
-from projections.store.verify import compare_log, fingerprint_of, verify_game
-from domain.replay import run
+from gamelog.cli.main import main
+from gamelog.projections.store.chain import event_hash, link, open_sealed, seal
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.store.application import GameStore, game_uuid
+from gamelog.projections.store.verify import compare_log, fingerprint_of, verify_game
+from gamelog.domain.replay import run
 from tests.conftest import EXAMPLES
 
 SEED = EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"

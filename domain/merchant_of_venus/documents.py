@@ -6,7 +6,7 @@ from typing import Literal
 
 from msgspec import UNSET, UnsetType
 
-from domain import documents
+from gamelog.domain import documents
 
 
 class Deed(documents.Document, kw_only=True):

@@ -13,7 +13,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from domain.events import (
+from gamelog.domain.events import (
     Change,
     COMMON_DERIVED,
     COMMON_EVENTS,

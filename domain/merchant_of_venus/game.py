@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Engine, decides
-from domain.events import GameWon
-from domain.games import GameRules
-from domain.merchant_of_venus import measures, periods, phrases, ruletext
-from domain.merchant_of_venus import rules
-from domain.merchant_of_venus.events import (
+from gamelog.domain.engine import Engine, decides
+from gamelog.domain.events import GameWon
+from gamelog.domain.games import GameRules
+from gamelog.domain.merchant_of_venus import measures, periods, phrases, ruletext
+from gamelog.domain.merchant_of_venus import rules
+from gamelog.domain.merchant_of_venus.events import (
     DERIVED_TYPES,
     EVENT_TYPES,
     BonusCupDraw,
@@ -46,7 +46,7 @@ from domain.merchant_of_venus.events import (
     RelicTaken,
     Token,
 )
-from domain.merchant_of_venus.state import MerchantState
+from gamelog.domain.merchant_of_venus.state import MerchantState
 
 
 class MerchantEngine(Engine):

@@ -7,8 +7,8 @@ a player's net worth reaches the header's goal at the end of their turn
 
 from __future__ import annotations
 
-from domain.measures import Measures, Step, change
-from domain.merchant_of_venus.events import CreditsChanged, DeedChanged
+from gamelog.domain.measures import Measures, Step, change
+from gamelog.domain.merchant_of_venus.events import CreditsChanged, DeedChanged
 
 
 def _deed(e: DeedChanged) -> Step:

@@ -7,7 +7,7 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from domain.phrases import Phrase, either
+from gamelog.domain.phrases import Phrase, either
 
 PHRASES: dict[str, Phrase] = {
     "landed": lambda f: f"{f['player']} lands at " + ("deep space" if f["venue"] == "other" else "an asteroid" if f["venue"] == "asteroid"

@@ -9,10 +9,10 @@ naming the rule ID. ``game.py`` turns them into stored events.
 from __future__ import annotations
 
 
-from domain.engine import WARNING, Problem
-from domain.merchant_of_venus import reference
-from domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
-from domain.merchant_of_venus.state import MerchantState, Player
+from gamelog.domain.engine import WARNING, Problem
+from gamelog.domain.merchant_of_venus import reference
+from gamelog.domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
+from gamelog.domain.merchant_of_venus.state import MerchantState, Player
 
 TRADING_VENUES = frozenset({"surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport"})
 LIMITED_VENUES = frozenset({"surface_city", "neutral_spaceport", "galactic_base"})

@@ -12,10 +12,10 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from domain.documents import shared_fields
-from domain.engine import GameState, folds
-from domain.merchant_of_venus import documents
-from domain.merchant_of_venus.events import (
+from gamelog.domain.documents import shared_fields
+from gamelog.domain.engine import GameState, folds
+from gamelog.domain.merchant_of_venus import documents
+from gamelog.domain.merchant_of_venus.events import (
     CargoChanged,
     CreditsChanged,
     CupChanged,
@@ -33,7 +33,7 @@ from domain.merchant_of_venus.events import (
     MovementSkipped,
     Token,
 )
-from domain.events import TurnBegan
+from gamelog.domain.events import TurnBegan
 
 
 @dataclass

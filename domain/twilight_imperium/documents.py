@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain import documents
+from gamelog.domain import documents
 
 
 class Player(documents.Document, kw_only=True):

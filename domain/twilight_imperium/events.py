@@ -47,7 +47,7 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
-from domain.events import (
+from gamelog.domain.events import (
     Change,
     COMMON_DERIVED,
     COMMON_EVENTS,
@@ -63,7 +63,7 @@ from domain.events import (
     Recorded,
     Score,
 )
-from domain.twilight_imperium import reference
+from gamelog.domain.twilight_imperium import reference
 
 Phase = Literal["strategy", "action", "status", "agenda"]
 Pool = Literal["tactic", "fleet", "strategy"]

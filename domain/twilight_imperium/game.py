@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Engine, decides
-from domain.events import GameWon, TurnEnded, TurnStarted
-from domain.games import GameRules
-from domain.twilight_imperium import measures, periods, phrases, ruletext
-from domain.twilight_imperium import rules
-from domain.twilight_imperium.events import (
+from gamelog.domain.engine import Engine, decides
+from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
+from gamelog.domain.games import GameRules
+from gamelog.domain.twilight_imperium import measures, periods, phrases, ruletext
+from gamelog.domain.twilight_imperium import rules
+from gamelog.domain.twilight_imperium.events import (
     DERIVED_TYPES,
     EVENT_TYPES,
     WinnerDeclared,
@@ -57,7 +57,7 @@ from domain.twilight_imperium.events import (
     VpScored,
     VpSourceHeld,
 )
-from domain.twilight_imperium.state import TwilightState
+from gamelog.domain.twilight_imperium.state import TwilightState
 
 
 class TwilightEngine(Engine):
@@ -263,7 +263,7 @@ class TwilightEngine(Engine):
 
 def _from_ti_assistant(export: Any, game_id: str | None = None) -> Any:
     """A TI Assistant export as a log (``domain.conversion.Conversion``); raises ConversionError."""
-    from domain.twilight_imperium.converters import ti_assistant  # imported when used, not with the game
+    from gamelog.domain.twilight_imperium.converters import ti_assistant  # imported when used, not with the game
 
     return ti_assistant.convert(export, game_id)
 

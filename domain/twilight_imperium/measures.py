@@ -5,8 +5,8 @@ The game ends when a player reaches the header's VP goal (TI4-VP-GOAL).
 
 from __future__ import annotations
 
-from domain.measures import Measures, change
-from domain.twilight_imperium.events import CommoditiesChanged, TradeGoodsChanged, VpChanged
+from gamelog.domain.measures import Measures, change
+from gamelog.domain.twilight_imperium.events import CommoditiesChanged, TradeGoodsChanged, VpChanged
 
 MEASURES = Measures(
     steps={

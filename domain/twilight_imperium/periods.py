@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.twilight_imperium.events import RoundStarted
+from gamelog.domain.twilight_imperium.events import RoundStarted
 
 PERIOD = "round"
 """The period reports group by."""

@@ -7,7 +7,7 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from domain.phrases import Phrase
+from gamelog.domain.phrases import Phrase
 
 PHRASES: dict[str, Phrase] = {
     "round_started": lambda f: f"round {f['round']} begins",

@@ -11,9 +11,9 @@ that count earlier lines compare line numbers.
 from __future__ import annotations
 
 
-from domain.engine import UNVERIFIABLE, Problem
-from domain.twilight_imperium import reference
-from domain.twilight_imperium.events import (
+from gamelog.domain.engine import UNVERIFIABLE, Problem
+from gamelog.domain.twilight_imperium import reference
+from gamelog.domain.twilight_imperium.events import (
     ObjectiveMadePublic,
     ObjectiveRevealed,
     ObjectiveScored,
@@ -24,7 +24,7 @@ from domain.twilight_imperium.events import (
     TradeSecondary,
     VpScored,
 )
-from domain.twilight_imperium.state import Player, TwilightState
+from gamelog.domain.twilight_imperium.state import Player, TwilightState
 
 TRADE_PRIMARY = "LRR 90.1–90.4"
 TRADE_CHOSEN = "LRR 90.5"

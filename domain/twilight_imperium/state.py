@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from domain.documents import shared_fields
-from domain.engine import GameState, folds
-from domain.twilight_imperium import documents
-from domain.events import Correction, Note, ScoreClaimed, TurnBegan
-from domain.twilight_imperium.events import (
+from gamelog.domain.documents import shared_fields
+from gamelog.domain.engine import GameState, folds
+from gamelog.domain.twilight_imperium import documents
+from gamelog.domain.events import Correction, Note, ScoreClaimed, TurnBegan
+from gamelog.domain.twilight_imperium.events import (
     CombatStarted,
     Event,
     Header,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec import UNSET, UnsetType
 
-from domain import documents
+from gamelog.domain import documents
 
 
 class Building(documents.Document, kw_only=True):

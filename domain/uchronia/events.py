@@ -15,7 +15,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from domain.events import (
+from gamelog.domain.events import (
     Change,
     COMMON_DERIVED,
     COMMON_EVENTS,
@@ -31,7 +31,7 @@ from domain.events import (
     Recorded,
     SignedInt,
 )
-from domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
+from gamelog.domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
 
 
 class ForumCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Engine, decides
-from domain.events import GameWon
-from domain.games import GameRules
-from domain.uchronia import measures, periods, phrases, ruletext
-from domain.uchronia import rules
-from domain.uchronia.events import (
+from gamelog.domain.engine import Engine, decides
+from gamelog.domain.events import GameWon
+from gamelog.domain.games import GameRules
+from gamelog.domain.uchronia import measures, periods, phrases, ruletext
+from gamelog.domain.uchronia import rules
+from gamelog.domain.uchronia.events import (
     DERIVED_TYPES,
     EVENT_TYPES,
     BuildingCompleted,
@@ -36,7 +36,7 @@ from domain.uchronia.events import (
     VpChanged,
     WinnerDeclared,
 )
-from domain.uchronia.state import Site, UchroniaState
+from gamelog.domain.uchronia.state import Site, UchroniaState
 
 _VP_RULE = {"effect": "UCH-EFFECT", "monopoly": "UCH-SCORE", "completion": "UCH-COMPLETE"}
 

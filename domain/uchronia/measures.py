@@ -7,9 +7,9 @@ players share: reports list its cards after each turn and chart them.
 
 from __future__ import annotations
 
-from domain.measures import Board, Measures, Step, change
-from domain.uchronia.events import ForumChanged, VpChanged
-from domain.uchronia.reference import COLORS
+from gamelog.domain.measures import Board, Measures, Step, change
+from gamelog.domain.uchronia.events import ForumChanged, VpChanged
+from gamelog.domain.uchronia.reference import COLORS
 
 FORUM = Board(
     measure="forum",

@@ -7,7 +7,7 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from domain.phrases import Phrase
+from gamelog.domain.phrases import Phrase
 
 PHRASES: dict[str, Phrase] = {
     "construction_started": lambda f: f"{f['player']} starts {f['building']} ({f['color']})",

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from domain.engine import UNVERIFIABLE, WARNING, Problem
-from domain.uchronia import reference
-from domain.uchronia.events import (
+from gamelog.domain.engine import UNVERIFIABLE, WARNING, Problem
+from gamelog.domain.uchronia import reference
+from gamelog.domain.uchronia.events import (
     ConstructionStarted,
     ForumCardRemoved,
     ForumCardTaken,
@@ -24,7 +24,7 @@ from domain.uchronia.events import (
     VpAdjusted,
     WinnerDeclared,
 )
-from domain.uchronia.state import Site, UchroniaState
+from gamelog.domain.uchronia.state import Site, UchroniaState
 
 _MONOPOLY_WORDS = re.compile(r"\bmonopol(y|ies)\b", re.I)
 _COMPLETION_WORDS = re.compile(r"\b(complet(e|ed|es|ing|ion)|construction)\b", re.I)

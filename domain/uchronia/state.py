@@ -12,11 +12,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from domain.documents import shared_fields
-from domain.engine import GameState, folds
-from domain.uchronia import documents
-from domain.events import TurnBegan, TurnFinished
-from domain.uchronia.events import (
+from gamelog.domain.documents import shared_fields
+from gamelog.domain.engine import GameState, folds
+from gamelog.domain.uchronia import documents
+from gamelog.domain.events import TurnBegan, TurnFinished
+from gamelog.domain.uchronia.events import (
     BuildingCompleted,
     BuildingStarted,
     ConstructionStarted,
@@ -28,7 +28,7 @@ from domain.uchronia.events import (
     ThresholdReached,
     VpChanged,
 )
-from domain.uchronia.reference import COLORS
+from gamelog.domain.uchronia.reference import COLORS
 
 
 @dataclass

@@ -35,9 +35,9 @@ from typing import BinaryIO, Callable, Iterator
 
 import msgspec
 
-from domain.errors import InputError, LogInvalid
-from domain.reader import LogReader
-from projections.importing.importer import (
+from gamelog.domain.errors import InputError, LogInvalid
+from gamelog.domain.reader import LogReader
+from gamelog.projections.importing.importer import (
     BATCH,
     ImportInterrupted,
     ImportResult,
@@ -49,9 +49,9 @@ from projections.importing.importer import (
     import_log,
     store_errors,
 )
-from projections.importing.spill import SpilledIndex
-from projections.store.application import GameStore, GameSummary, sealed_rows
-from projections.store.catalog import summarise
+from gamelog.projections.importing.spill import SpilledIndex
+from gamelog.projections.store.application import GameStore, GameSummary, sealed_rows
+from gamelog.projections.store.catalog import summarise
 
 
 @dataclass(frozen=True)

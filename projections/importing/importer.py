@@ -31,13 +31,13 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from domain.engine import Engine
-from domain.history import LineIndex
-from domain.errors import LogInvalid
-from domain.reader import LogReader
-from projections.importing.spill import SpilledIndex
-from projections.store.application import GameStore, StoreBusy
-from projections.store.catalog import summarise
+from gamelog.domain.engine import Engine
+from gamelog.domain.history import LineIndex
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.reader import LogReader
+from gamelog.projections.importing.spill import SpilledIndex
+from gamelog.projections.store.application import GameStore, StoreBusy
+from gamelog.projections.store.catalog import summarise
 
 BATCH = 1000
 

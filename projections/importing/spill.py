@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, Iterator
 
 import msgspec
 
-from domain.history import LineIndex
+from gamelog.domain.history import LineIndex
 
 FLUSH = 20_000
 """Events kept in memory before they go to disk, as one chunk: small logs never touch the disk."""

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from itertools import islice, takewhile
 from typing import Any, Iterable, Iterator
 
-from domain.games import GAMES
-from domain.ruletext import rule
-from projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
-from projections.reports.model import paged, read_context
-from projections.views.rows import CorrectionRow, FindingRow, MootRow, TrackRow, select
+from gamelog.domain.games import GAMES
+from gamelog.domain.ruletext import rule
+from gamelog.projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
+from gamelog.projections.reports.model import paged, read_context
+from gamelog.projections.views.rows import CorrectionRow, FindingRow, MootRow, TrackRow, select
 
 
 def _score_measures(game: str) -> tuple[str, ...]:

@@ -12,13 +12,13 @@ from typing import Any, Iterable, Iterator
 import msgspec
 from msgspec import UNSET
 
-from domain.messages import finding, severity_counts, signed
-from projections.reports.audit import AuditParts
-from projections.reports.documents import (Audit, AuditFinding, Correction, Result, ScoreEntry, Standings,
+from gamelog.domain.messages import finding, severity_counts, signed
+from gamelog.projections.reports.audit import AuditParts
+from gamelog.projections.reports.documents import (Audit, AuditFinding, Correction, Result, ScoreEntry, Standings,
                                            StandingsChange, WhatIf, encode)
-from projections.reports.safe import clean, markdown
-from projections.reports.terminal import WIDTH, label, wrap
-from projections.store.verify import SHORT
+from gamelog.projections.reports.safe import clean, markdown
+from gamelog.projections.reports.terminal import WIDTH, label, wrap
+from gamelog.projections.store.verify import SHORT
 
 
 def _score_name(score: str) -> str:

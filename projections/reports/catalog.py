@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Iterable
 
-from projections.reports.documents import GameEntry, Games, encode
-from projections.reports.safe import clean
+from gamelog.projections.reports.documents import GameEntry, Games, encode
+from gamelog.projections.reports.safe import clean
 
 
 def games_document(summaries: Iterable[Any]) -> Games:

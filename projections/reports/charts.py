@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from domain.measures import PATTERNS
+from gamelog.domain.measures import PATTERNS
 
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442")
 """Okabe and Ito's eight colours ("Color Universal Design", 2008), told apart under every common colour blindness;

@@ -14,8 +14,8 @@ from typing import Any, Union
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from domain.documents import Document, Replay
-from domain.games import GAMES
+from gamelog.domain.documents import Document, Replay
+from gamelog.domain.games import GAMES
 
 # -- validate ---------------------------------------------------------------------
 

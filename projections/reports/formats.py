@@ -13,11 +13,11 @@ from typing import Any, Callable, Iterable, Iterator
 import msgspec
 from msgspec import UNSET
 
-from domain.games import GAMES
-from domain.messages import severity_counts, signed
-from projections.reports.documents import Change, Period, Report, Standings, encode
-from projections.reports.safe import clean, csv_cell, markdown
-from projections.reports.terminal import WIDTH, label, table, wrap
+from gamelog.domain.games import GAMES
+from gamelog.domain.messages import severity_counts, signed
+from gamelog.projections.reports.documents import Change, Period, Report, Standings, encode
+from gamelog.projections.reports.safe import clean, csv_cell, markdown
+from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
 
 Style = Callable[..., str]
 

@@ -15,13 +15,13 @@ from html import escape
 
 from msgspec import UNSET
 
-from domain.games import GAMES
-from domain.measures import Board, Measures
-from domain.messages import signed
-from projections.reports.charts import MARKERS, PALETTE, Row, Series, heat_strip, pattern_defs, step_chart
-from projections.reports.documents import Line, Report, Standings
-from projections.reports.formats import _change, _counts, _period_name, _result, _title
-from projections.reports.scrubber import CONTROLS, PANEL, SCRIPT, replay_data
+from gamelog.domain.games import GAMES
+from gamelog.domain.measures import Board, Measures
+from gamelog.domain.messages import signed
+from gamelog.projections.reports.charts import MARKERS, PALETTE, Row, Series, heat_strip, pattern_defs, step_chart
+from gamelog.projections.reports.documents import Line, Report, Standings
+from gamelog.projections.reports.formats import _change, _counts, _period_name, _result, _title
+from gamelog.projections.reports.scrubber import CONTROLS, PANEL, SCRIPT, replay_data
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#222;max-width:80em}

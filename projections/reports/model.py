@@ -13,12 +13,12 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from domain.games import GAMES
-from domain.measures import Measures
-from projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
+from gamelog.domain.games import GAMES
+from gamelog.domain.measures import Measures
+from gamelog.projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
                                            Standings)
-from projections.reports.states import line_states
-from projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
+from gamelog.projections.reports.states import line_states
+from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 

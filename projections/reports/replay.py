@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from domain.documents import Replay
-from projections.reports.documents import encode
-from projections.reports.safe import clean
-from projections.reports.terminal import WIDTH, label, table, wrap
+from gamelog.domain.documents import Replay
+from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.safe import clean
+from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
 
 SHARED = ("id", "line", "turn", "round", "finished", "winner", "players", "end", "voided_lines", "game")
 """The fields every game's document has, told in the opening sentences rather than field by field."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from domain.games import GAMES
-from domain.ruletext import OWN_RULES, RuleText, rules
-from projections.reports.safe import markdown
+from gamelog.domain.games import GAMES
+from gamelog.domain.ruletext import OWN_RULES, RuleText, rules
+from gamelog.projections.reports.safe import markdown
 
 NOT_IN_SEEDS = "(not in the seeds)"
 _SECTION = re.compile(r"## (.+) \(`([a-z0-9-]+)`\)")
@@ -39,7 +39,7 @@ and each game's `ruletext.py` (its own rules, those the seeds are silent on):
 def sections() -> list[tuple[str, list[RuleText]]]:
     """(heading, rules) in RULES.md's order, each game's own rules after its digest's, then the log format's."""
     every = rules()
-    text = resources.files("domain").joinpath("data", "RULES.md").read_text(encoding="utf-8")
+    text = resources.files("gamelog.domain").joinpath("data", "RULES.md").read_text(encoding="utf-8")
     out: list[tuple[str, list[RuleText]]] = []
     placed: set[str] = set()
     game = None

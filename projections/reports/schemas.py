@@ -6,10 +6,10 @@ from typing import Union
 
 import msgspec
 
-from domain.events import MAX_AMOUNT, MAX_LINES, MAX_QUANTITY, MAX_TOTAL
-from domain.games import GAMES
-from domain.strict_json import MAX_DEPTH
-from projections.reports.documents import NAMES, document_type
+from gamelog.domain.events import MAX_AMOUNT, MAX_LINES, MAX_QUANTITY, MAX_TOTAL
+from gamelog.domain.games import GAMES
+from gamelog.domain.strict_json import MAX_DEPTH
+from gamelog.projections.reports.documents import NAMES, document_type
 
 SCHEMAS = ("log", *NAMES)
 """Every name ``schema`` takes: ``log`` (the default), then the documents in the order of their commands."""

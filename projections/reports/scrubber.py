@@ -16,9 +16,9 @@ from typing import Any
 
 import msgspec
 
-from domain.documents import Replay
-from domain.measures import Board
-from projections.reports.documents import Line
+from gamelog.domain.documents import Replay
+from gamelog.domain.measures import Board
+from gamelog.projections.reports.documents import Line
 
 Path = list[str]
 

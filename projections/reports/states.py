@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.documents import Replay
-from domain.games import GAMES
+from gamelog.domain.documents import Replay
+from gamelog.domain.games import GAMES
 
 
 def line_states(game: str, history: Iterable[Any], lines: Iterable[int]) -> list[Replay]:

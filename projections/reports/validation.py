@@ -6,13 +6,13 @@ spilled to a temporary file, so memory stays bounded on logs of any length.
 
 from __future__ import annotations
 
-from domain.events import FindingRaised
-from domain.messages import finding, input_error, plural, severity_summary
-from domain.reader import LogReader
-from domain.replay import decide
-from projections.importing.spill import SpilledIndex
-from projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
-from projections.reports.safe import clean
+from gamelog.domain.events import FindingRaised
+from gamelog.domain.messages import finding, input_error, plural, severity_summary
+from gamelog.domain.reader import LogReader
+from gamelog.domain.replay import decide
+from gamelog.projections.importing.spill import SpilledIndex
+from gamelog.projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
+from gamelog.projections.reports.safe import clean
 
 
 def check_file(path: str) -> FileCheck:

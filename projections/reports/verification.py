@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from projections.reports.documents import LogMatch, Problem, Verification, encode
-from projections.store.verify import SHORT, Verdict
+from gamelog.projections.reports.documents import LogMatch, Problem, Verification, encode
+from gamelog.projections.store.verify import SHORT, Verdict
 
 
 def verification(verdict: Verdict) -> Verification:

@@ -9,7 +9,7 @@ end and the winner.
 
 from __future__ import annotations
 
-from projections.reports.documents import Finding, Report, Results, StandingsChange, WhatIf
+from gamelog.projections.reports.documents import Finding, Report, Results, StandingsChange, WhatIf
 
 
 def _findings(report: Report) -> dict[tuple, Finding]:

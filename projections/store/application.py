@@ -51,9 +51,9 @@ from eventsourcing.sqlite import (
     SQLiteTransaction,
 )
 
-from projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
-from projections.store.library import insert_events_in
-from projections.store.mapper import StructMapper, encoded
+from gamelog.projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
+from gamelog.projections.store.library import insert_events_in
+from gamelog.projections.store.mapper import StructMapper, encoded
 
 DEFAULT_STORE = "gamelog.sqlite"
 SYNCHRONOUS = "FULL"
@@ -592,7 +592,7 @@ def sealed_rows(first_version: int, payloads: list[Any], previous: bytes) -> tup
 
 def header_rules(event: Any) -> Any:
     """The rules of the game whose header ``event`` records, or None when it records no header."""
-    from domain.games import GAMES  # the store's read side only: the mapper resolves topics through it too
+    from gamelog.domain.games import GAMES  # the store's read side only: the mapper resolves topics through it too
 
     header = getattr(event, "event", None)
     rules = GAMES.get(getattr(header, "game", None))  # type: ignore[arg-type]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from domain.games import GAMES
-from projections.store.application import GameStore, GameSummary
-from projections.store.chain import Problem
+from gamelog.domain.games import GAMES
+from gamelog.projections.store.application import GameStore, GameSummary
+from gamelog.projections.store.chain import Problem
 
 TABLE = "gamelog_games"
 DERIVED = ("game", "players", "events", "last_line", "finished", "winner")

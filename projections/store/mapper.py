@@ -24,8 +24,8 @@ import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic
 
-from domain.games import GAMES
-from projections.store.chain import open_sealed
+from gamelog.domain.games import GAMES
+from gamelog.projections.store.chain import open_sealed
 
 
 class Envelope:
@@ -42,9 +42,14 @@ class Envelope:
 _encode = msgspec.json.Encoder().encode
 
 
+PACKAGE_PREFIX = "gamelog."
+"""Dropped from a topic: stores written before gamelog installed as one package name ``domain.…`` modules, and a
+topic is hashed into the chain, so a class keeps the topic it had (and every fingerprint stays what it was)."""
+
+
 @lru_cache(maxsize=None)
 def _topic(cls: type) -> str:
-    return get_topic(cls)
+    return get_topic(cls).removeprefix(PACKAGE_PREFIX)
 
 
 def encoded(payload: Any) -> tuple[str, bytes]:

@@ -22,11 +22,11 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 import msgspec
 
-from domain.reader import LogReader
-from projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
-from projections.store.catalog import compare_summary, derive_summary
-from projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link, open_sealed
-from projections.store.mapper import encoded
+from gamelog.domain.reader import LogReader
+from gamelog.projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
+from gamelog.projections.store.catalog import compare_summary, derive_summary
+from gamelog.projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link, open_sealed
+from gamelog.projections.store.mapper import encoded
 
 SHORT = 16
 """Hex digits of a fingerprint as people see it (the JSON gives all 64)."""
@@ -128,8 +128,8 @@ def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positi
     temporary database on disk and compared a page at a time. Raises
     StoreDamaged when an event cannot be read or folded.
     """
-    from projections.views.compare import compare_views
-    from projections.views.keeper import ViewKeeper, derived_views
+    from gamelog.projections.views.compare import compare_views
+    from gamelog.projections.views.keeper import ViewKeeper, derived_views
 
     kept_summary = summary or GameSummary(game_id, "", [], 0, 0, False, None)
     derived = derive_summary(store.history(game_id), kept_summary.versions, kept_summary.fingerprint)

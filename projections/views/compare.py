@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
-from projections.store.chain import Problem
-from projections.views.folder import TABLES
-from projections.views.rows import TABLE
+from gamelog.projections.store.chain import Problem
+from gamelog.projections.views.folder import TABLES
+from gamelog.projections.views.rows import TABLE
 
 PAGE = 5000
 """Rows read at a time from each side."""

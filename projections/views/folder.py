@@ -29,10 +29,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
-from domain.games import GAMES, GameRules
-from domain.phrases import tell
-from projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
+from gamelog.domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
+from gamelog.domain.games import GAMES, GameRules
+from gamelog.domain.phrases import tell
+from gamelog.projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "

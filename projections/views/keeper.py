@@ -21,10 +21,10 @@ from typing import Any, Callable, Iterable, Iterator
 from eventsourcing.persistence import MapperDeserialisationError, Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
-from projections.store.application import GameStore, StoreDamaged, header_rules
-from projections.store.library import insert_tracking_in
-from projections.views.folder import SCHEMA, TABLES, ViewFolder
-from projections.views.sql import ADVISORY_LOCK, PortableCursor
+from gamelog.projections.store.application import GameStore, StoreDamaged, header_rules
+from gamelog.projections.store.library import insert_tracking_in
+from gamelog.projections.views.folder import SCHEMA, TABLES, ViewFolder
+from gamelog.projections.views.sql import ADVISORY_LOCK, PortableCursor
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -58,7 +58,7 @@ class ViewKeeper:
             self.schema = None
             self.tracking = SQLiteTrackingRecorder(datastore)
         else:
-            from projections.views.runner import ViewRecorder  # a PostgreSQL store only
+            from gamelog.projections.views.runner import ViewRecorder  # a PostgreSQL store only
 
             self.schema = datastore.schema or "public"
             self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")
@@ -224,7 +224,7 @@ class ViewKeeper:
         catalog is derived from the games' histories as before. Raises
         StoreReadOnly on a store the user may not write.
         """
-        from projections.store.catalog import repair_catalog  # it folds games with the domain's engines
+        from gamelog.projections.store.catalog import repair_catalog  # it folds games with the domain's engines
 
         with self.transaction() as cursor:
             for table in TABLES:
@@ -275,8 +275,8 @@ class _States:
         Keeps each row's ``versions`` and ``fingerprint`` (the import's record),
         as ``projections.store.catalog.repair_catalog`` does.
         """
-        from projections.store.application import game_uuid
-        from projections.store.catalog import summarise
+        from gamelog.projections.store.application import game_uuid
+        from gamelog.projections.store.catalog import summarise
 
         ids = store.stored_game_ids()  # raises StoreDamaged, as the histories' reading would
         if len(ids) != len(self._engines) or any(game_uuid(i).hex not in self._engines for i in ids):

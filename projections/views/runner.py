@@ -21,10 +21,10 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
-from projections.store.application import GameStore
-from projections.store.library import insert_tracking_in
-from projections.views.folder import SCHEMA, ViewFolder
-from projections.views.sql import ADVISORY_LOCK, PortableCursor
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.library import insert_tracking_in
+from gamelog.projections.views.folder import SCHEMA, ViewFolder
+from gamelog.projections.views.sql import ADVISORY_LOCK, PortableCursor
 
 
 class StoreApplication(GameStore):

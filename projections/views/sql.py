@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from projections.views.folder import TABLES
+from gamelog.projections.views.folder import TABLES
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the PostgreSQL lock views writers take turns on
 

@@ -48,9 +48,9 @@ def child(task: str, log: str, store: str) -> None:
                 decoder.decode(line)
     elif task == "validate":
         try:
-            from projections.reports.validation import check_file
+            from gamelog.projections.reports.validation import check_file
         except ImportError:  # a checkout from before validate's document had a module of its own
-            from cli.validate import check_file  # type: ignore[no-redef]
+            from gamelog.cli.validate import check_file  # type: ignore[no-redef]
 
         result = check_file(log)
         if isinstance(result, dict):  # a checkout from before the documents were typed
@@ -59,11 +59,11 @@ def child(task: str, log: str, store: str) -> None:
             assert not result.errors and not result.findings, (result.errors[:3], result.findings[:3])
     elif task in ("import", "corrected"):
         try:
-            from projections.importing.importer import Outcome, import_log
-            from projections.store.application import GameStore
+            from gamelog.projections.importing.importer import Outcome, import_log
+            from gamelog.projections.store.application import GameStore
         except ImportError:  # a checkout from before the store and the importer had packages of their own
-            from projections.importer import Outcome, import_log  # type: ignore[no-redef]
-            from projections.store import GameStore  # type: ignore[no-redef]
+            from gamelog.projections.importer import Outcome, import_log  # type: ignore[no-redef]
+            from gamelog.projections.store import GameStore  # type: ignore[no-redef]
 
         with open(log, "rb") as handle:
             result = import_log(GameStore(store), handle, log)

@@ -52,8 +52,8 @@ POSITION_READS = 500
 
 def _public_tracking(store) -> None:
     """Make the views write their position with the public ``insert_tracking``, after the rows commit."""
-    import projections.views.keeper as keeper
-    import projections.views.runner as runner
+    import gamelog.projections.views.keeper as keeper
+    import gamelog.projections.views.runner as runner
 
     pending = []
     keeper.insert_tracking_in = runner.insert_tracking_in = lambda recorder, cursor, tracking: pending.append(
@@ -73,8 +73,8 @@ def _public_tracking(store) -> None:
 
 
 def task_views(store_location: str, variant: str) -> tuple[int, float]:
-    from projections.store.application import GameStore
-    from projections.views.keeper import ViewKeeper
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
 
     store = GameStore(store_location)
     if variant == "public":
@@ -86,8 +86,8 @@ def task_views(store_location: str, variant: str) -> tuple[int, float]:
 
 
 def task_import(store_location: str, variant: str, log: str) -> tuple[int, float]:
-    import projections.store.application as application
-    from projections.importing.importer import Outcome, import_log
+    import gamelog.projections.store.application as application
+    from gamelog.projections.importing.importer import Outcome, import_log
 
     if variant == "public":
         application.insert_events_in = lambda recorder, cursor, events: recorder.insert_events(events)
@@ -103,9 +103,9 @@ def task_runner(store_location: str, variant: str) -> tuple[int, float]:
     """The runner's fold, one event per transaction, over the first RUNNER_EVENTS stored events."""
     from eventsourcing.persistence import Tracking
 
-    from projections.store.application import GameStore
-    from projections.views.folder import TABLES
-    from projections.views.keeper import VIEWS, ViewKeeper
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.folder import TABLES
+    from gamelog.projections.views.keeper import VIEWS, ViewKeeper
 
     store = GameStore(store_location)
     if variant == "public":
@@ -133,8 +133,8 @@ def task_position(store_location: str, variant: str) -> tuple[int, float]:
     attribute) on the open transaction's cursor, which is what the private
     ``_max_tracking_id`` gamelog no longer calls did.
     """
-    from projections.store.application import GameStore
-    from projections.views.keeper import VIEWS, ViewKeeper
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import VIEWS, ViewKeeper
 
     keeper = ViewKeeper(GameStore(store_location))
     tracking = keeper.tracking
@@ -229,8 +229,8 @@ def main() -> None:
     if args.child:
         child(*args.child)
         return
-    from projections.importing.importer import import_log
-    from projections.store.application import GameStore
+    from gamelog.projections.importing.importer import import_log
+    from gamelog.projections.store.application import GameStore
     from tests.benchmarks.generate import write_log
 
     pg = postgres_base(args.postgres)

@@ -44,7 +44,7 @@ COMMANDS = {
 
 def child(args: list[str]) -> None:
     """Run one gamelog command in this process (stdout thrown away); print seconds and peak MB as JSON."""
-    from cli.main import main
+    from gamelog.cli.main import main
 
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:

@@ -59,7 +59,7 @@ def task_decode(workdir: str, store: str) -> int:
 
 
 def task_validate(workdir: str, store: str) -> int:
-    from projections.reports.validation import check_file
+    from gamelog.projections.reports.validation import check_file
 
     n = 0
     for log in _logs(workdir):
@@ -70,8 +70,8 @@ def task_validate(workdir: str, store: str) -> int:
 
 
 def task_import(workdir: str, store: str) -> int:
-    from projections.importing.importer import Outcome, import_log
-    from projections.store.application import GameStore
+    from gamelog.projections.importing.importer import Outcome, import_log
+    from gamelog.projections.store.application import GameStore
 
     game_store, n = GameStore(store), 0
     for log in _logs(workdir):
@@ -84,8 +84,8 @@ def task_import(workdir: str, store: str) -> int:
 
 def task_rebuild(workdir: str, store: str) -> int:
     """``gamelog projections rebuild`` of every view, on the store the import task filled; counts stored events."""
-    from projections.views.keeper import ViewKeeper
-    from projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+    from gamelog.projections.store.application import GameStore
 
     return ViewKeeper(GameStore(store)).rebuild()
 
@@ -158,8 +158,8 @@ def _replay_turn() -> int:
 
 def task_replay(workdir: str, store: str) -> int:
     """State at a turn of the stored 1,000-event game, repeated; reports the median per replay."""
-    from domain.replay import state_at
-    from projections.store.application import GameStore
+    from gamelog.domain.replay import state_at
+    from gamelog.projections.store.application import GameStore
 
     game_store = GameStore(store)
     return _time_replays(lambda: state_at("merchant-of-venus", game_store.history("replay"), turn=_replay_turn()))
@@ -171,7 +171,7 @@ def task_replay_ceiling(workdir: str, store: str) -> int:
 
     import msgspec
 
-    from projections.store.application import game_uuid
+    from gamelog.projections.store.application import game_uuid
 
     decoder = msgspec.json.Decoder()
     conn = sqlite3.connect(store)

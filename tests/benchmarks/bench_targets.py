@@ -79,7 +79,7 @@ def task_decode(log: str, store: str) -> int:
 
 
 def task_validate(log: str, store: str) -> int:
-    from projections.reports.validation import check_file
+    from gamelog.projections.reports.validation import check_file
 
     result = check_file(log)
     assert not result.errors and not result.findings, (result.errors[:3], result.findings[:3])
@@ -87,8 +87,8 @@ def task_validate(log: str, store: str) -> int:
 
 
 def task_import(log: str, store: str) -> int:
-    from projections.importing.importer import Outcome, import_log
-    from projections.store.application import GameStore
+    from gamelog.projections.importing.importer import Outcome, import_log
+    from gamelog.projections.store.application import GameStore
 
     with open(log, "rb") as handle:
         result = import_log(GameStore(store), handle, log)
@@ -97,7 +97,7 @@ def task_import(log: str, store: str) -> int:
 
 
 def _cli(args: list[str]) -> None:
-    from cli.main import main
+    from gamelog.cli.main import main
 
     with open(os.devnull, "w") as sink:
         saved, sys.stdout = sys.stdout, sink
@@ -165,8 +165,8 @@ def task_copy(log: str, store: str) -> int:
 
 def task_rebuild(log: str, store: str) -> int:
     """``gamelog projections rebuild`` of the store the import filled; counts stored events."""
-    from projections.store.application import GameStore
-    from projections.views.keeper import ViewKeeper
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
 
     return ViewKeeper(GameStore(store)).rebuild()
 
@@ -189,8 +189,8 @@ def _replay_turn() -> int:
 
 
 def task_replay(log: str, store: str) -> int:
-    from domain.replay import state_at
-    from projections.store.application import GameStore
+    from gamelog.domain.replay import state_at
+    from gamelog.projections.store.application import GameStore
 
     game_store = GameStore(store)
     return _time_repeated(lambda: state_at("merchant-of-venus", game_store.history("replay"), turn=_replay_turn()))
@@ -200,7 +200,7 @@ def task_replay_rows(log: str, store: str) -> int:
     """Replay's ceiling: the stored game's rows read with a raw cursor, nothing decoded."""
     import sqlite3
 
-    from projections.store.application import game_uuid
+    from gamelog.projections.store.application import game_uuid
 
     conn, uid = sqlite3.connect(store), game_uuid("replay").hex
     return _time_repeated(lambda: conn.execute("SELECT originator_version, topic, state FROM stored_events WHERE "
@@ -225,11 +225,11 @@ def child(task: str, log: str, store: str) -> None:
 
     gamelog's modules are imported first: the time measured is the work's, not Python's start.
     """
-    import cli.main  # noqa: F401
-    import domain.replay  # noqa: F401
-    import projections.importing.importer  # noqa: F401
-    import projections.reports.validation  # noqa: F401
-    import projections.views.keeper  # noqa: F401
+    import gamelog.cli.main  # noqa: F401
+    import gamelog.domain.replay  # noqa: F401
+    import gamelog.projections.importing.importer  # noqa: F401
+    import gamelog.projections.reports.validation  # noqa: F401
+    import gamelog.projections.views.keeper  # noqa: F401
 
     start = time.perf_counter()
     units = TASKS[task](log, store)

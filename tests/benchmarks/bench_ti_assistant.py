@@ -32,10 +32,10 @@ def largest_export() -> Path:
 
 CHILD = """
 import sys, time
-from cli.convert import convert_file
-from cli.sources import open_store
-from projections.importing.importer import import_log
-from projections.views.keeper import ViewKeeper
+from gamelog.cli.convert import convert_file
+from gamelog.cli.sources import open_store
+from gamelog.projections.importing.importer import import_log
+from gamelog.projections.views.keeper import ViewKeeper
 start = time.perf_counter()
 log, _ = convert_file(sys.argv[1], "ti-assistant")
 store = open_store(sys.argv[2])

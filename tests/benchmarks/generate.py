@@ -100,7 +100,7 @@ def twilight_lines(rounds: int, game_id: str = "ti4-generated", endless: bool = 
     order, and the status phase reveals the next public objective (stage I
     first) and gives back the tokens spent.
     """
-    from domain.twilight_imperium import reference
+    from gamelog.domain.twilight_imperium import reference
 
     players = ["Ann", "Bob", "Cy", "Dee"]
     cards = sorted(reference.strategy_cards().items(), key=lambda item: item[1])  # (name key, initiative)

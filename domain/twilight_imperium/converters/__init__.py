@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.conversion import Conversion, ConversionError, KindCount, Summary
+from gamelog.domain.conversion import Conversion, ConversionError, KindCount, Summary
 
 __all__ = ["Conversion", "ConversionError", "KindCount", "Summary", "convert"]
 
@@ -19,6 +19,6 @@ def convert(source_format: str, export: Any, game_id: str | None = None) -> Conv
 
     Raises KeyError for an unknown format and ConversionError for an export it cannot read.
     """
-    from domain.twilight_imperium.game import RULES  # the registry names this game's converters
+    from gamelog.domain.twilight_imperium.game import RULES  # the registry names this game's converters
 
     return RULES.converters[source_format](export, game_id)

@@ -28,10 +28,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from domain.conversion import Conversion, ConversionError, Summary
-from domain.twilight_imperium.converters.ti_assistant_entries import Walk
-from domain.twilight_imperium.converters.ti_assistant_shape import Entry, iso, member, text
-from domain.twilight_imperium import reference
+from gamelog.domain.conversion import Conversion, ConversionError, Summary
+from gamelog.domain.twilight_imperium.converters.ti_assistant_entries import Walk
+from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import Entry, iso, member, text
+from gamelog.domain.twilight_imperium import reference
 
 SOURCE = "ti-assistant"
 GAME = "twilight-imperium-4"

@@ -72,9 +72,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from domain.conversion import ConversionError, Summary
-from domain.twilight_imperium.converters.ti_assistant_shape import Entry, text
-from domain.twilight_imperium import reference
+from gamelog.domain.conversion import ConversionError, Summary
+from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import Entry, text
+from gamelog.domain.twilight_imperium import reference
 
 OTHER_VP = {reference.key(name): name for name in (
     "Support for the Throne", "Custodians Token", "Imperial Point", "Shard of the Throne",

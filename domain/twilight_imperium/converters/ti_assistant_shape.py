@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from domain.conversion import ConversionError
+from gamelog.domain.conversion import ConversionError
 
 
 @dataclass(frozen=True)

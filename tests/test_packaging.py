@@ -1,0 +1,71 @@
+"""gamelog installs as one package, ``gamelog``, whatever the repository's top level looks like.
+
+The repository keeps the top level its users fixed (``domain/``, ``projections/``, ``cli/``); pyproject.toml maps
+them into ``gamelog.domain``, ``gamelog.projections`` and ``gamelog.cli``, and the service layer
+(``projections/services/``) is the package ``gamelog`` itself. These tests build the wheel a user's ``pip install .``
+builds and read what it would put into site-packages.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+FLOORS = {"gamelog.domain": "domain", "gamelog.projections": "projections", "gamelog.cli": "cli"}
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+
+def _package_folders() -> set[str]:
+    """Every folder of the three floors that is a package, by the name it installs under."""
+    names = {"gamelog"}
+    for package, folder in FLOORS.items():
+        for init in sorted((ROOT / folder).rglob("__init__.py")):
+            relative = init.parent.relative_to(ROOT / folder)
+            if relative.parts[:1] == ("services",) and folder == "projections":
+                continue  # the service layer installs as the package `gamelog` itself
+            names.add(".".join([package, *relative.parts]))
+    return names
+
+
+def test_every_package_folder_is_listed_in_pyproject_and_nothing_else():
+    settings = _pyproject()
+    assert set(settings["packages"]) == _package_folders()
+    assert settings["package-dir"] == {"gamelog": "projections/services", **FLOORS}
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
+                    str(ROOT)], check=True, capture_output=True)
+    (found,) = out.glob("gamelog-*.whl")
+    return found
+
+
+def test_the_wheel_puts_one_package_at_the_top_of_site_packages(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/", 1)[0] for name in names}
+    assert {top for top in tops if not top.endswith(".dist-info")} == {"gamelog"}
+    assert "gamelog/__init__.py" in names and "gamelog/cli/main.py" in names
+    assert "gamelog/domain/data/RULES.md" in names
+    assert "gamelog/domain/twilight_imperium/data/ti4_public_objectives.csv" in names
+    assert not any(name.startswith("gamelog/projections/services/") for name in names)
+    entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "gamelog = gamelog.cli.main:main" in entry_points
+
+
+def test_import_gamelog_works_from_any_folder(tmp_path):
+    done = subprocess.run([sys.executable, "-c", "import gamelog, gamelog.cli.main; print(gamelog.__name__)"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "gamelog"
