@@ -47,8 +47,11 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.benchmarks.checkout import import_gamelog_from  # noqa: E402
+
 # A child measuring the baseline (--baseline) imports gamelog from that checkout instead.
-sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(ROOT))
+import_gamelog_from(os.environ.get("BENCH_ROOT") or ROOT)
 
 REPLAY_LINES = 1000
 REPLAY_REPEAT = 20
