@@ -57,7 +57,7 @@ def test_the_wheel_puts_one_package_at_the_top_of_site_packages(wheel):
     tops = {name.split("/", 1)[0] for name in names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"gamelog"}
     assert "gamelog/__init__.py" in names and "gamelog/cli/main.py" in names
-    assert "gamelog/domain/data/RULES.md" in names
+    assert "gamelog/domain/data/RULES.source.txt" in names  # and the rules' digest beside it
     assert "gamelog/domain/twilight_imperium/data/ti4_public_objectives.csv" in names
     assert not any(name.startswith("gamelog/projections/services/") for name in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()

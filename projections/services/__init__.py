@@ -1,1 +1,1 @@
-"""gamelog: recorded tabletop games as an append-only, event-sourced history (docs/python-api.md)."""
+"""gamelog: recorded tabletop games as an append-only, event-sourced history."""
