@@ -186,7 +186,7 @@ def test_a_reader_never_sees_part_of_an_import(locations, tmp_path, monkeypatch)
 
 def _hold_write_lock(store: GameStore):
     """Another connection holding the store's write lock, as a long import does; returns it (close to release)."""
-    if store.postgres:
+    if store.backend.name == "postgresql":
         import psycopg
 
         from tests.conftest import _plain

@@ -105,6 +105,6 @@ def test_an_importer_killed_mid_import_leaves_the_game_whole_or_absent(locations
     (summary,) = store.games()
     assert summary.last_line == events + 1 and store.count_events("crash") == len(list(store.history("crash")))
     store.close()
-    if not store.postgres:
+    if store.backend.name != "postgresql":
         with sqlite3.connect(location) as check:
             assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]

@@ -33,6 +33,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 import eventsourcing
 from gamelog.projections.store import library
 from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.errors import VersionCollision
 from gamelog.projections.store.library import PRIVATE_NAMES, insert_events_in, insert_tracking_in, parameters, resolve
 from gamelog.projections.views.keeper import ViewKeeper
 from tests.conftest import ROOT, Locations
@@ -97,7 +98,7 @@ class _Undo(Exception):
 
 
 def test_insert_tracking_in_writes_within_the_callers_transaction(store):
-    qualname = ("PostgresTrackingRecorder" if store.postgres else "SQLiteTrackingRecorder") + "._insert_tracking"
+    qualname = ("PostgresTrackingRecorder" if store.backend.name == "postgresql" else "SQLiteTrackingRecorder") + "._insert_tracking"
     tracking = ViewKeeper(store).tracking  # the recorder the views write their position with
     with exercising(qualname):
         with pytest.raises(_Undo):
@@ -114,14 +115,15 @@ def test_insert_tracking_in_writes_within_the_callers_transaction(store):
 
 
 def test_insert_tracking_in_refuses_a_position_that_does_not_advance(store):
-    qualname = ("PostgresTrackingRecorder" if store.postgres else "SQLiteTrackingRecorder") + "._insert_tracking"
+    qualname = ("PostgresTrackingRecorder" if store.backend.name == "postgresql" else "SQLiteTrackingRecorder") + "._insert_tracking"
     tracking = ViewKeeper(store).tracking
     with exercising(qualname):
         with store.transaction() as cursor:
             insert_tracking_in(tracking, cursor, Tracking("contract", 5))
-    with pytest.raises(IntegrityError):
+    with pytest.raises(VersionCollision) as refused:  # the store's word for the library's IntegrityError
         with store.transaction() as cursor:
             insert_tracking_in(tracking, cursor, Tracking("contract", 5))
+    assert isinstance(refused.value.__cause__, IntegrityError)
     assert tracking.max_tracking_id("contract") == 5
 
 
@@ -146,9 +148,10 @@ def test_insert_events_in_writes_within_the_callers_transaction_on_postgresql(tm
                         store.recorder.select_notifications(start=before, limit=10, inclusive_of_start=False)]
         assert rolled_back == [], "eventsourcing's PostgresApplicationRecorder._insert_stored_events wrote outside the transaction"
         assert stored == notified == [(uid, 1), (uid, 2)]
-        with pytest.raises(IntegrityError):  # a second writer of the same versions collides
+        with pytest.raises(VersionCollision) as collided:  # a second writer of the same versions collides
             with store.transaction() as cursor:
                 insert_events_in(store.recorder, cursor, events)
+        assert isinstance(collided.value.__cause__, IntegrityError)
         store.close()
     finally:
         locations.drop()

@@ -16,10 +16,11 @@ The log is read once, line by line, and written in batches inside the single
 transaction, so memory stays flat however long the log is.
 
 Concurrent importers: two of the same game both find it absent (or both at the
-same version), and the second to write collides on an event version, so it is a
-``conflict`` and stores nothing. Importers of different games take turns at the
-store's write lock; one that waits longer than the store's lock timeout stops
-with :class:`~projections.store.application.StoreBusy`, storing nothing.
+same version), and the second to write collides on an event version
+(:class:`~projections.store.errors.VersionCollision`), so it is a ``conflict``
+and stores nothing. Importers of different games take turns at the store's
+write lock; one that waits longer than the store's lock timeout stops with
+:class:`~projections.store.errors.StoreBusy`, storing nothing.
 """
 
 from __future__ import annotations
@@ -29,14 +30,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
-from eventsourcing.persistence import IntegrityError, OperationalError
-
 from gamelog.domain.engine import Engine
 from gamelog.domain.history import LineIndex
 from gamelog.domain.errors import LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.projections.importing.spill import SpilledIndex
-from gamelog.projections.store.application import GameStore, StoreBusy
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.errors import StoreBusy, VersionCollision
 from gamelog.projections.store.catalog import summarise
 
 BATCH = 1000
@@ -100,7 +100,7 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     """Append a log's new events to the store.
 
     Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
-    has input errors, and :class:`~projections.store.application.StoreBusy` (nothing
+    has input errors, and :class:`~projections.store.errors.StoreBusy` (nothing
     stored) when another writer held the store's lock past its lock timeout.
     Raises :class:`ImportInterrupted` on Ctrl-C, saying what was stored.
     Returns the outcome otherwise; ``progress`` is called with the current
@@ -143,30 +143,21 @@ class LostRace(Exception):
 
 @contextmanager
 def store_errors(store: GameStore, filename: str, game_id: str) -> Iterator[None]:
-    """Turn the store's errors during an import into gamelog's.
+    """Say what the store's errors during an import mean for this log.
 
     Raises :class:`LostRace` for a version collision (the transaction is
     rolled back: a conflict, nothing stored) and
-    :class:`~projections.store.application.StoreBusy` when another writer held
-    the lock past the lock timeout; other errors pass as they are.
+    :class:`~projections.store.errors.StoreBusy`, naming the log, when another
+    writer held the lock past the lock timeout; other errors pass as they are.
     """
     try:
         yield
-    except IntegrityError:
+    except VersionCollision:
         raise LostRace(ImportResult(
             Outcome.CONFLICT, game_id,
             message=f"another import of game {game_id!r} was stored first; import again to add what is new")) from None
-    except OperationalError as exc:
-        if not _is_lock_timeout(exc):
-            raise
-        raise StoreBusy(f"{filename}: the store {store.location} stayed locked by another writer "
-                        f"(waited the lock timeout); nothing stored, import again") from exc
-
-
-def _is_lock_timeout(exc: OperationalError) -> bool:
-    """Whether a store error means another writer held the lock too long (SQLite, PostgreSQL)."""
-    text = str(exc).lower()
-    return "database is locked" in text or "lock timeout" in text
+    except StoreBusy as busy:
+        raise StoreBusy(f"{filename}: {busy}; nothing stored, import again") from busy
 
 
 def _resume(store: GameStore, reader: LogReader, index: LineIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:

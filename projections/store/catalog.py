@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.store.application import GameStore, GameSummary
-from gamelog.projections.store.chain import Problem
+from gamelog.projections.store.chain import ChainBreak
 
 TABLE = "gamelog_games"
 DERIVED = ("game", "players", "events", "last_line", "finished", "winner")
@@ -32,7 +32,7 @@ def summarise(state: Any, versions: int, fingerprint: str) -> GameSummary:
 def derive_summary(events: Iterable[Any], versions: int, fingerprint: str) -> GameSummary:
     """Fold a game's stored events (the header's first) into its catalog row.
 
-    Raises :class:`~projections.store.application.StoreDamaged` (from
+    Raises :class:`~projections.store.errors.StoreDamaged` (from
     ``GameStore.history``) when the events cannot be read.
     """
     it = iter(events)
@@ -43,15 +43,15 @@ def derive_summary(events: Iterable[Any], versions: int, fingerprint: str) -> Ga
     return summarise(engine.state, versions, fingerprint)
 
 
-def compare_summary(stored: GameSummary | None, derived: GameSummary) -> list[Problem]:
+def compare_summary(stored: GameSummary | None, derived: GameSummary) -> list[ChainBreak]:
     """Each derived column of the catalog row that differs from what the events give, as a problem."""
     if stored is None:
-        return [Problem(0, "derived", f"{TABLE}: no row for game {derived.id!r}, whose events are stored", TABLE)]
+        return [ChainBreak(0, "derived", f"{TABLE}: no row for game {derived.id!r}, whose events are stored", TABLE)]
     problems = []
     for name in DERIVED:
         kept, right = getattr(stored, name), getattr(derived, name)
         if kept != right:
-            problems.append(Problem(0, "derived", f"{TABLE}: row {stored.id!r}: {name} is {_shown(kept)}; "
+            problems.append(ChainBreak(0, "derived", f"{TABLE}: row {stored.id!r}: {name} is {_shown(kept)}; "
                                                   f"the events give {_shown(right)}", TABLE))
     return problems
 
@@ -63,7 +63,7 @@ def repair_catalog(store: GameStore, progress: Any = None) -> int:
     gets one, its ``versions`` and ``fingerprint`` those of the stored chain.
     The rows' ``versions`` and ``fingerprint`` are kept: they are the import's
     record that ``verify`` compares the events with. Raises
-    :class:`~projections.store.application.StoreDamaged` when a game's events
+    :class:`~projections.store.errors.StoreDamaged` when a game's events
     cannot be read.
     """
     changed = 0

@@ -55,11 +55,12 @@ def open_sealed(state: bytes) -> tuple[bytes, bytes]:
 
 
 @dataclass(frozen=True)
-class Problem:
-    """One break in a stored history: the version where it is, what kind, and what it means.
+class ChainBreak:
+    """One break in a stored history, as ``verify`` finds it: the version where it is, what kind, and what it means.
 
-    A problem in what gamelog derives from the events (the catalog, a view, the
-    views' tracking position) names its ``table``; its ``version`` is 0.
+    A break between the events and what gamelog derives from them (the catalog,
+    a view, the views' tracking position) names its ``table``; its ``version`` is 0.
+    (The report's document of it is ``projections.reports.documents.Problem``.)
     """
 
     version: int
@@ -82,7 +83,7 @@ WINDOW = 64
 """How far (in positions) a moved event's true neighbour is looked for."""
 
 
-def check(events: Iterable[StoredLink]) -> tuple[list[Problem], bytes, int]:
+def check(events: Iterable[StoredLink]) -> tuple[list[ChainBreak], bytes, int]:
     """Check a game's stored events in version order: (problems, chain head, last version).
 
     Each event's stored chain hash must follow from the chain hash stored
@@ -105,29 +106,29 @@ def check(events: Iterable[StoredLink]) -> tuple[list[Problem], bytes, int]:
         if link(before, own) == chain or (i in skipped and pred[i] is None):
             continue  # intact, or the event right after a gap (the gap is named already)
         if first_seen[chain] != i:
-            problems.append(Problem(version, "duplicated", f"event {version} is a copy of event {rows[first_seen[chain]][0]}"))
+            problems.append(ChainBreak(version, "duplicated", f"event {version} is a copy of event {rows[first_seen[chain]][0]}"))
         elif pred[i] is not None and original.get(i) != i:
-            problems.append(Problem(version, "reordered", f"event {version} belongs at another place in the history"))
+            problems.append(ChainBreak(version, "reordered", f"event {version} belongs at another place in the history"))
         elif pred[i] is None and not (i and first_seen[chains[i - 1]] != i - 1):
-            problems.append(Problem(version, "altered", f"event {version} was altered (or forged): its hash does not follow the chain"))
+            problems.append(ChainBreak(version, "altered", f"event {version} was altered (or forged): its hash does not follow the chain"))
     head = chains[-1] if chains else GENESIS
     return sorted(problems, key=lambda p: (p.version, p.kind)), head, rows[-1][0] if rows else 0
 
 
-def _open_rows(events: Iterable[StoredLink]) -> tuple[list[tuple[int, bytes, bytes]], list[Problem]]:
+def _open_rows(events: Iterable[StoredLink]) -> tuple[list[tuple[int, bytes, bytes]], list[ChainBreak]]:
     """(version, stored chain hash, own hash) of each readable event, and the problems of the rest and of gaps."""
     rows: list[tuple[int, bytes, bytes]] = []
-    problems: list[Problem] = []
+    problems: list[ChainBreak] = []
     expected = 1
     for row in events:
         if row.version > expected:
             gap = f"{expected}" if row.version == expected + 1 else f"{expected}-{row.version - 1}"
-            problems.append(Problem(expected, "missing", f"event(s) {gap} are missing"))
+            problems.append(ChainBreak(expected, "missing", f"event(s) {gap} are missing"))
         expected = row.version + 1
         try:
             chain, payload = open_sealed(row.state)  # type: ignore[arg-type]  # NULL raises TypeError
         except (msgspec.DecodeError, ValueError, TypeError):
-            problems.append(Problem(row.version, "altered", f"event {row.version} is not a sealed event: its bytes were changed"))
+            problems.append(ChainBreak(row.version, "altered", f"event {row.version} is not a sealed event: its bytes were changed"))
             continue
         rows.append((row.version, chain, event_hash(row.topic or "", payload)))  # a NULL topic breaks the chain
     return rows, problems

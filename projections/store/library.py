@@ -15,7 +15,7 @@ own, and gamelog needs them inside a transaction it holds open.
 
 1. ``PostgresApplicationRecorder._insert_stored_events(curs, stored_events)``,
    by :func:`insert_events_in`. An import is atomic: all of a log's batches
-   and its catalog row commit together or not at all (``projections.store.application``).
+   and its catalog row commit together or not at all (``projections.store.backends.postgres``).
    The public ``insert_events`` commits each call on its own connection, so an
    import written with it could stop half stored, its catalog row apart. The
    private step is the library's own: it takes the events table's lock (so
@@ -25,7 +25,8 @@ own, and gamelog needs them inside a transaction it holds open.
 2. ``SQLiteTrackingRecorder._insert_tracking(c, tracking)`` and
    ``PostgresTrackingRecorder._insert_tracking(curs, tracking)``, by
    :func:`insert_tracking_in`. The views' rows and their tracking record are
-   written in one transaction (``projections.views.keeper``,
+   written in one transaction (``projections.store.backends.base``, for
+   ``projections.views.keeper``; ``projections.store.backends.postgres``, for
    ``projections.views.runner``), so a catch-up cut short resumes where it
    stopped and never folds an event twice: folding a page again is not
    harmless (its lines are in ``view_lines`` already, whose primary key stops

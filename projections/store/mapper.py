@@ -93,6 +93,14 @@ def _decoder(topic: str) -> msgspec.json.Decoder:
     return decoder
 
 
+class DecodeFailed(MapperDeserialisationError):
+    """Raised when a stored event does not decode (an unknown topic, a broken seal, NULL, bytes that are not its type's).
+
+    The library's own error, so its callers of the mapper see what they expect;
+    gamelog's code above the store catches it by this name.
+    """
+
+
 class StructMapper(Mapper):
     """Maps :class:`Envelope` objects to eventsourcing's ``StoredEvent`` and back, with msgspec."""
 
@@ -110,14 +118,14 @@ class StructMapper(Mapper):
 
     @staticmethod
     def decode_payload(topic: str, state: bytes) -> Any:
-        """The domain event in a stored (sealed) state; raises ``MapperDeserialisationError``."""
+        """The domain event in a stored (sealed) state; raises :class:`DecodeFailed`."""
         try:
             return _decoder(topic).decode(open_sealed(state)[1])
         except Exception as exc:  # an unknown topic, a broken seal, NULL, bytes that are not the type's
-            raise MapperDeserialisationError(f"it cannot be decoded: {exc}") from exc
+            raise DecodeFailed(f"it cannot be decoded: {exc}") from exc
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        """Decode a stored event; raises ``MapperDeserialisationError`` when its bytes are not its type's."""
+        """Decode a stored event; raises :class:`DecodeFailed` when its bytes are not its type's."""
         payload = self.decode_payload(stored_event.topic, stored_event.state)
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):

@@ -25,7 +25,7 @@ import msgspec
 from gamelog.domain.reader import LogReader
 from gamelog.projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
 from gamelog.projections.store.catalog import compare_summary, derive_summary
-from gamelog.projections.store.chain import GENESIS, Problem, StoredLink, check, event_hash, link, open_sealed
+from gamelog.projections.store.chain import GENESIS, ChainBreak, StoredLink, check, event_hash, link, open_sealed
 from gamelog.projections.store.mapper import encoded
 
 SHORT = 16
@@ -37,7 +37,7 @@ class Verdict:
     """The outcome of verifying one stored game."""
 
     game_id: str
-    problems: list[Problem]
+    problems: list[ChainBreak]
     fingerprint: str
     versions: int
 
@@ -57,19 +57,19 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
         positions = array("q")
         problems, head, last = _chain(store, game_id, positions)
     except StoreDamaged as exc:  # the file itself: SQLite cannot read its pages
-        return Verdict(game_id, [Problem(0, "damaged", str(exc))], "", 0)
+        return Verdict(game_id, [ChainBreak(0, "damaged", str(exc))], "", 0)
     if summary is None and last == 0:
         raise KeyError(game_id)
     if summary is not None:
         if last < summary.versions:
-            problems.append(Problem(last + 1, "truncated", f"events {last + 1}-{summary.versions} are gone: the catalog records {summary.versions}"))
+            problems.append(ChainBreak(last + 1, "truncated", f"events {last + 1}-{summary.versions} are gone: the catalog records {summary.versions}"))
         elif last > summary.versions:
-            problems.append(Problem(summary.versions + 1, "inserted",
+            problems.append(ChainBreak(summary.versions + 1, "inserted",
                                     f"events {summary.versions + 1}-{last} were added outside an import: the catalog records {summary.versions}"))
         elif summary.fingerprint != head.hex():
-            problems.append(Problem(last, "altered", "the chain head differs from the fingerprint the catalog recorded at import"))
+            problems.append(ChainBreak(last, "altered", "the chain head differs from the fingerprint the catalog recorded at import"))
     if fingerprint is not None and not head.hex().startswith(fingerprint.lower()):
-        problems.append(Problem(last, "altered", f"the chain head {head.hex()[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
+        problems.append(ChainBreak(last, "altered", f"the chain head {head.hex()[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
     if last:
         try:
             if problems:  # the catalog and views were derived from the events before they were altered
@@ -78,15 +78,15 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
             else:
                 problems += _derived(store, game_id, summary, positions)
         except StoreDamaged as exc:
-            problems.append(Problem(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
+            problems.append(ChainBreak(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
         except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
             # Decodable events that do not fold (forged with a recomputed chain): a finding, not a crash.
-            problems.append(Problem(0, "damaged", f"the stored events of game {game_id!r} do not fold into a game: "
+            problems.append(ChainBreak(0, "damaged", f"the stored events of game {game_id!r} do not fold into a game: "
                                                   f"{type(exc).__name__}: {exc}"))
     return Verdict(game_id, problems, head.hex(), last)
 
 
-def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[Problem], bytes, int]:
+def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[ChainBreak], bytes, int]:
     """(problems, chain head, last version) of the game's stored chain, as :func:`~projections.store.chain.check` gives them.
 
     One pass keeps nothing but the chain head while every event follows the
@@ -118,7 +118,7 @@ def _kept(links: Iterable[StoredLink], into: array) -> Iterator[StoredLink]:
         yield one
 
 
-def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positions: array) -> list[Problem]:
+def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positions: array) -> list[ChainBreak]:
     """What differs between the catalog and the views as stored and as derived again from the events.
 
     The views are compared as they should be at their tracking position: a
@@ -137,7 +137,7 @@ def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positi
     keeper = ViewKeeper(store)
     status = keeper.status()
     if status.position > status.head:
-        problems.append(Problem(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
+        problems.append(ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
                                               f"past the store's last event {status.head}", keeper.tracking_name))
     uid = game_uuid(game_id).hex
     every_folded = max(positions, default=0) <= status.position
@@ -148,7 +148,7 @@ def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positi
             with derived_views(store.history(game_id)) as every:
                 if not compare_views(kept, every, game_id, uid):
                     last = next(p for p in positions if p > status.position)
-                    return problems + [Problem(0, "derived", f"{keeper.tracking_name}: the views' position "
+                    return problems + [ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position "
                                                              f"{status.position} is before event {last} of the store's log, "
                                                              f"which the views of game {game_id!r} hold", keeper.tracking_name)]
     return problems + views

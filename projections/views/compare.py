@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
-from gamelog.projections.store.chain import Problem
+from gamelog.projections.store.chain import ChainBreak
 from gamelog.projections.views.folder import TABLES
 from gamelog.projections.views.rows import TABLE
 
@@ -23,7 +23,7 @@ SHOWN = 10
 """Differences named per table; more are counted."""
 
 
-def compare_views(kept: Any, derived: Any, game_id: str, originator: str) -> list[Problem]:
+def compare_views(kept: Any, derived: Any, game_id: str, originator: str) -> list[ChainBreak]:
     """Where the store's views of one game differ from the views derived from its events, row by row.
 
     ``kept`` reads the store's views (a :class:`PortableCursor`), ``derived``
@@ -31,7 +31,7 @@ def compare_views(kept: Any, derived: Any, game_id: str, originator: str) -> lis
     ID (hex), which ``view_context`` is keyed by. Rows are read a page at a
     time, in key order. Each problem names the table and the row.
     """
-    problems: list[Problem] = []
+    problems: list[ChainBreak] = []
     for row_type, table in TABLE.items():
         columns = row_type._fields
         if table in _KEYS:
@@ -93,7 +93,7 @@ def _matched(kept: Any, derived: Any, table: str, columns: tuple[str, ...],
 
 
 def _differences(table: str, columns: tuple[str, ...], game_id: str,
-                 pairs: Iterable[tuple[tuple | None, tuple | None]]) -> list[Problem]:
+                 pairs: Iterable[tuple[tuple | None, tuple | None]]) -> list[ChainBreak]:
     """The first :data:`SHOWN` differing rows of a table as problems, and a count of the rest."""
     problems, more = [], 0
     key = _KEYS.get(table)
@@ -110,9 +110,9 @@ def _differences(table: str, columns: tuple[str, ...], game_id: str,
         else:
             changed = [f"{c} is {_shown(k)}; the events give {_shown(d)}" for c, k, d in zip(columns, kept, derived) if k != d]
             what = f"{row}: {', '.join(changed)}"
-        problems.append(Problem(0, "derived", f"{table}: {what}", table))
+        problems.append(ChainBreak(0, "derived", f"{table}: {what}", table))
     if more:
-        problems.append(Problem(0, "derived", f"{table}: {more} more row(s) of game {game_id!r} differ", table))
+        problems.append(ChainBreak(0, "derived", f"{table}: {more} more row(s) of game {game_id!r} differ", table))
     return problems
 
 

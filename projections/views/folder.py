@@ -12,7 +12,7 @@
 * ``view_moot``: each finding a correction made moot (``about`` its line), and the correction's line.
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
-(SQLite's ``?`` placeholders; ``sql.PortableCursor`` adapts them to
+(SQLite's ``?`` placeholders; the store backend's ``PortableCursor`` adapts them to
 PostgreSQL). The same folder runs over a store's
 notification log (``projections.views.keeper``) and, for a log file, over the events
 decided in memory, into an in-memory SQLite database: one code path for both.

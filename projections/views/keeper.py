@@ -8,23 +8,22 @@ stopped and never counts an event twice. eventsourcing's ``ProjectionRunner``
 needs subscriptions, which its SQLite recorder lacks, hence the pull loop; on
 PostgreSQL the same views can also be kept by a ``ProjectionRunner``
 (``projections.views.runner``), sharing this tracking record.
+
+What differs between databases (the tracking recorder, the views' SQL on each,
+the lock views writers share) is the store's backend's (``projections.store.backends``).
 """
 
 from __future__ import annotations
 
-import sqlite3
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from eventsourcing.persistence import MapperDeserialisationError, Tracking
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
-
-from gamelog.projections.store.application import GameStore, StoreDamaged, header_rules
-from gamelog.projections.store.library import insert_tracking_in
+from gamelog.projections.store.application import GameStore, StoreDamaged, StoreError, header_rules
+from gamelog.projections.store.backends import scratch_database
+from gamelog.projections.store.backends.base import PortableCursor
+from gamelog.projections.store.mapper import DecodeFailed
 from gamelog.projections.views.folder import SCHEMA, TABLES, ViewFolder
-from gamelog.projections.views.sql import ADVISORY_LOCK, PortableCursor
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -51,78 +50,54 @@ class ViewKeeper:
     """
 
     def __init__(self, store: GameStore):
+        """Raises StoreError when the views' tables cannot be created."""
         self.store = store
-        self._private: sqlite3.Connection | None = None
-        datastore = store.recorder.datastore
-        if isinstance(datastore, SQLiteDatastore):
-            self.schema = None
-            self.tracking = SQLiteTrackingRecorder(datastore)
-        else:
-            from gamelog.projections.views.runner import ViewRecorder  # a PostgreSQL store only
-
-            self.schema = datastore.schema or "public"
-            self.tracking = ViewRecorder(datastore, tracking_table_name=f"{VIEWS}_tracking")
+        self.backend = store.backend
+        self._private: Any = None  # the scratch database a read-only store's views are folded into
+        self.tracking = self.backend.tracking_recorder(VIEWS)
         if not store.read_only:
-            self._create_tables()
+            self.backend.create_tracked_tables(self.tracking, self._create_views)
+
+    def _create_views(self) -> None:
+        with self.transaction() as cursor:
+            create_views(cursor)
 
     @property
     def tracking_name(self) -> str:
         """The tracking table's name (the library's: ``tracking`` on SQLite, ``gamelog_tracking`` on PostgreSQL)."""
-        return "tracking" if self.schema is None else f"{VIEWS}_tracking"
+        return self.backend.tracking_table_name(VIEWS)
 
     @property
     def tracking_table(self) -> str:
-        """The tracking table's name as SQL (schema-qualified on PostgreSQL)."""
-        return self.tracking_name if self.schema is None else f'"{self.schema}".{self.tracking_name}'
-
-    def _create_tables(self, attempts: int = 5) -> None:
-        """Create the tracking and view tables where they are missing.
-
-        Two processes creating them at once can collide: on PostgreSQL,
-        ``CREATE TABLE IF NOT EXISTS`` on the catalog; on either backend, both
-        find the tracking table absent and both insert the library's migration
-        record, the second failing with "Failed to record tracking for
-        __migration__". The one that loses tries again, and finds the tables there.
-        """
-        for attempt in range(attempts):
-            try:
-                self.tracking.create_table()
-                with self.transaction() as cursor:
-                    create_views(cursor)
-                return
-            except Exception as exc:  # psycopg's own, or eventsourcing's wrapping of it
-                text = str(exc)
-                collided = "already exists" in text or "duplicate key" in text or "__migration__" in text
-                if attempt == attempts - 1 or not collided:
-                    raise
-                time.sleep(0.1 * (attempt + 1))
+        """The tracking table's name as SQL (schema-qualified where the backend has schemas)."""
+        return self.backend.table(self.tracking_name)
 
     @contextmanager
     def transaction(self) -> Iterator[PortableCursor]:
         """A write transaction on the store, through a cursor the views' SQL runs on."""
         with self.store.transaction() as cursor:
-            yield PortableCursor(cursor, self.schema)
+            yield self.backend.views_cursor(cursor, TABLES)
 
     @contextmanager
     def connection(self) -> Iterator[PortableCursor]:
         """A read transaction's cursor on the views (``with keeper.connection() as cursor``)."""
         if self._private is not None:
-            yield PortableCursor(self._private.cursor(), None)
+            yield PortableCursor(self._private.cursor())
             return
-        with self.store.recorder.datastore.transaction(commit=False) as cursor:
-            yield PortableCursor(cursor, self.schema)
+        with self.store.reading() as cursor:
+            yield self.backend.views_cursor(cursor, TABLES)
 
     def position(self) -> int:
         """The views' tracking position: the last notification folded (0 when a read-only store has no views)."""
         try:
-            return self.tracking.max_tracking_id(VIEWS) or 0
-        except Exception:
+            return self.backend.tracking_position(self.tracking, VIEWS)
+        except StoreError:
             if self.store.read_only:
                 return 0  # the tables were never created, and cannot be now
             raise
 
     def status(self) -> ViewStatus:
-        return ViewStatus(self.position(), self.store.recorder.max_notification_id() or 0)
+        return ViewStatus(self.position(), self.store.last_position())
 
     def catch_up(self, progress: Callable[[int], None] | None = None, states: "_States | None" = None) -> int:
         """Fold every notification after the tracking position; return how many were folded.
@@ -141,23 +116,20 @@ class ViewKeeper:
             if not page:
                 return folded
             with self.store.transaction() as raw:
-                if self.schema is not None:
-                    # SQLite's transaction holds the write lock from its start; on PostgreSQL,
-                    # views writers take turns through a transaction-scoped advisory lock.
-                    raw.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
+                self.backend.lock_views(raw)
                 # Another process may have folded this page since it was read. This
                 # transaction holds the lock every views writer takes, so the position
                 # read now (on another connection) is the latest committed one.
-                latest = self.tracking.max_tracking_id(VIEWS) or 0
+                latest = self.backend.tracking_position(self.tracking, VIEWS)
                 if latest != position:
                     position = latest
                     if states is not None:
                         states.complete = False  # another writer folded a page: these states miss it
                     continue
-                folder = ViewFolder(PortableCursor(raw, self.schema))
+                folder = ViewFolder(self.backend.views_cursor(raw, TABLES))
                 self._fold_page(folder, page, states)
                 position = page[-1][0]
-                insert_tracking_in(self.tracking, raw, Tracking(VIEWS, position))  # same transaction as the rows
+                self.backend.move_tracking(self.tracking, raw, VIEWS, position)  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
@@ -169,7 +141,7 @@ class ViewKeeper:
         for notification_id, originator, version, topic, state in page:
             try:
                 event = decode(topic, state)
-            except MapperDeserialisationError as exc:
+            except DecodeFailed as exc:
                 raise self._damaged(folder, originator, version, f"cannot be read: {exc}") from exc
             if originator not in folder.contexts and header_rules(event) is None:
                 raise self._damaged(folder, originator, version, "is the first of its game but not a header")
@@ -194,7 +166,7 @@ class ViewKeeper:
             return 0
         # A temporary database on disk (SQLite's "" name), deleted when closed: it
         # holds the views of the whole store, which need not fit in memory.
-        self._private = sqlite3.connect("")
+        self._private = scratch_database("")
         cursor = self._private.cursor()
         create_views(cursor)
         folder = ViewFolder(cursor)
@@ -300,9 +272,9 @@ def create_views(cursor: Any) -> None:
         cursor.execute(statement)
 
 
-def views_in_memory(events: Iterable[Any]) -> sqlite3.Connection:
-    """The views of one game's events (a log file read in memory), in an in-memory database."""
-    connection = sqlite3.connect(":memory:")
+def views_in_memory(events: Iterable[Any]) -> Any:
+    """The views of one game's events (a log file read in memory), in an in-memory database (a DB-API connection)."""
+    connection: Any = scratch_database(":memory:")
     cursor = connection.cursor()
     create_views(cursor)
     folder = ViewFolder(cursor)
@@ -314,12 +286,12 @@ def views_in_memory(events: Iterable[Any]) -> sqlite3.Connection:
 
 
 @contextmanager
-def derived_views(events: Iterable[Any]) -> Iterator[sqlite3.Cursor]:
+def derived_views(events: Iterable[Any]) -> Iterator[Any]:
     """The views of one game's events, folded into a private temporary database on disk (a game of any size).
 
     The folder writes a page of rows at a time, as a catch-up does.
     """
-    connection = sqlite3.connect("")  # SQLite's "": a temporary file, deleted when closed
+    connection: Any = scratch_database("")  # a temporary file, deleted when closed
     try:
         cursor = connection.cursor()
         create_views(cursor)

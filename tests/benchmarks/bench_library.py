@@ -52,12 +52,14 @@ POSITION_READS = 500
 
 def _public_tracking(store) -> None:
     """Make the views write their position with the public ``insert_tracking``, after the rows commit."""
-    import gamelog.projections.views.keeper as keeper
-    import gamelog.projections.views.runner as runner
+    import gamelog.projections.store.backends.base as base
 
     pending = []
-    keeper.insert_tracking_in = runner.insert_tracking_in = lambda recorder, cursor, tracking: pending.append(
-        (recorder, tracking))
+    base.insert_tracking_in = lambda recorder, cursor, tracking: pending.append((recorder, tracking))
+    if store.backend.name == "postgresql":
+        import gamelog.projections.store.backends.postgres as postgres
+
+        postgres.insert_tracking_in = base.insert_tracking_in
     for owner, name in ((type(store), "transaction"), (type(store.recorder.datastore), "transaction")):
         inner = getattr(owner, name)
 
@@ -90,7 +92,9 @@ def task_import(store_location: str, variant: str, log: str) -> tuple[int, float
     from gamelog.projections.importing.importer import Outcome, import_log
 
     if variant == "public":
-        application.insert_events_in = lambda recorder, cursor, events: recorder.insert_events(events)
+        import gamelog.projections.store.backends.postgres as postgres
+
+        postgres.insert_events_in = lambda recorder, cursor, events: recorder.insert_events(events)
     store = application.GameStore(store_location)
     start = time.perf_counter()
     with open(log, "rb") as handle:
@@ -106,22 +110,24 @@ def task_runner(store_location: str, variant: str) -> tuple[int, float]:
     from gamelog.projections.store.application import GameStore
     from gamelog.projections.views.folder import TABLES
     from gamelog.projections.views.keeper import VIEWS, ViewKeeper
+    from gamelog.projections.views.runner import ViewRecorder
 
     store = GameStore(store_location)
     if variant == "public":
         _public_tracking(store)
     keeper = ViewKeeper(store)
+    view = ViewRecorder(store.recorder.datastore, tracking_table_name=keeper.tracking_name)  # what the runner folds with
     with keeper.transaction() as cursor:
         for table in TABLES:
             cursor.execute(f"DELETE FROM {table}")
-        cursor.execute(f'DELETE FROM "{keeper.schema}".gamelog_tracking WHERE application_name = ?', (VIEWS,))
+        cursor.execute(f"DELETE FROM {keeper.tracking_table} WHERE application_name = ?", (VIEWS,))
     page = store.recorder.select_notifications(start=0, limit=RUNNER_EVENTS, inclusive_of_start=False)
     decode = store.mapper.decode_payload
     envelopes = [(SimpleNamespace(originator_id=n.originator_id, payload=decode(n.topic, n.state)), Tracking(VIEWS, n.id))
                  for n in page]
     start = time.perf_counter()
     for envelope, tracking in envelopes:
-        keeper.tracking.fold(envelope, tracking)
+        view.fold(envelope, tracking)
     return len(envelopes), time.perf_counter() - start
 
 
@@ -143,7 +149,7 @@ def task_position(store_location: str, variant: str) -> tuple[int, float]:
         for _ in range(POSITION_READS):
             if variant == "public":
                 tracking.max_tracking_id(VIEWS)
-            elif keeper.schema is None:
+            elif keeper.backend.name == "sqlite":
                 cursor.execute(tracking.select_max_tracking_id_statement, (VIEWS,))
                 cursor.fetchone()
             else:

@@ -1,0 +1,192 @@
+"""The PostgreSQL backend: a store in a database, named by a ``postgresql://user:password@host:port/db`` URL.
+
+eventsourcing's PostgreSQL module holds the events; ``?schema=NAME`` keeps
+gamelog's tables in that schema (created if absent), so several stores can
+share one database. An import holds the lock on the events table until it
+commits; another writer waits up to the lock timeout. The views' writers
+take turns through a transaction-scoped advisory lock (:data:`ADVISORY_LOCK`).
+
+For a long-running process, :class:`ViewsRecorder` and :class:`ViewsProjection`
+let eventsourcing's ``ProjectionRunner`` keep the views as games are imported
+(PostgreSQL's LISTEN/NOTIFY; ``projections.views.runner`` says what the views are).
+
+Needs psycopg (the ``eventsourcing[postgres]`` extra); only a PostgreSQL store imports this module.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, ClassVar, Iterable, Iterator, TypeVar
+from urllib.parse import parse_qs, unquote, urlparse
+from uuid import UUID
+
+import psycopg
+from eventsourcing.persistence import StoredEvent, Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.projection import Projection
+
+from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
+from gamelog.projections.store.errors import StoreError
+from gamelog.projections.store.library import insert_events_in, insert_tracking_in
+
+ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
+SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit)."""
+
+
+def adapter(schema: str, tables: Iterable[str]) -> Any:
+    """A function turning the views' SQLite-flavoured SQL into PostgreSQL's: ``%s`` placeholders, tables in ``schema``."""
+    pattern = view_tables(tables)
+
+    def adapt(sql: str) -> str:
+        return pattern.sub(f'"{schema}".\\1', sql).replace("?", "%s")
+
+    return adapt
+
+
+class PostgresBackend(Backend):
+    """A store in a PostgreSQL database (in the URL's ``?schema=``, else ``public``)."""
+
+    name = "postgresql"
+    mark = "%s"
+    position_column = "notification_id"
+
+    def environment(self) -> dict[str, str]:
+        """The library's environment; raises StoreError for a schema name that is not a plain SQL identifier."""
+        url = urlparse(self.location)
+        schema = parse_qs(url.query).get("schema", [""])[-1]
+        if schema and not SCHEMA_NAME.fullmatch(schema):
+            raise StoreError(f"?schema={schema!r} is not a schema name gamelog takes: use letters, digits and _ "
+                             "(not first), at most 63 characters")
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": unquote(url.path.lstrip("/")) or "postgres",
+            "POSTGRES_HOST": url.hostname or "localhost",
+            "POSTGRES_PORT": str(url.port or 5432),
+            "POSTGRES_USER": unquote(url.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_SCHEMA": schema,
+            "POSTGRES_LOCK_TIMEOUT": str(self.lock_timeout),
+            # An import computes each batch between statements; the library's 5 s
+            # default would end a transaction whose client is merely slow.
+            "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60",
+        }
+
+    def prepare(self, env: dict[str, str]) -> None:
+        """Create the schema if absent; when gamelog's tables exist there already, do not create them again.
+
+        Existing tables are not created again, because the library's ``CREATE INDEX
+        IF NOT EXISTS`` waits for the lock an import holds, so opening a store would
+        wait for the import. Raises StoreError when the database is unreachable.
+        """
+        self.schema = env["POSTGRES_SCHEMA"] or "public"
+        try:
+            with psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                                 user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"], connect_timeout=5,
+                                 autocommit=True) as conn:
+                # The library names the events table after the application: gamelog_events.
+                exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
+                                      (f'"{self.schema}".gamelog_events', f'"{self.schema}".gamelog_games')).fetchone()[0]
+                if not exists:
+                    try:
+                        conn.execute(psycopg.sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                            psycopg.sql.Identifier(self.schema)))
+                    except psycopg.errors.UniqueViolation:
+                        pass  # another process created it at the same moment
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot reach PostgreSQL: {exc}".strip()) from exc
+        if exists:
+            env["CREATE_TABLE"] = "false"
+
+    def bind(self, recorder: Any) -> None:
+        super().bind(recorder)
+        self.schema = recorder.datastore.schema or "public"
+
+    @contextmanager
+    def writing(self) -> Iterator[Any]:
+        with self.errors(), self.recorder.datastore.transaction(commit=True) as cursor:
+            yield cursor
+
+    def driver_errors(self) -> tuple[type[BaseException], ...]:
+        return (psycopg.Error,)
+
+    def is_lock_timeout(self, exc: BaseException) -> bool:
+        return "lock timeout" in str(exc).lower()
+
+    def is_collision(self, exc: BaseException) -> bool:
+        return isinstance(exc, psycopg.errors.UniqueViolation)
+
+    def table(self, name: str) -> str:
+        return f'"{self.schema}"."{name}"'
+
+    def originator(self, uid: UUID) -> UUID:
+        return uid
+
+    def originator_hex(self, stored: Any) -> str:
+        return stored.hex
+
+    def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
+        # The recorder's own insert_events commits a transaction per call; an import
+        # writes many batches in one transaction, so it inserts on the open cursor.
+        insert_events_in(self.recorder, cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
+
+    def tracking_recorder(self, application_name: str) -> PostgresTrackingRecorder:
+        return PostgresTrackingRecorder(self.recorder.datastore,
+                                        tracking_table_name=self.tracking_table_name(application_name))
+
+    def tracking_table_name(self, application_name: str) -> str:
+        return f"{application_name}_tracking"  # as the library's factory names it, so a ProjectionRunner shares it
+
+    def views_cursor(self, cursor: Any, tables: Iterable[str]) -> PortableCursor:
+        return PortableCursor(cursor, adapter(self.schema, tables))
+
+    def lock_views(self, cursor: Any) -> None:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
+
+
+class ViewsRecorder(PostgresTrackingRecorder):
+    """Views with their tracking record, written by eventsourcing's ``ProjectionRunner``.
+
+    A subclass names the views' tables (``views_tables``), the statements
+    creating them (``views_schema``), and folds one event into them
+    (:meth:`fold_event`); this class writes the rows and the tracking record in
+    one transaction, taking the lock ``ViewKeeper`` takes, so either may run, or both.
+    """
+
+    views_tables: ClassVar[tuple[str, ...]] = ()
+    views_schema: ClassVar[tuple[str, ...]] = ()
+
+    def views_cursor(self, cursor: Any) -> PortableCursor:
+        return PortableCursor(cursor, adapter(self.datastore.schema or "public", self.views_tables))
+
+    def create_table(self) -> None:
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            adapted = self.views_cursor(cursor)
+            for statement in self.views_schema:
+                adapted.execute(statement)
+
+    def fold_event(self, cursor: PortableCursor, originator_hex: str, event: Any) -> None:
+        """Fold one stored event (of the game ``originator_hex``) into the views, on ``cursor``."""
+        raise NotImplementedError(f"{type(self).__name__} must say how an event folds into its views")
+
+    def fold(self, envelope: Any, tracking: Tracking) -> None:
+        """Fold one stored event into the views and move the tracking record, in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))  # as ViewKeeper does
+            # The advisory lock is held: the position read now is the latest committed one.
+            if (self.max_tracking_id(tracking.application_name) or 0) >= tracking.notification_id:
+                return  # a ViewKeeper folded it already
+            self.fold_event(self.views_cursor(cursor), envelope.originator_id.hex, envelope.payload)
+            insert_tracking_in(self, cursor, tracking)  # same transaction as the rows
+
+
+TViews = TypeVar("TViews", bound=ViewsRecorder)
+
+
+class ViewsProjection(Projection[TViews]):
+    """A projection whose view is a :class:`ViewsRecorder`: each event is folded by it."""
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.fold(domain_event, tracking)

@@ -1,0 +1,192 @@
+"""The SQLite backend: a store in one file (``gamelog.sqlite``), the default.
+
+eventsourcing's SQLite module opens the file in WAL mode; the factory here
+gives it a pool that also sets ``PRAGMA synchronous=FULL`` on every
+connection and checks that it took, so a committed import survives a crash.
+A write transaction takes the write lock when it begins (``BEGIN
+IMMEDIATE``), so writers wait their turn for up to the lock timeout. A file
+the user may not write (or in a folder they may not write) is opened read-only.
+
+Also here: the scratch databases the views are folded into when they cannot
+be written to the store (:func:`scratch_database`), which are SQLite whatever
+the store's backend.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import weakref
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
+from urllib.parse import quote
+from uuid import UUID
+
+from eventsourcing.persistence import DatabaseError, OperationalError
+from eventsourcing.sqlite import (
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteFactory,
+    SQLiteTrackingRecorder,
+    SQLiteTransaction,
+)
+
+from gamelog.projections.store.backends.base import Backend, PortableCursor
+from gamelog.projections.store.errors import StoreError
+
+SYNCHRONOUS = "FULL"
+_SYNCHRONOUS_CODES = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
+_DAMAGE = ("malformed", "not a database", "disk i/o error", "database corrupt")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a database error means the store's file is damaged (SQLite's "database disk image is malformed")."""
+    text = str(exc).lower()
+    return isinstance(exc, (sqlite3.DatabaseError, DatabaseError)) and any(word in text for word in _DAMAGE)
+
+
+class DurablePool(SQLiteConnectionPool):
+    """SQLite connections with ``PRAGMA synchronous`` set, and checked, on each.
+
+    The pragma is per connection and the pool has no public hook for a new
+    one, so it is set the first time the pool hands a connection out (through
+    the connection's public ``cursor()``; see ``projections.store.library``).
+    Raises :class:`StoreError` when SQLite does not take it.
+    """
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._durable: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+
+    def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
+        connection = super().get_connection(timeout, is_writer=is_writer)
+        if connection not in self._durable:
+            try:
+                with connection.cursor() as raw:
+                    raw.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+                    got = raw.execute("PRAGMA synchronous").fetchone()[0]
+                if got != _SYNCHRONOUS_CODES[SYNCHRONOUS]:
+                    raise StoreError(f"SQLite refused PRAGMA synchronous={SYNCHRONOUS} (it reports {got})")
+            except BaseException:
+                self.put_connection(connection)
+                raise
+            self._durable.add(connection)
+        return connection
+
+
+class ImmediateTransaction(SQLiteTransaction):
+    """A SQLite write transaction that takes the write lock when it begins (``BEGIN IMMEDIATE``).
+
+    The library's plain ``BEGIN`` takes it at the first write; a transaction
+    that has read by then and finds another writer's commit newer than its
+    snapshot fails at once with "database is locked", without waiting. Taking
+    the lock first makes every writer wait its turn (up to the lock timeout).
+    Raises eventsourcing's ``OperationalError`` when the wait times out.
+    """
+
+    def __enter__(self) -> SQLiteCursor:
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise OperationalError(exc) from exc
+        return cursor
+
+
+class DurableSQLiteFactory(SQLiteFactory):
+    """eventsourcing's SQLite module, with the durable connection pool above."""
+
+    def __init__(self, env: Any):
+        super().__init__(env)
+        old = self.datastore.pool
+        self.datastore.pool = DurablePool(db_name=old.db_name, lock_timeout=old.lock_timeout)
+        old.close()
+
+
+def read_only_name(path: str) -> str | None:
+    """The SQLite URI to read an existing store the user may not write, or None when they may write it.
+
+    A read-only file is opened with ``mode=ro``. In a folder the user may not
+    write, SQLite cannot create the WAL's ``-shm`` file that a WAL reader
+    needs, so the file is opened ``immutable`` unless a ``-wal`` file is there
+    (then its readers use it). Root may write anything: never read-only.
+    """
+    if not os.path.isfile(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    file_ok, folder_ok = os.access(path, os.W_OK), os.access(folder, os.W_OK)
+    if file_ok and folder_ok:
+        return None
+    mode = "immutable=1" if not folder_ok and not os.path.exists(path + "-wal") else "mode=ro"
+    return f"file:{quote(os.path.abspath(path))}?{mode}"
+
+
+def scratch_database(name: str = "") -> sqlite3.Connection:
+    """A private SQLite database: ``""`` a temporary file deleted when closed (any size), ``":memory:"`` in memory."""
+    return sqlite3.connect(name)
+
+
+class SQLiteBackend(Backend):
+    """A store in a SQLite file: the location is its path."""
+
+    name = "sqlite"
+    mark = "?"
+    position_column = "rowid"
+
+    def environment(self) -> dict[str, str]:
+        return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": self.location,
+                "SQLITE_LOCK_TIMEOUT": str(self.lock_timeout)}
+
+    def prepare(self, env: dict[str, str]) -> None:
+        name = read_only_name(self.location)
+        self.read_only = name is not None
+        if name is not None:
+            env["SQLITE_DBNAME"] = name
+            env["CREATE_TABLE"] = "false"
+
+    @contextmanager
+    def writing(self) -> Iterator[Any]:
+        with self.errors(), self.recorder.datastore.get_connection(commit=True) as conn:
+            with ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                yield cursor
+
+    def driver_errors(self) -> tuple[type[BaseException], ...]:
+        return (sqlite3.Error,)
+
+    def is_damage(self, exc: BaseException) -> bool:
+        return is_damage(exc)
+
+    def is_lock_timeout(self, exc: BaseException) -> bool:
+        return "database is locked" in str(exc).lower()
+
+    def is_collision(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
+
+    def table(self, name: str) -> str:
+        return name
+
+    def originator(self, uid: UUID) -> str:
+        return uid.hex
+
+    def originator_hex(self, stored: Any) -> str:
+        return stored
+
+    @staticmethod
+    def state(stored: Any) -> bytes | None:
+        return stored  # sqlite3 gives a BLOB as bytes already
+
+    def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
+        # The recorder's own insert_events commits a transaction per call; an import
+        # writes many batches in one transaction, so it inserts on the open cursor.
+        hexed = uid.hex
+        cursor.executemany(self.recorder.insert_events_statement, [(hexed, v, t, st) for v, t, st in rows])
+
+    def tracking_recorder(self, application_name: str) -> SQLiteTrackingRecorder:
+        return SQLiteTrackingRecorder(self.recorder.datastore)
+
+    def tracking_table_name(self, application_name: str) -> str:
+        return "tracking"  # the library's one tracking table, whatever the application
+
+    def views_cursor(self, cursor: Any, tables: Iterable[str]) -> PortableCursor:
+        return PortableCursor(cursor)
