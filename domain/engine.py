@@ -51,6 +51,7 @@ from gamelog.domain.events import (
 )
 from gamelog.domain import corrections
 from gamelog.domain.history import Checkpoints, LineIndex
+from gamelog.domain.replay_document import Replay, shared_fields
 
 VIOLATION = "violation"
 WARNING = "warning"
@@ -198,12 +199,33 @@ class GameState(Dispatching):
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
     def score(self, player: str) -> int:
-        """The player's score as the game counts it (VP, or net worth)."""
+        """The player's score as the game counts it (its ``Measures.score_name``)."""
         raise NotImplementedError
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as ``replay --format json`` shows it."""
+    def round_number(self) -> int | None:
+        """The round under way (0 before the first) in a game with rounds; None in a game of turns only."""
+        return None
+
+    def board(self) -> dict[str, int] | None:
+        """The counts of what the players share (the game's ``Board``), by subject; None for a game without one."""
+        return None
+
+    # -- the replay document -------------------------------------------------------
+
+    DOCUMENT: ClassVar[type[Replay]] = Replay
+    """The type of :meth:`document`, the game's ``replay_document.Replay`` (``gamelog schema replay`` prints it)."""
+
+    def document_fields(self) -> dict[str, Any]:
+        """The game's own fields of its :attr:`DOCUMENT` (``players`` and the rest; a shared one it says more of)."""
         raise NotImplementedError
+
+    def document(self) -> Replay:
+        """The state as ``replay --format json``'s document: the shared fields and the game's own."""
+        return self.DOCUMENT(**(shared_fields(self) | self.document_fields()))
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
+        return msgspec.to_builtins(self.document())
 
 
 _ENCODER = msgspec.msgpack.Encoder()

@@ -16,7 +16,7 @@ Both are frozen msgspec Structs: immutable, cheap, encoded by msgspec.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, NamedTuple, Union
 
 import msgspec
 
@@ -313,3 +313,38 @@ class ScoreChecked(Derived, frozen=True, kw_only=True):
 
 COMMON_DERIVED = (FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked, FindingMooted, StateRestated)
 """The derived events every game stores."""
+
+
+# --- A game's event lists, made from its classes --------------------------------------
+
+
+class GameEvents(NamedTuple):
+    """What a game's ``events`` module gives its ``RULES``, made by :func:`game_events`.
+
+    ``line_recorded`` is the game's ``LineRecorded`` (one recorded line as
+    stored: the header or an event); ``recorded`` every type a log line after
+    the header may have (:data:`COMMON_EVENTS` and the game's own);
+    ``stored`` every class the store may hold for the game (``LineRecorded``,
+    the game's derived events, :data:`COMMON_DERIVED`).
+    """
+
+    header: type
+    line_recorded: type
+    recorded: tuple[type, ...]
+    stored: tuple[type, ...]
+
+
+def game_events(module: str, header: type, recorded: tuple[type, ...], derived: tuple[type, ...]) -> GameEvents:
+    """The event lists of the game whose ``events`` module is ``module``, and its ``LineRecorded`` class.
+
+    ``recorded`` are the game's own line types, ``derived`` its own derived
+    events. The ``LineRecorded`` class is made here but belongs to ``module``
+    (which must bind it to the name ``LineRecorded``): the store names a class
+    by its module and name, so every game's recorded lines keep the topic
+    ``<game package>.events:LineRecorded`` they have always had.
+    """
+    every = COMMON_EVENTS + tuple(recorded)
+    line_recorded = msgspec.defstruct(
+        "LineRecorded", [("event", Union[(header, *every)])], bases=(Derived,), module=module,
+        frozen=True, kw_only=True, namespace={"__doc__": "A log line as recorded (the header, or one event)."})
+    return GameEvents(header, line_recorded, every, (line_recorded, *derived, *COMMON_DERIVED))

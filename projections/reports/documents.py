@@ -3,7 +3,7 @@
 One Struct per document and per part of one; their fields keep the names and
 the order of the JSON that scripts already read, so that encoding them gives
 the same bytes as before they were typed. ``replay``'s document is each
-game's own (``domain.<game>.documents``, on ``domain.documents.Replay``).
+game's own (``domain.<game>.replay_document``, on ``domain.replay_document.Replay``).
 ``gamelog schema NAME`` prints the JSON Schema of ``document_type(NAME)``.
 """
 
@@ -14,7 +14,7 @@ from typing import Any, Union
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from gamelog.domain.documents import Document, Replay
+from gamelog.domain.replay_document import Document, Replay
 from gamelog.domain.games import GAMES
 
 # -- validate ---------------------------------------------------------------------
@@ -132,7 +132,12 @@ class Line(Document, kw_only=True):
 
 
 class Period(Document, kw_only=True):
-    """One turn or round (0: before the first): who acted, its lines, the standings after it, and the Forum."""
+    """One turn or round (0: before the first): who acted, its lines, the standings after it, and the board.
+
+    ``board`` is the counts of what the players share (null for a game without
+    one); ``forum`` is the same value under its old name, deprecated: it is
+    kept for one schema version (docs/cli.md).
+    """
 
     number: int
     players: list[str]
@@ -140,6 +145,7 @@ class Period(Document, kw_only=True):
     last_line: int
     lines: list[Line]
     standings: Standings
+    board: dict[str, int] | None
     forum: dict[str, int] | None
 
 

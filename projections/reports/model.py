@@ -162,10 +162,10 @@ class _Ahead:
 def _period(measures: Measures, players: list[str], number: int, run: list[Line],
             values: dict[tuple[str, str], int]) -> Period:
     acted = list(dict.fromkeys(line.player for line in run if line.player))
+    board = measures.board.counts(values) if measures.board else None
     return Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                  standings=_standings(measures, players, values),
-                  # "forum" is the stable JSON field of a game's board counts (null for a game without one).
-                  forum=measures.board.counts(values) if measures.board else None)
+                  standings=_standings(measures, players, values), board=board,
+                  forum=board)  # the deprecated name of "board", kept for one schema version (docs/cli.md)
 
 
 def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
