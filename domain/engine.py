@@ -68,7 +68,7 @@ line states directly) takes the line and the recorded event.
 """
 
 
-class Problem(NamedTuple):
+class RuleFinding(NamedTuple):
     """A finding before it is stored: the rule ID, a one-line message, and its severity.
 
     Each game's ``rules`` module returns these; the engine stores them with :meth:`Engine.report`.
@@ -254,7 +254,8 @@ class Engine(Dispatching):
     END_RULE: ClassVar[str] = ""
     CLAIM_RULE: ClassVar[str] = "CLAIM"
     """A ``score_claimed`` that differs from the computed score (the audit shows the derivation)."""
-    CLAIM_FIELD: ClassVar[str] = "vp"
+    CLAIM_FIELD: ClassVar[str] = "score"
+    """The older name of this game's score in a ``score_claimed`` line (docs/log-format.md), besides ``score``."""
     AFTER_END: ClassVar[tuple[type, ...]] = (Note, Correction, ScoreClaimed)
     """Recorded events that may follow the end of the game without breaking END_RULE: they are not moves."""
     COMMON: ClassVar[frozenset[type]] = frozenset({TurnStarted, TurnEnded, Correction, Note, ScoreClaimed})
@@ -330,7 +331,7 @@ class Engine(Dispatching):
         self.apply(event)
         self._out.append(event)
 
-    def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
+    def report(self, line: int, player: str | None, problems: list[RuleFinding]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
         for p in problems:
             self.find(line, p.rule, p.message, player, p.severity)
@@ -472,10 +473,9 @@ class Engine(Dispatching):
 
     @decides(ScoreClaimed)
     def score_claimed(self, line: int, event: ScoreClaimed) -> None:
-        claimed = getattr(event, self.CLAIM_FIELD)
-        if claimed is None:
-            other = "net_worth" if self.CLAIM_FIELD == "vp" else "vp"
-            self.find(line, self.CLAIM_RULE, f"this game's score is `{self.CLAIM_FIELD}`, not `{other}`; the claim cannot be checked",
+        stated, claimed = event.stated()
+        if stated not in ("score", self.CLAIM_FIELD):  # another game's name for its score
+            self.find(line, self.CLAIM_RULE, f"this game's score is `{self.CLAIM_FIELD}`, not `{stated}`; the claim cannot be checked",
                       event.player, UNVERIFIABLE)
             return
         computed = self.state.score(event.player)

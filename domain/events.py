@@ -214,14 +214,28 @@ class Note(Recorded, tag="note"):
 
 
 class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
-    """What the table believed a player's score was at this point."""
+    """What the table believed a player's ``score`` was at this point.
 
+    Logs written before ``score`` name it by the score of their game; those
+    fields stay valid (docs/log-format.md) and mean the same, so a claim
+    states exactly one of :attr:`STATED`. A line keeps the field it was
+    written with: it is stored as written.
+    """
+
+    STATED: ClassVar[tuple[str, ...]] = ("score", "vp", "net_worth")
+    """The fields a claim may state its score in: ``score``, then its older names."""
+
+    score: Score | None = None
     vp: Score | None = None
     net_worth: Score | None = None
 
     def __post_init__(self) -> None:
-        if (self.vp is None) == (self.net_worth is None):
-            raise ValueError("score_claimed needs exactly one of `vp` and `net_worth`")
+        if sum(getattr(self, name) is not None for name in self.STATED) != 1:
+            raise ValueError("score_claimed needs exactly one of " + ", ".join(f"`{n}`" for n in self.STATED))
+
+    def stated(self) -> tuple[str, int]:
+        """(the field the score is stated in, the score claimed)."""
+        return next((name, value) for name in self.STATED if (value := getattr(self, name)) is not None)
 
 
 COMMON_EVENTS = (TurnStarted, TurnEnded, Correction, Note, ScoreClaimed)

@@ -66,6 +66,7 @@ class TwilightEngine(Engine):
     """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
     END_RULE = rules.VP_GOAL
     AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
+    CLAIM_FIELD = "vp"
     state: TwilightState
 
     def after_end_rule(self) -> str:

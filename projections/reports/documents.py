@@ -99,7 +99,7 @@ class FindingCounts(Document, kw_only=True):
     warning: int
 
 
-class Change(Document, kw_only=True):
+class MeasureChange(Document, kw_only=True):
     """A change of a running total: who or what, which measure, by how much, the total after it, and why."""
 
     subject: str
@@ -127,7 +127,7 @@ class Line(Document, kw_only=True):
     type: str
     text: str
     voided: bool
-    changes: list[Change]
+    changes: list[MeasureChange]
     findings: list[LineFinding]
 
 
@@ -199,7 +199,7 @@ class Score(Document, kw_only=True):
     entries: list[ScoreEntry]
 
 
-class Correction(Document, kw_only=True):
+class CorrectionEntry(Document, kw_only=True):
     """A correction: its line, the line it voids, why, and what the voided line said."""
 
     line: int
@@ -216,7 +216,7 @@ class Audit(Document, kw_only=True):
     score: str
     findings: list[AuditFinding]
     scores: dict[str, Score]
-    corrections: list[Correction]
+    corrections: list[CorrectionEntry]
     fingerprint: str = ""
 
 

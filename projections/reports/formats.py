@@ -15,7 +15,7 @@ from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.messages import severity_counts, signed
-from gamelog.projections.reports.documents import Change, Period, Report, Standings, encode
+from gamelog.projections.reports.documents import MeasureChange, Period, Report, Standings, encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
 
@@ -26,7 +26,7 @@ def _plain(text: str, **_: Any) -> str:
     return text
 
 
-def _change(change: Change) -> str:
+def _change(change: MeasureChange) -> str:
     return f"{change.subject} {label(change.measure)} {signed(change.delta)} = {change.value}"
 
 

@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.measures import Measures
-from gamelog.projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
-                                           Standings)
+from gamelog.projections.reports.documents import (FindingCounts, Line, LineFinding, MeasureChange, Period, Report,
+                                                   Result, Standings)
 from gamelog.projections.reports.states import line_states
 from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
 
@@ -134,8 +134,8 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
             t = tracks.take()
             values[(t.subject, t.measure)] = t.value
             if t.line == row.line:
-                changes.append(Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule,
-                                      reason=t.reason))
+                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value,
+                                             rule=t.rule, reason=t.reason))
         found = []
         while findings.next is not None and findings.next.line <= row.line:
             f = findings.take()
