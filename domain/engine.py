@@ -296,7 +296,7 @@ class Engine(Dispatching):
         return list(self._opening)
 
     def open_game(self, line: int) -> None:
-        """Emit what the setup gives before the first turn (starting credits, the Forum...)."""
+        """Emit what the setup gives before the first turn (starting credits, the first counts of a board...)."""
 
     def apply(self, event: Derived) -> None:
         """Fold a stored event without deciding anything (replay), keeping what a later correction needs.

@@ -216,10 +216,10 @@ class Note(Recorded, tag="note"):
 class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
     """What the table believed a player's ``score`` was at this point.
 
-    Logs written before ``score`` name it by the score of their game; those
-    fields stay valid (docs/log-format.md) and mean the same, so a claim
-    states exactly one of :attr:`STATED`. A line keeps the field it was
-    written with: it is stored as written.
+    ``vp`` and ``net_worth`` are its older names, from logs written before
+    ``score``: they stay valid and mean the same (docs/log-format.md), so a
+    claim states exactly one of the three. A line is stored as written, in
+    the field it names.
     """
 
     STATED: ClassVar[tuple[str, ...]] = ("score", "vp", "net_worth")

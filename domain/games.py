@@ -2,14 +2,13 @@
 
 Each game is one folder (a package) with the same modules: ``events`` (the
 log's lines and the derived events), ``state`` (their fold), ``rules`` (each
-rule checked, citing its ID), ``game`` (the engine that decides, and
-``RULES``, with its rounds and its own rule texts), ``reference`` (its
-reference data), ``phrases`` (how each event reads in words), ``measures``
-(what it counts, its score and goal) and ``replay_document`` (its part of
-``replay --format json``). Its
-``game`` module's ``RULES``, a :class:`GameRules`, ties them together: the
-reader, the store, the views, the reports and the CLI find every game through
-this registry, and know none of them by name.
+rule checked, citing its ID), ``game`` (the engine that decides, its own rule
+texts, and ``RULES``), ``reference`` (its reference data), ``phrases`` (how
+each event reads in words), ``measures`` (what it counts, its score and goal)
+and ``replay_document`` (its part of ``replay --format json``). Its ``game``
+module's ``RULES``, a :class:`GameRules`, ties them together: the reader, the
+store, the views, the reports and the CLI find every game through this
+registry, and know none of them by name.
 
 A game may be plugged in from elsewhere (:func:`register`, or
 :func:`plugged_in` for a while); see ``docs/adding-a-game.md``.

@@ -259,3 +259,32 @@ def test_outside_the_game_folders_and_the_registry_no_code_names_a_game_its_even
              for path in sources for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line) or exact.search(line)]
     assert found == []
+
+
+OLD_NAMES = {
+    # One game's words that generic code kept as the old names of generic fields, and the only modules that may say them.
+    "forum": {"domain/replay_document.py", "projections/reports/documents.py", "projections/reports/model.py",
+              "projections/reports/scrubber.py"},  # the deprecated name of "board" in the JSON documents (docs/cli.md)
+    "net_worth": {"domain/events.py"},  # an older name of a claim's "score" (docs/log-format.md)
+}
+
+
+def test_one_games_words_are_only_the_documented_old_names_of_generic_fields():
+    sources = _generic_sources()
+    for word, allowed in OLD_NAMES.items():
+        pattern = re.compile(rf"\b{word}\b", re.IGNORECASE)
+        where = {str(path.relative_to(ROOT)) for path in sources if pattern.search(path.read_text(encoding="utf-8"))}
+        assert where == allowed, word
+    assert "`forum`" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`net_worth`" in (ROOT / "docs" / "log-format.md").read_text(encoding="utf-8")
+
+
+def test_the_fixture_has_the_modules_adding_a_game_lists():
+    """The fourth game is the smallest honest set of modules, and docs/adding-a-game.md's table names each of them."""
+    page = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    table = set(re.findall(r"^\| `(\w+)\.py` \|", page, re.MULTILINE))
+    folder = {path.stem for path in (ROOT / "tests" / "fixtures" / "coin_toss").glob("*.py") if path.stem != "__init__"}
+    assert table == folder == {"events", "state", "rules", "game", "replay_document", "reference", "phrases", "measures"}
+    for package in REAL_GAMES.values():
+        folder = ROOT.joinpath(*package.removeprefix("gamelog.").split("."))
+        assert {path.stem for path in folder.glob("*.py") if path.stem != "__init__"} == table, package

@@ -78,7 +78,7 @@ class Games(Document, kw_only=True):
 # -- report -----------------------------------------------------------------------
 
 Standings = dict[str, dict[str, int]]
-"""Player -> measure -> value, the score (``net_worth`` or ``vp``) last."""
+"""Player -> measure -> value, the score (its ``score_name``) last."""
 
 
 class Result(Document, kw_only=True):

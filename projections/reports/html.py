@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page (inline CSS, SVG and script; no network), the same bytes for the same game.
 
-It shows the standings; a step chart of the score (net worth, or VP) over
+It shows the standings; a step chart of the score (as the game counts it) over
 every line of the log, one line and marker shape per player, a marker with a
 tooltip at each change, and the goal named as the game names it (its
 :class:`~domain.measures.Measures`); the game's board, when it has one, as a
