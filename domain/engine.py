@@ -51,6 +51,7 @@ from gamelog.domain.events import (
 )
 from gamelog.domain import corrections
 from gamelog.domain.history import Checkpoints, LineIndex
+from gamelog.domain.replay_document import Replay, shared_fields
 
 VIOLATION = "violation"
 WARNING = "warning"
@@ -67,7 +68,7 @@ line states directly) takes the line and the recorded event.
 """
 
 
-class Problem(NamedTuple):
+class RuleFinding(NamedTuple):
     """A finding before it is stored: the rule ID, a one-line message, and its severity.
 
     Each game's ``rules`` module returns these; the engine stores them with :meth:`Engine.report`.
@@ -198,12 +199,33 @@ class GameState(Dispatching):
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
     def score(self, player: str) -> int:
-        """The player's score as the game counts it (VP, or net worth)."""
+        """The player's score as the game counts it (its ``Measures.score_name``)."""
         raise NotImplementedError
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as ``replay --format json`` shows it."""
+    def round_number(self) -> int | None:
+        """The round under way (0 before the first) in a game with rounds; None in a game of turns only."""
+        return None
+
+    def board(self) -> dict[str, int] | None:
+        """The counts of what the players share (the game's ``Board``), by subject; None for a game without one."""
+        return None
+
+    # -- the replay document -------------------------------------------------------
+
+    DOCUMENT: ClassVar[type[Replay]] = Replay
+    """The type of :meth:`document`, the game's ``replay_document.Replay`` (``gamelog schema replay`` prints it)."""
+
+    def document_fields(self) -> dict[str, Any]:
+        """The game's own fields of its :attr:`DOCUMENT` (``players`` and the rest; a shared one it says more of)."""
         raise NotImplementedError
+
+    def document(self) -> Replay:
+        """The state as ``replay --format json``'s document: the shared fields and the game's own."""
+        return self.DOCUMENT(**(shared_fields(self) | self.document_fields()))
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
+        return msgspec.to_builtins(self.document())
 
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -232,7 +254,8 @@ class Engine(Dispatching):
     END_RULE: ClassVar[str] = ""
     CLAIM_RULE: ClassVar[str] = "CLAIM"
     """A ``score_claimed`` that differs from the computed score (the audit shows the derivation)."""
-    CLAIM_FIELD: ClassVar[str] = "vp"
+    CLAIM_FIELD: ClassVar[str] = "score"
+    """The older name of this game's score in a ``score_claimed`` line (docs/log-format.md), besides ``score``."""
     AFTER_END: ClassVar[tuple[type, ...]] = (Note, Correction, ScoreClaimed)
     """Recorded events that may follow the end of the game without breaking END_RULE: they are not moves."""
     COMMON: ClassVar[frozenset[type]] = frozenset({TurnStarted, TurnEnded, Correction, Note, ScoreClaimed})
@@ -273,7 +296,7 @@ class Engine(Dispatching):
         return list(self._opening)
 
     def open_game(self, line: int) -> None:
-        """Emit what the setup gives before the first turn (starting credits, the Forum...)."""
+        """Emit what the setup gives before the first turn (starting credits, the first counts of a board...)."""
 
     def apply(self, event: Derived) -> None:
         """Fold a stored event without deciding anything (replay), keeping what a later correction needs.
@@ -308,7 +331,7 @@ class Engine(Dispatching):
         self.apply(event)
         self._out.append(event)
 
-    def report(self, line: int, player: str | None, problems: list[Problem]) -> bool:
+    def report(self, line: int, player: str | None, problems: list[RuleFinding]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
         for p in problems:
             self.find(line, p.rule, p.message, player, p.severity)
@@ -450,10 +473,9 @@ class Engine(Dispatching):
 
     @decides(ScoreClaimed)
     def score_claimed(self, line: int, event: ScoreClaimed) -> None:
-        claimed = getattr(event, self.CLAIM_FIELD)
-        if claimed is None:
-            other = "net_worth" if self.CLAIM_FIELD == "vp" else "vp"
-            self.find(line, self.CLAIM_RULE, f"this game's score is `{self.CLAIM_FIELD}`, not `{other}`; the claim cannot be checked",
+        stated, claimed = event.stated()
+        if stated not in ("score", self.CLAIM_FIELD):  # another game's name for its score
+            self.find(line, self.CLAIM_RULE, f"this game's score is `{self.CLAIM_FIELD}`, not `{stated}`; the claim cannot be checked",
                       event.player, UNVERIFIABLE)
             return
         computed = self.state.score(event.player)

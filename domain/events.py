@@ -16,7 +16,7 @@ Both are frozen msgspec Structs: immutable, cheap, encoded by msgspec.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, NamedTuple, Union
 
 import msgspec
 
@@ -214,14 +214,28 @@ class Note(Recorded, tag="note"):
 
 
 class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
-    """What the table believed a player's score was at this point."""
+    """What the table believed a player's ``score`` was at this point.
 
+    ``vp`` and ``net_worth`` are its older names, from logs written before
+    ``score``: they stay valid and mean the same (docs/log-format.md), so a
+    claim states exactly one of the three. A line is stored as written, in
+    the field it names.
+    """
+
+    STATED: ClassVar[tuple[str, ...]] = ("score", "vp", "net_worth")
+    """The fields a claim may state its score in: ``score``, then its older names."""
+
+    score: Score | None = None
     vp: Score | None = None
     net_worth: Score | None = None
 
     def __post_init__(self) -> None:
-        if (self.vp is None) == (self.net_worth is None):
-            raise ValueError("score_claimed needs exactly one of `vp` and `net_worth`")
+        if sum(getattr(self, name) is not None for name in self.STATED) != 1:
+            raise ValueError("score_claimed needs exactly one of " + ", ".join(f"`{n}`" for n in self.STATED))
+
+    def stated(self) -> tuple[str, int]:
+        """(the field the score is stated in, the score claimed)."""
+        return next((name, value) for name in self.STATED if (value := getattr(self, name)) is not None)
 
 
 COMMON_EVENTS = (TurnStarted, TurnEnded, Correction, Note, ScoreClaimed)
@@ -313,3 +327,38 @@ class ScoreChecked(Derived, frozen=True, kw_only=True):
 
 COMMON_DERIVED = (FindingRaised, TurnBegan, TurnFinished, LineVoided, GameWon, ScoreChecked, FindingMooted, StateRestated)
 """The derived events every game stores."""
+
+
+# --- A game's event lists, made from its classes --------------------------------------
+
+
+class GameEvents(NamedTuple):
+    """What a game's ``events`` module gives its ``RULES``, made by :func:`game_events`.
+
+    ``line_recorded`` is the game's ``LineRecorded`` (one recorded line as
+    stored: the header or an event); ``recorded`` every type a log line after
+    the header may have (:data:`COMMON_EVENTS` and the game's own);
+    ``stored`` every class the store may hold for the game (``LineRecorded``,
+    the game's derived events, :data:`COMMON_DERIVED`).
+    """
+
+    header: type
+    line_recorded: type
+    recorded: tuple[type, ...]
+    stored: tuple[type, ...]
+
+
+def game_events(module: str, header: type, recorded: tuple[type, ...], derived: tuple[type, ...]) -> GameEvents:
+    """The event lists of the game whose ``events`` module is ``module``, and its ``LineRecorded`` class.
+
+    ``recorded`` are the game's own line types, ``derived`` its own derived
+    events. The ``LineRecorded`` class is made here but belongs to ``module``
+    (which must bind it to the name ``LineRecorded``): the store names a class
+    by its module and name, so every game's recorded lines keep the topic
+    ``<game package>.events:LineRecorded`` they have always had.
+    """
+    every = COMMON_EVENTS + tuple(recorded)
+    line_recorded = msgspec.defstruct(
+        "LineRecorded", [("event", Union[(header, *every)])], bases=(Derived,), module=module,
+        frozen=True, kw_only=True, namespace={"__doc__": "A log line as recorded (the header, or one event)."})
+    return GameEvents(header, line_recorded, every, (line_recorded, *derived, *COMMON_DERIVED))

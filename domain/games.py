@@ -2,13 +2,13 @@
 
 Each game is one folder (a package) with the same modules: ``events`` (the
 log's lines and the derived events), ``state`` (their fold), ``rules`` (each
-rule checked, citing its ID), ``game`` (the engine that decides, and
-``RULES``), ``reference`` (its reference data), ``phrases`` (how each event
-reads in words), ``measures`` (what it counts, its score and goal),
-``periods`` (turns, or rounds too) and ``ruletext`` (its own rule texts). Its
-``game`` module's ``RULES``, a :class:`GameRules`, ties them together: the
-reader, the store, the views, the reports and the CLI find every game through
-this registry, and know none of them by name.
+rule checked, citing its ID), ``game`` (the engine that decides, its own rule
+texts, and ``RULES``), ``reference`` (its reference data), ``phrases`` (how
+each event reads in words), ``measures`` (what it counts, its score and goal)
+and ``replay_document`` (its part of ``replay --format json``). Its ``game``
+module's ``RULES``, a :class:`GameRules`, ties them together: the reader, the
+store, the views, the reports and the CLI find every game through this
+registry, and know none of them by name.
 
 A game may be plugged in from elsewhere (:func:`register`, or
 :func:`plugged_in` for a while); see ``docs/adding-a-game.md``.
@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
 from gamelog.domain.phrases import COMMON, Phrase, tell
 
@@ -34,41 +35,60 @@ _NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score"
 class GameRules:
     """Everything generic code needs to know about one game.
 
-    ``header_type`` and ``event_types`` are the Structs of the log format;
-    ``engine`` is the class that applies the rules (``domain.engine.Engine``);
-    ``stored_types`` lists every event class the store may hold for this game.
+    ``events`` is the game's :class:`~domain.events.GameEvents` (from
+    ``domain.events.game_events``): the Structs of the log format
+    (``header_type``, ``event_types``) and every event class the store may
+    hold for this game (``stored_types``). ``engine`` is the class that
+    applies the rules (``domain.engine.Engine``).
     ``converters`` maps the name ``--from`` takes (``ti-assistant``) to a function
     ``(export, game_id) -> domain.conversion.Conversion`` turning another tool's
     export of this game into a log.
     ``phrases`` gives the words of each of its event types (by ``type``; the
     events every game has are told by ``domain.phrases``), ``measures`` what it
-    counts (:class:`~domain.measures.Measures`), ``period`` how its reports
-    group by default (``"turn"`` or ``"round"``), ``round_of`` the round a
-    recorded line begins (None for any other line; None when the game has no
-    rounds), and ``rule_texts`` the texts of its own rule IDs (those RULES.md
-    does not hold).
+    counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
+    class that begins a round (its ``round`` field is the round's number;
+    None when the game has turns only), and ``rule_texts`` the texts of its own
+    rule IDs (those RULES.md does not hold).
+
+    Made from them: ``period``, how its reports group by default (``"round"``
+    for a game with rounds, else ``"turn"``), and ``round_of``, the round a
+    recorded line begins (None for any other line; ``round_of`` itself is None
+    when the game has no rounds).
     """
 
     name: str
-    header_type: type
-    event_types: tuple[type, ...]
+    events: GameEvents
     engine: type
-    stored_types: tuple[type, ...]
     converters: Mapping[str, Callable[[Any, str | None], Any]] = field(default_factory=dict)
     phrases: Mapping[str, Phrase] = field(default_factory=dict)
     measures: Measures = _NOTHING_COUNTED
-    period: str = "turn"
-    round_of: Callable[[Any], int | None] | None = None
+    rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
+    header_type: type = field(init=False, repr=False, compare=False)
+    event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
+    stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
+    period: str = field(init=False, repr=False, compare=False)
+    round_of: Callable[[Any], int | None] | None = field(init=False, repr=False, compare=False)
     header_decoder: Any = field(init=False, repr=False, compare=False)
     event_decoder: Any = field(init=False, repr=False, compare=False)
     words: Mapping[str, Phrase] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "header_decoder", msgspec.json.Decoder(self.header_type))
-        union = self.event_types[0] if len(self.event_types) == 1 else _union(self.event_types)
-        object.__setattr__(self, "event_decoder", msgspec.json.Decoder(union))
-        object.__setattr__(self, "words", {**COMMON, **self.phrases})
+        made = {
+            "header_type": self.events.header,
+            "event_types": self.events.recorded,
+            "stored_types": self.events.stored,
+            "period": "turn" if self.rounds is None else "round",
+            "round_of": None if self.rounds is None else self._round_begun,
+            "header_decoder": msgspec.json.Decoder(self.events.header),
+            "event_decoder": msgspec.json.Decoder(_union(self.events.recorded)),
+            "words": {**COMMON, **self.phrases},
+        }
+        for name, value in made.items():
+            object.__setattr__(self, name, value)
+
+    def _round_begun(self, recorded: Any) -> int | None:
+        return recorded.round if type(recorded) is self.rounds else None
 
     def phrase(self, recorded: Any) -> tuple[str, str | None, str]:
         """(type, player, words) for one of this game's recorded events."""
@@ -82,7 +102,7 @@ class GameRules:
 def _union(types: tuple[type, ...]) -> Any:
     from typing import Union
 
-    return Union[types]  # a runtime union of the classes, for msgspec
+    return types[0] if len(types) == 1 else Union[types]  # a runtime union of the classes, for msgspec
 
 
 class _Registry(Mapping[str, GameRules]):

@@ -14,8 +14,15 @@ import json
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
+from gamelog.domain.events import ScoreClaimed
+
 Phrase = Callable[[dict[str, Any]], str]
 """The words of one event type, from its fields (by their names in the log)."""
+
+
+def claimed(fields: dict[str, Any]) -> int:
+    """The score a ``score_claimed`` line claims, whichever of its fields states it (for a game's own words)."""
+    return next(fields[name] for name in ScoreClaimed.STATED if fields.get(name) is not None)
 
 
 def either(field: str, yes: str, no: str = "") -> Phrase:
@@ -28,7 +35,7 @@ COMMON: dict[str, Phrase] = {
     "turn_ended": lambda f: f"{f['player']} ends the turn",
     "correction": lambda f: f"line {f['voids']} is void: {f['reason']}",
     "note": lambda f: f"note: {f['text']}",
-    "score_claimed": lambda f: f"{f['player']} claims " + (f"{f['vp']} VP" if f.get("vp") is not None else f"a net worth of c{f['net_worth']}"),
+    "score_claimed": lambda f: f"{f['player']} claims a score of {claimed(f)}",
 }
 """The phrases of ``domain.events.COMMON_EVENTS``."""
 

@@ -104,7 +104,7 @@ def _describe(exc: Exception, raw: bytes) -> tuple[str, str]:
 
 
 def _value_at(raw: bytes, path: str) -> Any:
-    """The value at a JSON path such as ``$.setup.forum[0]`` of ``raw`` (:data:`_NOT_FOUND` if it cannot be told)."""
+    """The value at a JSON path such as ``$.players[0]`` of ``raw`` (:data:`_NOT_FOUND` if it cannot be told)."""
     if not (m := _PATH.fullmatch(path)):
         return _NOT_FOUND  # msgspec's ``[...]`` (a dict's value) names no key
     try:

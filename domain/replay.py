@@ -40,7 +40,7 @@ def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derive
 
 
 @dataclass
-class Outcome:
+class DecidedLog:
     """A log read and decided in memory: its events, its input errors, its header."""
 
     events: list[Derived]
@@ -49,14 +49,15 @@ class Outcome:
 
     @property
     def state(self) -> GameState:
+        """The state at the end of the log."""
         return state_at(self.header.game, self.events)
 
 
-def run(source: bytes | BinaryIO) -> Outcome:
+def run(source: bytes | BinaryIO) -> DecidedLog:
     """Read and decide a whole log in memory (for tests and log-file commands)."""
     reader = LogReader(source)
     events = list(decide(reader))
-    return Outcome(events, reader.errors, reader.header)
+    return DecidedLog(events, reader.errors, reader.header)
 
 
 def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
@@ -85,17 +86,16 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
         raise PointNotReached(f"the log ends at line {state.line}, before line {line}")
     if turn is not None and not turn_seen and state.turn < turn:
         raise PointNotReached(f"the game has {plural(state.turn, 'turn')}, not {turn}")
-    if round is not None and getattr(state, "round", 0) < round:
-        raise PointNotReached(f"the game has {plural(getattr(state, 'round', 0), 'round')}, not {round}")
+    if round is not None and (state.round_number() or 0) < round:
+        raise PointNotReached(f"the game has {plural(state.round_number() or 0, 'round')}, not {round}")
     return state
 
 
 def _starts_round(rules: GameRules, event: Derived, round: int) -> bool:
     """True for the recorded line that begins round ``round`` or a later one (the game's ``round_of`` says which)."""
-    recorded = getattr(event, "event", None)
-    if recorded is None or rules.round_of is None:
+    if rules.round_of is None or type(event) is not rules.engine.LINE_RECORDED:
         return False
-    begins = rules.round_of(recorded)
+    begins = rules.round_of(event.event)
     return begins is not None and begins >= round
 
 

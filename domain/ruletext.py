@@ -5,7 +5,7 @@ data in ``data/``): each table row ``| ID | rule |``. A rule marked
 "(not in the seeds)" there is our reading or the published rules, and the
 audit says so. A few IDs are gamelog's own, all of them not in the seeds: the
 log format's corrections and score claims are defined here; a game's own
-(its turn order where the seeds are silent, say) are in its ``ruletext``
+(its turn order where the seeds are silent, say) are in its ``game``
 module (``RULE_TEXTS``), which :class:`~domain.games.GameRules` carries.
 """
 

@@ -108,7 +108,7 @@ def test_the_replay_schema_tells_each_games_players_apart():
     assert set(mapping) == {"merchant-of-venus", "uchronia", "twilight-imperium-4"}
     players = {game: schema["$defs"][ref.rsplit("/", 1)[1]]["properties"]["players"]["additionalProperties"]["$ref"]
                for game, ref in mapping.items()}
-    assert players["merchant-of-venus"].endswith("merchant_of_venus.documents.Player")
+    assert players["merchant-of-venus"].endswith("merchant_of_venus.replay_document.Player")
     assert "net_worth" in schema["$defs"][players["merchant-of-venus"].rsplit("/", 1)[1]]["properties"]
     assert "secret_objectives_held" in schema["$defs"][players["twilight-imperium-4"].rsplit("/", 1)[1]]["properties"]
 

@@ -40,7 +40,7 @@ CASES = {
         ("players", "Qossuth", "cargo"): "kind good, name Melf Pelts, dots 1, count 2"}),
     "uchronia/complete-3p.jsonl": ((63, 104, 121), {
         ("players", "Bob", "vp"): "8", ("players", "Ann", "under_construction"): "Aqueduct 1",
-        ("forum",): "wood 2, clay 0, brick 1, stone 1, marble 0",
+        ("board",): "wood 2, clay 0, brick 1, stone 1, marble 0",
         ("players", "Ann", "buildings"): "name Insula, color wood, vp 1, line 18; name Horreum, color brick, vp 2, line 31"}),
     "twilight-imperium-4/complete-4p.jsonl": ((139, 200, 281), {
         ("players", "Bob", "secret_objectives_held"): "Control the Region, Cut Supply Lines",
@@ -90,8 +90,9 @@ def words(value) -> str:
 
 
 def expected_cells(document: dict) -> dict[tuple[str, ...], str]:
-    """Every cell the page should show for a replay document: each field of the game, each field of each player."""
-    cells = {(key,): words(value) for key, value in document.items() if key != "players"}
+    """Every cell the page should show for a replay document: each field of the game, each field of each player
+    (the board once: not again under ``forum``, its deprecated name)."""
+    cells = {(key,): words(value) for key, value in document.items() if key not in ("players", "forum")}
     for player, fields in document["players"].items():
         cells.update({("players", player, field): words(value) for field, value in fields.items()})
     return cells

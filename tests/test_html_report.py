@@ -63,7 +63,8 @@ def test_the_replay_holds_the_state_replay_prints_after_every_line(path):
     for position, state in zip(positions, report.states, strict=True):
         for change in position["state"]:
             apply(document, change)
-        assert document == msgspec.to_builtins(state) and position["line"] == state.line
+        shown = {key: value for key, value in msgspec.to_builtins(state).items() if key != "forum"}  # "board"'s old name
+        assert document == shown and position["line"] == state.line
 
 
 def test_the_states_are_an_optional_field_the_json_report_leaves_out():

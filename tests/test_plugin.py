@@ -138,10 +138,11 @@ def test_import_stores_the_game_and_games_lists_it(gamelog, flip):
 def test_replay_of_the_stored_game_after_a_line_a_round_and_at_the_end(gamelog, flip):
     gamelog("import", flip)
     after5 = json.loads(gamelog("replay", "flip-1", "--line", "5", "--format", "json"))
-    assert after5["players"] == {"Ann": {"vp": 1}, "Bob": {"vp": 0}} and after5["shown"] == {"heads": 1, "tails": 0}
+    assert after5["players"] == {"Ann": {"vp": 1}, "Bob": {"vp": 0}} and after5["board"] == {"heads": 1, "tails": 0}
+    assert after5["forum"] == after5["board"]  # the deprecated name, kept one schema version
     round1 = json.loads(gamelog("replay", "flip-1", "--round", "1", "--format", "json"))
     assert (round1["line"], round1["round"], round1["turn"], round1["finished"]) == (9, 1, 2, False)
-    assert round1["shown"] == {"heads": 1, "tails": 1}
+    assert round1["board"] == round1["forum"] == {"heads": 1, "tails": 1}
     end = json.loads(gamelog("replay", "flip-1", "--format", "json"))
     assert end["players"]["Ann"] == {"vp": 2} and (end["round"], end["winner"]) == (2, "Ann")
     assert end["end"] == {"line": 15, "rule": "COIN-WIN", "reason": "2 VP at the end of Ann's turn (goal 2)"}
@@ -157,8 +158,9 @@ def test_report_json_groups_by_the_games_rounds_with_its_score_goal_and_board(ga
     assert report["findings"] == {"violation": 1, "unverifiable": 0, "warning": 0}
     one, two = report["periods"]
     assert (one["number"], one["first_line"], one["last_line"], one["players"]) == (1, 2, 9, ["Ann", "Bob"])
-    assert one["standings"] == {"Ann": {"vp": 1}, "Bob": {"vp": 0}} and one["forum"] == {"heads": 1, "tails": 1}
-    assert two["standings"] == {"Ann": {"vp": 2}, "Bob": {"vp": 0}} and two["forum"] == {"heads": 1, "tails": 2}
+    assert one["standings"] == {"Ann": {"vp": 1}, "Bob": {"vp": 0}} and one["board"] == {"heads": 1, "tails": 1}
+    assert two["standings"] == {"Ann": {"vp": 2}, "Bob": {"vp": 0}} and two["board"] == {"heads": 1, "tails": 2}
+    assert [p["forum"] for p in report["periods"]] == [p["board"] for p in report["periods"]]  # deprecated alias
     line8 = next(line for line in one["lines"] if line["line"] == 8)
     assert line8["text"] == "the coin lands tails up"
     assert [(f["rule"], f["severity"]) for f in line8["findings"]] == [("COIN-CALL", "violation")]
@@ -257,3 +259,32 @@ def test_outside_the_game_folders_and_the_registry_no_code_names_a_game_its_even
              for path in sources for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line) or exact.search(line)]
     assert found == []
+
+
+OLD_NAMES = {
+    # One game's words that generic code kept as the old names of generic fields, and the only modules that may say them.
+    "forum": {"domain/replay_document.py", "projections/reports/documents.py", "projections/reports/model.py",
+              "projections/reports/scrubber.py"},  # the deprecated name of "board" in the JSON documents (docs/cli.md)
+    "net_worth": {"domain/events.py"},  # an older name of a claim's "score" (docs/log-format.md)
+}
+
+
+def test_one_games_words_are_only_the_documented_old_names_of_generic_fields():
+    sources = _generic_sources()
+    for word, allowed in OLD_NAMES.items():
+        pattern = re.compile(rf"\b{word}\b", re.IGNORECASE)
+        where = {str(path.relative_to(ROOT)) for path in sources if pattern.search(path.read_text(encoding="utf-8"))}
+        assert where == allowed, word
+    assert "`forum`" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`net_worth`" in (ROOT / "docs" / "log-format.md").read_text(encoding="utf-8")
+
+
+def test_the_fixture_has_the_modules_adding_a_game_lists():
+    """The fourth game is the smallest honest set of modules, and docs/adding-a-game.md's table names each of them."""
+    page = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    table = set(re.findall(r"^\| `(\w+)\.py` \|", page, re.MULTILINE))
+    folder = {path.stem for path in (ROOT / "tests" / "fixtures" / "coin_toss").glob("*.py") if path.stem != "__init__"}
+    assert table == folder == {"events", "state", "rules", "game", "replay_document", "reference", "phrases", "measures"}
+    for package in REAL_GAMES.values():
+        folder = ROOT.joinpath(*package.removeprefix("gamelog.").split("."))
+        assert {path.stem for path in folder.glob("*.py") if path.stem != "__init__"} == table, package

@@ -58,7 +58,7 @@ def errors_of(data: bytes) -> list[tuple[int, str, str]]:
          "Invalid enum value 'moon'", "$.venue"),
         ('{"type": "game", "game": "merchant-of-venus", "id": "x", "players": ["Ann"]}',
          "a second game header; the header stands on the first line only", "$.type"),
-        ('{"type": "score_claimed", "player": "Ann"}', "score_claimed needs exactly one of `vp` and `net_worth`", "$"),
+        ('{"type": "score_claimed", "player": "Ann"}', "score_claimed needs exactly one of `score`, `vp`, `net_worth`", "$"),
         # Numbers: every integer has its range (domain.events), so no total can pass 2**63 - 1.
         ('{"type": "credits_paid", "player": "Ann", "amount": 1000000000000000000000000000000, "to": "bank", "reason": "x"}',
          "Expected `int` <= 1000000", "$.amount"),

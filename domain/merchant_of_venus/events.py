@@ -9,14 +9,12 @@ through invertible events, so that a correction can undo them.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
 from gamelog.domain.events import (
     Change,
-    COMMON_DERIVED,
-    COMMON_EVENTS,
     Counted,
     Derived,
     GameHeader,
@@ -28,6 +26,7 @@ from gamelog.domain.events import (
     PositiveInt,
     Quantity,
     Recorded,
+    game_events,
 )
 
 Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]
@@ -164,22 +163,9 @@ class CreditsReceived(Recorded, tag="credits_received"):
     reason: str
 
 
-GAME_EVENTS = (
-    Landed, MovementSkipped, FirstContact, GoodsBought, EquipmentBought, GoodsSold,
-    PassengerBoarded, PassengerDelivered, HazardPaid, HazardDeclined, HazardPassed,
-    RelicTaken, DeedAcquired, BonusCupDraw, CreditsPaid, CreditsReceived,
-)
-EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
-Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
 
 
 # --- What is stored ------------------------------------------------------------------
-
-
-class LineRecorded(Derived, frozen=True, kw_only=True):
-    """A log line as recorded (the header, or one event)."""
-
-    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
 
 
 class Token(msgspec.Struct, frozen=True):
@@ -271,7 +257,21 @@ class HazardCharged(Derived, frozen=True, kw_only=True):
     due: int
 
 
-DERIVED_TYPES = (
-    LineRecorded, CreditsChanged, CargoChanged, IouChanged, IouSpent, DeedChanged,
-    EquipmentChanged, CupChanged, HazardCharged,
-) + COMMON_DERIVED
+# --- The game's event lists ----------------------------------------------------------
+
+EVENTS = game_events(
+    __name__, Header,
+    recorded=(
+        Landed, MovementSkipped, FirstContact, GoodsBought, EquipmentBought, GoodsSold,
+        PassengerBoarded, PassengerDelivered, HazardPaid, HazardDeclined, HazardPassed,
+        RelicTaken, DeedAcquired, BonusCupDraw, CreditsPaid, CreditsReceived,
+    ),
+    derived=(
+        CreditsChanged, CargoChanged, IouChanged, IouSpent, DeedChanged,
+        EquipmentChanged, CupChanged, HazardCharged,
+    ),
+)
+"""The game's line types, what the store may hold, and its ``LineRecorded`` (``domain.events.game_events``)."""
+
+LineRecorded = EVENTS.line_recorded
+"""A log line as recorded (the header, or one event): its stored topic is this module's ``LineRecorded``."""

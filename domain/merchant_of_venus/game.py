@@ -13,11 +13,10 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import measures, periods, phrases, ruletext
+from gamelog.domain.merchant_of_venus import measures, phrases
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
-    DERIVED_TYPES,
-    EVENT_TYPES,
+    EVENTS,
     BonusCupDraw,
     CargoChanged,
     CreditsChanged,
@@ -36,7 +35,6 @@ from gamelog.domain.merchant_of_venus.events import (
     HazardDeclined,
     HazardPaid,
     HazardPassed,
-    Header,
     IouChanged,
     IouSpent,
     Landed,
@@ -238,13 +236,8 @@ class MerchantEngine(Engine):
 
 RULES = GameRules(
     name="merchant-of-venus",
-    header_type=Header,
-    event_types=EVENT_TYPES,
+    events=EVENTS,
     engine=MerchantEngine,
-    stored_types=DERIVED_TYPES,
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
-    period=periods.PERIOD,
-    round_of=periods.round_of,
-    rule_texts=ruletext.RULE_TEXTS,
 )

@@ -7,9 +7,10 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase, either
+from gamelog.domain.phrases import Phrase, claimed, either
 
 PHRASES: dict[str, Phrase] = {
+    "score_claimed": lambda f: f"{f['player']} claims a net worth of c{claimed(f)}",
     "landed": lambda f: f"{f['player']} lands at " + ("deep space" if f["venue"] == "other" else "an asteroid" if f["venue"] == "asteroid"
                         else f"the {f['venue'].replace('_', ' ')} of {f['culture']}" + (f" (owned by {f['owner']})" if f.get("owner") else "")),
     "movement_skipped": lambda f: f"{f['player']} skips movement",

@@ -21,10 +21,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
-SPACEPORT_DEED_VALUE = 200
-"""mov_rules_constants.json: a merchant spaceport deed costs (and is worth) c200 (the seed agrees: seeds/000, the net worth
-example's "два Дела Торговых Космодромов ценностью по c200 каждый")."""
-
 
 @cache
 def key(name: str) -> str:

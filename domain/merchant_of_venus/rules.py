@@ -2,14 +2,14 @@
 
 Every function here is pure: it reads the state and a recorded event and
 returns what the rule says, either an amount it fixes (a commission, an IOU's
-use, a hazard's cost) or the problems it finds, as :class:`Problem` values
+use, a hazard's cost) or the problems it finds, as :class:`RuleFinding` values
 naming the rule ID. ``game.py`` turns them into stored events.
 """
 
 from __future__ import annotations
 
 
-from gamelog.domain.engine import WARNING, Problem
+from gamelog.domain.engine import WARNING, RuleFinding
 from gamelog.domain.merchant_of_venus import reference
 from gamelog.domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
 from gamelog.domain.merchant_of_venus.state import MerchantState, Player
@@ -27,43 +27,43 @@ def _where(venue: Landed | None) -> str:
     return f"a {venue.venue.replace('_', ' ')}" + (f" of {venue.culture}" if venue.culture else "")
 
 
-def at_any_market(player: Player, what: str, rule: str = "MOV-BUY") -> list[Problem]:
+def at_any_market(player: Player, what: str, rule: str = "MOV-BUY") -> list[RuleFinding]:
     """MOV-BUY (equipment) / MOV-PASSENGER (boarding): the ship is at a surface city or a spaceport."""
     venue = player.venue
     if venue is None or venue.venue not in TRADING_VENUES:
-        return [Problem(rule, f"{what} needs a surface city or spaceport, but the ship is at {_where(venue)}")]
+        return [RuleFinding(rule, f"{what} needs a surface city or spaceport, but the ship is at {_where(venue)}")]
     return []
 
 
-def at_market(rule: str, player: Player, culture: str, what: str) -> list[Problem]:
+def at_market(rule: str, player: Player, culture: str, what: str) -> list[RuleFinding]:
     """MOV-BUY / MOV-SELL / MOV-PASSENGER: the ship is at a surface city or spaceport of ``culture``."""
     venue = player.venue
     if problems := at_any_market(player, what, rule):
         return problems
     if reference.key(venue.culture or "") != reference.key(culture):
-        return [Problem(rule, f"{what} needs a market of {culture}, but the ship is at {_where(venue)}")]
+        return [RuleFinding(rule, f"{what} needs a market of {culture}, but the ship is at {_where(venue)}")]
     return []
 
 
 # -- MOV-BUY and MOV-IOU -----------------------------------------------------------------
 
 
-def buy_reference(event: GoodsBought) -> list[Problem]:
+def buy_reference(event: GoodsBought) -> list[RuleFinding]:
     """MOV-BUY: warn where the log's seller or price differs from the reference data (the seeds' facts first)."""
     good = reference.goods().get(reference.key(event.good))
     if good is None:
-        return [Problem("MOV-BUY", f"{event.good} is not in the reference data; its seller and price are taken as logged", WARNING)]
+        return [RuleFinding("MOV-BUY", f"{event.good} is not in the reference data; its seller and price are taken as logged", WARNING)]
     out = []
     if reference.key(good.seller) != reference.key(event.culture):
-        out.append(Problem("MOV-BUY", f"{reference.source_of('good', good.name, 'seller')} has {good.name} sold by {good.seller}, "
+        out.append(RuleFinding("MOV-BUY", f"{reference.source_of('good', good.name, 'seller')} has {good.name} sold by {good.seller}, "
                                       f"not {event.culture}", WARNING))
     if good.buy_price != event.unit_price:
-        out.append(Problem("MOV-BUY", f"{reference.source_of('good', good.name, 'buy_price')} prices {good.name} at c{good.buy_price}, "
+        out.append(RuleFinding("MOV-BUY", f"{reference.source_of('good', good.name, 'buy_price')} prices {good.name} at c{good.buy_price}, "
                                       f"the log says c{event.unit_price}", WARNING))
     return out
 
 
-def iou_held(player: Player, event: GoodsBought) -> list[Problem]:
+def iou_held(player: Player, event: GoodsBought) -> list[RuleFinding]:
     """MOV-IOU: a purchase paid with an IOU needs the selling culture's IOU in hand.
 
     That an IOU pays only toward its own culture's goods is our reading (not
@@ -73,9 +73,9 @@ def iou_held(player: Player, event: GoodsBought) -> list[Problem]:
         return []
     others = sorted(player.ious)
     if not others:
-        return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold")]
+        return [RuleFinding("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold")]
     held = ", ".join(f"the {c} IOU" for c in others)
-    return [Problem("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold ({event.player} holds {held}; "
+    return [RuleFinding("MOV-IOU", f"pays with the {event.culture} IOU, which {event.player} does not hold ({event.player} holds {held}; "
                                f"an IOU pays only toward a purchase from the culture that issued it: not in the seeds)")]
 
 
@@ -90,15 +90,15 @@ def iou_payment(player: Player, culture: str, total: int) -> tuple[int, int]:
     return applied, total - applied
 
 
-def first_contact(state: MerchantState, culture: str, iou: int) -> list[Problem]:
+def first_contact(state: MerchantState, culture: str, iou: int) -> list[RuleFinding]:
     """MOV-IOU: only the first contact with a culture gives its IOU; warn on an unusual value."""
     out = []
     if culture in state.contacted:
         by, line = state.contacted[culture]
-        out.append(Problem("MOV-IOU", f"{culture} was first contacted by {by} at line {line}; its IOU is gone"))
+        out.append(RuleFinding("MOV-IOU", f"{culture} was first contacted by {by} at line {line}; its IOU is gone"))
     ref = reference.cultures().get(reference.key(culture))
     if ref is not None and ref.iou_value != iou:
-        out.append(Problem("MOV-IOU", f"{reference.source_of('culture', ref.name, 'iou_value')} gives {ref.name}'s IOU as "
+        out.append(RuleFinding("MOV-IOU", f"{reference.source_of('culture', ref.name, 'iou_value')} gives {ref.name}'s IOU as "
                                       f"c{ref.iou_value}, the log says c{iou}", WARNING))
     return out
 
@@ -106,19 +106,19 @@ def first_contact(state: MerchantState, culture: str, iou: int) -> list[Problem]
 # -- MOV-SELL ----------------------------------------------------------------------------
 
 
-def sell(player: Player, event: GoodsSold) -> list[Problem]:
+def sell(player: Player, event: GoodsSold) -> list[RuleFinding]:
     """MOV-SELL: the player carries the tokens sold; warn where the data disagree."""
     held = sum(n for _, n in player.carried("good", event.good))
     out = []
     if held < event.quantity:
-        out.append(Problem("MOV-SELL", f"sells {event.quantity} {event.good} but carries {held}"))
+        out.append(RuleFinding("MOV-SELL", f"sells {event.quantity} {event.good} but carries {held}"))
     good = reference.goods().get(reference.key(event.good))
     if good is not None:
         if reference.key(event.culture) not in {reference.key(b) for b in good.buyers}:
-            out.append(Problem("MOV-SELL", f"{reference.source_of('good', good.name, 'buyers')} has {good.name} bought by "
+            out.append(RuleFinding("MOV-SELL", f"{reference.source_of('good', good.name, 'buyers')} has {good.name} bought by "
                                            f"{', '.join(good.buyers)}, not {event.culture}", WARNING))
         if good.resale_value != event.resale_value:
-            out.append(Problem("MOV-SELL", f"{reference.source_of('good', good.name, 'resale_value')} gives {good.name}'s resale value "
+            out.append(RuleFinding("MOV-SELL", f"{reference.source_of('good', good.name, 'resale_value')} gives {good.name}'s resale value "
                                            f"as c{good.resale_value}, the log says c{event.resale_value}", WARNING))
     return out
 
@@ -126,7 +126,7 @@ def sell(player: Player, event: GoodsSold) -> list[Problem]:
 # -- MOV-LIMIT ---------------------------------------------------------------------------
 
 
-def trade_limit(state: MerchantState, player: Player, action: str, count: int) -> list[Problem]:
+def trade_limit(state: MerchantState, player: Player, action: str, count: int) -> list[RuleFinding]:
     """MOV-LIMIT: one Buy and one Sell action on landing at a city or neutral spaceport.
 
     ``count`` is the number of ``action`` (``Buy`` or ``Sell``) actions taken
@@ -137,7 +137,7 @@ def trade_limit(state: MerchantState, player: Player, action: str, count: int) -
     venue = player.venue
     if state.skipped_movement or venue is None or venue.venue not in LIMITED_VENUES or count <= 1:
         return []
-    return [Problem("MOV-LIMIT", f"{action} action {count} this turn at {_where(venue)} on the turn of landing (one allowed)")]
+    return [RuleFinding("MOV-LIMIT", f"{action} action {count} this turn at {_where(venue)} on the turn of landing (one allowed)")]
 
 
 # -- MOV-COMMISSION ----------------------------------------------------------------------
@@ -154,45 +154,45 @@ def commission(state: MerchantState, player: Player, deal_value: int) -> tuple[s
     return venue.owner, deal_value * COMMISSION_PERCENT // 100
 
 
-def spaceport_owner(state: MerchantState, event: Landed) -> list[Problem]:
+def spaceport_owner(state: MerchantState, event: Landed) -> list[RuleFinding]:
     """MOV-COMMISSION: the named owner of a merchant spaceport holds its deed."""
     if event.venue != "merchant_spaceport" or event.owner is None:
         return []
     deeds = state.by_player[event.owner].deeds
     if any(d.kind == "merchant_spaceport" and reference.key(d.culture) == reference.key(event.culture or "") for d in deeds):
         return []
-    return [Problem("MOV-COMMISSION", f"{event.owner} holds no merchant spaceport deed at {event.culture}; commissions there are paid to the deed's holder")]
+    return [RuleFinding("MOV-COMMISSION", f"{event.owner} holds no merchant spaceport deed at {event.culture}; commissions there are paid to the deed's holder")]
 
 
-def recorded_commission(reason: str) -> list[Problem]:
+def recorded_commission(reason: str) -> list[RuleFinding]:
     """MOV-COMMISSION: commissions are computed, so one written in by hand would count twice."""
     if "commission" in reason.casefold():
-        return [Problem("MOV-COMMISSION", "commissions are computed from the deals at merchant spaceports; this recorded one counts twice")]
+        return [RuleFinding("MOV-COMMISSION", "commissions are computed from the deals at merchant spaceports; this recorded one counts twice")]
     return []
 
 
 # -- MOV-CAPACITY ------------------------------------------------------------------------
 
 
-def capacity(player: Player) -> list[Problem]:
+def capacity(player: Player) -> list[RuleFinding]:
     """MOV-CAPACITY: two-dot tokens + ceil(one-dot tokens / 2) must fit the holds."""
     used = player.holds_used()
     if used > player.holds:
-        return [Problem("MOV-CAPACITY", f"the cargo needs {used} holds but the ship has {player.holds}")]
+        return [RuleFinding("MOV-CAPACITY", f"the cargo needs {used} holds but the ship has {player.holds}")]
     return []
 
 
 # -- MOV-PASSENGER -----------------------------------------------------------------------
 
 
-def deliver(player: Player, passenger: str) -> tuple[list[Problem], object | None]:
+def deliver(player: Player, passenger: str) -> tuple[list[RuleFinding], object | None]:
     """MOV-PASSENGER: the passenger is aboard and the ship is at its destination.
 
     Returns the problems and the passenger's token (None when not aboard).
     """
     aboard = player.carried("passenger", passenger)
     if not aboard:
-        return [Problem("MOV-PASSENGER", f"{passenger} is not aboard")], None
+        return [RuleFinding("MOV-PASSENGER", f"{passenger} is not aboard")], None
     token = aboard[0][0]
     venue = player.venue
     destination = token.destination or ""
@@ -200,7 +200,7 @@ def deliver(player: Player, passenger: str) -> tuple[list[Problem], object | Non
     if venue is None or venue.venue not in TRADING_VENUES or not (
         at_base or reference.key(venue.culture or "") == reference.key(destination)
     ):
-        return [Problem("MOV-PASSENGER", f"{passenger} travels to {destination}, but the ship is at {_where(venue)}")], token
+        return [RuleFinding("MOV-PASSENGER", f"{passenger} travels to {destination}, but the ship is at {_where(venue)}")], token
     return [], token
 
 
@@ -213,17 +213,17 @@ def hazard_due(player: Player, cost: int) -> tuple[int, int]:
     return discount, cost - discount
 
 
-def pass_hazard(player: Player, color: str) -> list[Problem]:
+def pass_hazard(player: Player, color: str) -> list[RuleFinding]:
     """MOV-HAZARD: only a drive of the hazard's color lets a ship pass without paying."""
     if player.drives.get(color.casefold(), 0) > 0:
         return []
-    return [Problem("MOV-HAZARD", f"passes a {color} hazard without a {color} drive")]
+    return [RuleFinding("MOV-HAZARD", f"passes a {color} hazard without a {color} drive")]
 
 
-def pay(player: Player, amount: int, what: str) -> list[Problem]:
+def pay(player: Player, amount: int, what: str) -> list[RuleFinding]:
     """MOV-PAY (not in the seeds): a player can't pay more credits than they hold."""
     if amount > player.credits:
-        return [Problem("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits} (not in the seeds)")]
+        return [RuleFinding("MOV-PAY", f"pays c{amount} for {what} but holds c{player.credits} (not in the seeds)")]
     return []
 
 
@@ -234,21 +234,21 @@ def drive_colors(item: str) -> tuple[str, ...]:
     return tuple(sorted(c.strip().casefold() for c in item.split(":", 1)[1].split("+") if c.strip()))
 
 
-def equipment_reference(item: str, price: int) -> list[Problem]:
+def equipment_reference(item: str, price: int) -> list[RuleFinding]:
     """MOV-BUY: warn where an equipment price differs from the reference data."""
     colors = drive_colors(item)
     name = "shield-20" if item.casefold() == "shield" else (
         "combineddrive" if len(colors) > 1 else f"{colors[0]}drive" if colors else reference.key(item))
     ref = reference.equipment_prices().get(reference.key(name))
     if ref is not None and ref != price:
-        return [Problem("MOV-BUY", f"{reference.source_of('equipment', name, 'price')} prices {item} at c{ref}, the log says c{price}", WARNING)]
+        return [RuleFinding("MOV-BUY", f"{reference.source_of('equipment', name, 'price')} prices {item} at c{ref}, the log says c{price}", WARNING)]
     return []
 
 
 # -- MOV-NET-WORTH -----------------------------------------------------------------------
 
 
-def net_worth_claim(player: Player, claimed: int) -> list[Problem]:
+def net_worth_claim(player: Player, claimed: int) -> list[RuleFinding]:
     """MOV-NET-WORTH: deeds count at their full value, whatever was paid for them.
 
     Called for a net worth claim that differs from the computed one: when the
@@ -257,7 +257,7 @@ def net_worth_claim(player: Player, claimed: int) -> list[Problem]:
     """
     at_price = player.credits + sum(d.price_paid for d in player.deeds)
     if claimed == at_price != player.net_worth:
-        return [Problem("MOV-NET-WORTH", f"the claim counts deeds at the c{at_price - player.credits} paid for them, "
+        return [RuleFinding("MOV-NET-WORTH", f"the claim counts deeds at the c{at_price - player.credits} paid for them, "
                                          f"not their full value of c{player.net_worth - player.credits}")]
     return []
 
@@ -270,10 +270,10 @@ def ends_turn_on_landing(venue: Landed | None) -> bool:
     return venue is None or venue.venue not in TURN_KEEPING_VENUES
 
 
-def cup_settled(state: MerchantState) -> list[Problem]:
+def cup_settled(state: MerchantState) -> list[RuleFinding]:
     """MOV-BONUS-CUP: every token put into the cup this turn was followed by a draw."""
     if state.cup_owed > 0:
-        return [Problem("MOV-BONUS-CUP", f"{state.cup_owed} token(s) went into the Bonus Cup (from line {state.cup_owed_since}) without a bonus_cup_draw")]
+        return [RuleFinding("MOV-BONUS-CUP", f"{state.cup_owed} token(s) went into the Bonus Cup (from line {state.cup_owed_since}) without a bonus_cup_draw")]
     return []
 
 

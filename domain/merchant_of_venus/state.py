@@ -8,13 +8,12 @@ as a plain sum (credits plus the full value of deeds), with nothing to decide.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 
-from gamelog.domain.documents import shared_fields
 from gamelog.domain.engine import GameState, folds
-from gamelog.domain.merchant_of_venus import documents
+from gamelog.domain.merchant_of_venus import replay_document
 from gamelog.domain.merchant_of_venus.events import (
     CargoChanged,
     CreditsChanged,
@@ -185,26 +184,21 @@ class MerchantState(GameState):
 
     # -- output ------------------------------------------------------------------------
 
-    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
-    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+    DOCUMENT = replay_document.Replay
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
-        return msgspec.to_builtins(self.document())
-
-    def document(self) -> documents.Replay:
-        """The state as ``replay --format json``'s document (``domain.merchant_of_venus.documents``)."""
+    def document_fields(self) -> dict[str, Any]:
+        """Its players, and the rest of its part of ``replay --format json``."""
         players = {name: _player(p) for name, p in self.by_player.items()}
-        return documents.Replay(**shared_fields(self), players=players, goal=self.goal)
+        return {"players": players, "goal": self.goal}
 
 
-def _player(p: Player) -> documents.Player:
-    return documents.Player(
+def _player(p: Player) -> replay_document.Player:
+    return replay_document.Player(
         credits=p.credits,
         net_worth=p.net_worth,
         ious=dict(sorted(p.ious.items())),
-        deeds=[documents.Deed(kind=d.kind, culture=d.culture, value=d.value) for d in p.deeds],
-        cargo=[documents.Cargo(kind=t.kind, name=t.name, dots=t.dots, count=n, destination=t.destination or msgspec.UNSET)
+        deeds=[replay_document.Deed(kind=d.kind, culture=d.culture, value=d.value) for d in p.deeds],
+        cargo=[replay_document.Cargo(kind=t.kind, name=t.name, dots=t.dots, count=n, destination=t.destination or msgspec.UNSET)
                for t, n in p.cargo.items()],
         holds=p.holds,
         shields=p.shields,
@@ -214,7 +208,7 @@ def _player(p: Player) -> documents.Player:
     )
 
 
-def _location(venue: Landed | None) -> documents.Location | None:
+def _location(venue: Landed | None) -> replay_document.Location | None:
     if venue is None:
         return None
-    return documents.Location(venue=venue.venue, culture=venue.culture or msgspec.UNSET, owner=venue.owner or msgspec.UNSET)
+    return replay_document.Location(venue=venue.venue, culture=venue.culture or msgspec.UNSET, owner=venue.owner or msgspec.UNSET)

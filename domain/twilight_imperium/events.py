@@ -49,8 +49,6 @@ import msgspec
 
 from gamelog.domain.events import (
     Change,
-    COMMON_DERIVED,
-    COMMON_EVENTS,
     Counted,
     Derived,
     GameHeader,
@@ -62,6 +60,7 @@ from gamelog.domain.events import (
     PositiveInt,
     Recorded,
     Score,
+    game_events,
 )
 from gamelog.domain.twilight_imperium import reference
 
@@ -307,24 +306,9 @@ class StrategicAction(PlayerRecorded, tag="strategic_action"):
     through: Name | None = None
 
 
-GAME_EVENTS = (
-    RoundStarted, PhaseStarted, StrategyCardPicked, TradePrimary, TradeSecondary,
-    TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
-    ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
-    HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
-    VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed, StrategicAction,
-)
-EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
-Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
 
 
 # --- What is stored ------------------------------------------------------------------
-
-
-class LineRecorded(Derived, frozen=True, kw_only=True):
-    """A log line as recorded (the header, or one event)."""
-
-    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
 
 
 class VpChanged(Change, frozen=True, kw_only=True):
@@ -390,7 +374,26 @@ class VpSourceHeld(Counted, frozen=True, kw_only=True):
     source: str
 
 
-DERIVED_TYPES = (
-    LineRecorded, VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
-    ObjectiveMarked, SecretChanged, PublicRevealed, VpSourceHeld,
-) + COMMON_DERIVED
+# --- The game's event lists ----------------------------------------------------------
+
+EVENTS = game_events(
+    __name__, Header,
+    recorded=(
+        RoundStarted, PhaseStarted, StrategyCardPicked, TradePrimary, TradeSecondary,
+        TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
+        ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
+        HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
+        VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed, StrategicAction,
+    ),
+    derived=(
+        VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
+        ObjectiveMarked, SecretChanged, PublicRevealed, VpSourceHeld,
+    ),
+)
+"""The game's line types, what the store may hold, and its ``LineRecorded`` (``domain.events.game_events``)."""
+
+LineRecorded = EVENTS.line_recorded
+"""A log line as recorded (the header, or one event): its stored topic is this module's ``LineRecorded``."""
+
+Event = Union[EVENTS.recorded]  # type: ignore[valid-type]
+"""Any line after the header (the type of what the state remembers of the last lines)."""

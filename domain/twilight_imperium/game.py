@@ -14,11 +14,10 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import measures, periods, phrases, ruletext
+from gamelog.domain.twilight_imperium import measures, phrases
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
-    DERIVED_TYPES,
-    EVENT_TYPES,
+    EVENTS,
     WinnerDeclared,
     CombatEnded,
     CombatStarted,
@@ -26,7 +25,6 @@ from gamelog.domain.twilight_imperium.events import (
     CommandTokensGained,
     CommoditiesChanged,
     CommoditiesGiven,
-    Header,
     HomeSystemControl,
     ObjectiveMadePublic,
     ObjectiveMarked,
@@ -68,6 +66,7 @@ class TwilightEngine(Engine):
     """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
     END_RULE = rules.VP_GOAL
     AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
+    CLAIM_FIELD = "vp"
     state: TwilightState
 
     def after_end_rule(self) -> str:
@@ -268,16 +267,25 @@ def _from_ti_assistant(export: Any, game_id: str | None = None) -> Any:
     return ti_assistant.convert(export, game_id)
 
 
+RULE_TEXTS: dict[str, str] = {
+    "TI4-TURN": "Action-phase turns follow initiative order, skipping players who have passed. A strategic action "
+                "uses a strategy card its player holds this round, in the action phase, once a round.",
+    "TI4-VP-SOURCE": "Victory points come from objectives and from other sources: the Custodians token (the first to "
+                     "take Mecatol Rex, once per game), the Imperial primary while holding Mecatol Rex, Support for the Throne, "
+                     "Styx, relics (Shard of the Throne, The Crown of Emphidia), agendas and riders (Political Censure, Holy "
+                     "Planet of Ixth, Mutiny, Seed of an Empire, Imperial Rider) and other cards; a point is lost only if it "
+                     "was held from that source, and a point one player holds at a time (Custodians, Styx, a relic, "
+                     "Political Censure) is not held by two.",
+}
+"""The texts of Twilight Imperium's own rule IDs: those the seeds are silent on, so RULES.md does not hold them."""
+
 RULES = GameRules(
     name="twilight-imperium-4",
-    header_type=Header,
-    event_types=EVENT_TYPES,
+    events=EVENTS,
     engine=TwilightEngine,
-    stored_types=DERIVED_TYPES,
     converters={"ti-assistant": _from_ti_assistant},
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
-    period=periods.PERIOD,
-    round_of=periods.round_of,
-    rule_texts=ruletext.RULE_TEXTS,
+    rounds=RoundStarted,
+    rule_texts=RULE_TEXTS,
 )

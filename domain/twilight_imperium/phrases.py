@@ -7,9 +7,10 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase
+from gamelog.domain.phrases import Phrase, claimed
 
 PHRASES: dict[str, Phrase] = {
+    "score_claimed": lambda f: f"{f['player']} claims {claimed(f)} VP",
     "round_started": lambda f: f"round {f['round']} begins",
     "phase_started": lambda f: f"the {f['phase']} phase begins",
     "strategy_card_picked": lambda f: f"{f['player']} picks {f['card']} (initiative {f['initiative']})",

@@ -2,7 +2,7 @@
 
 Every function here is pure: it reads the state and a recorded event and
 returns what the rule says, either an amount it fixes (a replenish, what a
-score pays) or the problems it finds, as :class:`Problem` values naming the
+score pays) or the problems it finds, as :class:`RuleFinding` values naming the
 rule ID. ``game.py`` turns them into stored events. The state already holds
 the facts of the line being decided (``on_recorded`` runs first), so checks
 that count earlier lines compare line numbers.
@@ -11,7 +11,7 @@ that count earlier lines compare line numbers.
 from __future__ import annotations
 
 
-from gamelog.domain.engine import UNVERIFIABLE, Problem
+from gamelog.domain.engine import UNVERIFIABLE, RuleFinding
 from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.twilight_imperium.events import (
     ObjectiveMadePublic,
@@ -64,12 +64,12 @@ IMPERIAL = "Imperial"
 # -- TI4-TURN ----------------------------------------------------------------------------
 
 
-def turn_allowed(state: TwilightState, player: str) -> list[Problem]:
+def turn_allowed(state: TwilightState, player: str) -> list[RuleFinding]:
     """TI4-TURN (not in the seeds): turns are taken in the action phase, until every player has passed."""
     if state.phase != "action":
-        return [Problem(TURN, f"{player}'s turn starts in the {state.phase or 'setup'} phase; turns belong to the action phase")]
+        return [RuleFinding(TURN, f"{player}'s turn starts in the {state.phase or 'setup'} phase; turns belong to the action phase")]
     if set(state.players) <= state.passed:
-        return [Problem(TURN, "every player has passed; the action phase is over")]
+        return [RuleFinding(TURN, "every player has passed; the action phase is over")]
     return []
 
 
@@ -91,47 +91,47 @@ def next_in_initiative(state: TwilightState) -> str | None:
     return next(p for p in order[start + 1:] + order[:start + 1] if p not in state.passed)
 
 
-def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[Problem]:
+def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[RuleFinding]:
     """TI4-TURN (not in the seeds): a strategy card's primary ability is performed in the action phase, by its holder
     as a strategic action, once a round (the card is then exhausted); through a component, only while it is readied."""
     if state.phase != "action":
-        return [Problem(TURN, f"a strategic action belongs to the action phase, not the {state.phase or 'setup'}")]
+        return [RuleFinding(TURN, f"a strategic action belongs to the action phase, not the {state.phase or 'setup'}")]
     used = [n for n, _, card, through in state.strategic_used
             if n < line and not through and reference.key(card) == reference.key(e.card)]
     if used:
-        return [Problem(TURN, f"{e.card}'s primary was already used this round, at line {used[0]}; the card is exhausted")]
+        return [RuleFinding(TURN, f"{e.card}'s primary was already used this round, at line {used[0]}; the card is exhausted")]
     initiative = reference.strategy_cards().get(reference.key(e.card), -1)
     if e.through is None and not state.holds_card(e.player, e.card, initiative):
-        return [Problem(TURN, f"{e.player} does not hold the {e.card} strategy card this round")]
+        return [RuleFinding(TURN, f"{e.player} does not hold the {e.card} strategy card this round")]
     return []
 
 
 # -- TI4-PAY -----------------------------------------------------------------------------
 
 
-def pay(have: int, amount: int, what: str) -> list[Problem]:
+def pay(have: int, amount: int, what: str) -> list[RuleFinding]:
     """TI4-PAY (not in the seeds): nobody spends or gives more than they have."""
     if amount > have:
-        return [Problem(PAY, f"{what}: {amount} needed, {have} held")]
+        return [RuleFinding(PAY, f"{what}: {amount} needed, {have} held")]
     return []
 
 
 # -- Trade (LRR 90) ----------------------------------------------------------------------
 
 
-def trade_primary(state: TwilightState, line: int, e: TradePrimary) -> list[Problem]:
+def trade_primary(state: TwilightState, line: int, e: TradePrimary) -> list[RuleFinding]:
     """LRR 90.1–90.4 and 90.5: the holder of Trade uses its primary once, in the action phase, choosing others."""
     out = []
     if state.phase != "action":
-        out.append(Problem(TRADE_PRIMARY, f"the Trade primary is a strategic action of the action phase, not the {state.phase or 'setup'}"))
+        out.append(RuleFinding(TRADE_PRIMARY, f"the Trade primary is a strategic action of the action phase, not the {state.phase or 'setup'}"))
     if not state.holds_card(e.player, "Trade", reference.TRADE_INITIATIVE):
-        out.append(Problem(TRADE_PRIMARY, f"{e.player} does not hold the Trade strategy card this round"))
+        out.append(RuleFinding(TRADE_PRIMARY, f"{e.player} does not hold the Trade strategy card this round"))
     earlier = [n for n, p in state.trade_primaries if n < line and p == e.player]
     if earlier:
-        out.append(Problem(TRADE_PRIMARY, f"{e.player} already used the Trade primary this round, at line {earlier[0]}"))
+        out.append(RuleFinding(TRADE_PRIMARY, f"{e.player} already used the Trade primary this round, at line {earlier[0]}"))
     strangers = sorted(set(e.chosen) - (set(state.players) - {e.player}))
     if strangers or len(set(e.chosen)) != len(e.chosen):
-        out.append(Problem(TRADE_CHOSEN, f"the chosen must be other players, each once; not {', '.join(strangers) or 'a repeat'}"))
+        out.append(RuleFinding(TRADE_CHOSEN, f"the chosen must be other players, each once; not {', '.join(strangers) or 'a repeat'}"))
     return out
 
 
@@ -140,65 +140,65 @@ def replenish(player: Player) -> int:
     return max(0, player.commodity_value - player.commodities)
 
 
-def stated_replenish(player: Player, stated: int | None) -> list[Problem]:
+def stated_replenish(player: Player, stated: int | None) -> list[RuleFinding]:
     """LRR 90.4 and LRR 90 comment 1: the commodities the log says were taken match the replenish."""
     due = replenish(player)
     if stated is None or stated == due:
         return []
     if due == 0:
-        return [Problem(AT_MAXIMUM, f"commodities are at the maximum ({player.commodity_value}); replenishing gives nothing, the log says {stated}")]
-    return [Problem(TRADE_PRIMARY, f"replenishing takes commodities up to {player.commodity_value}: {due}, not {stated}")]
+        return [RuleFinding(AT_MAXIMUM, f"commodities are at the maximum ({player.commodity_value}); replenishing gives nothing, the log says {stated}")]
+    return [RuleFinding(TRADE_PRIMARY, f"replenishing takes commodities up to {player.commodity_value}: {due}, not {stated}")]
 
 
-def trade_secondary(state: TwilightState, line: int, e: TradeSecondary) -> list[Problem]:
+def trade_secondary(state: TwilightState, line: int, e: TradeSecondary) -> list[RuleFinding]:
     """LRR 90.5 and 90.6: after the primary, the chosen use it free once; the others pay a strategy token, clockwise."""
     rule = TRADE_CHOSEN if e.free else TRADE_SECONDARY
     trade = state.trade
     if trade is None or trade.line > line:
-        return [Problem(rule, "the Trade secondary follows a Trade primary in the same strategic action; none was used")]
+        return [RuleFinding(rule, "the Trade secondary follows a Trade primary in the same strategic action; none was used")]
     if e.player == trade.player:
-        return [Problem(rule, f"{e.player} used the primary; the secondary is for the other players")]
+        return [RuleFinding(rule, f"{e.player} used the primary; the secondary is for the other players")]
     earlier = [(n, p, free) for n, p, free in trade.secondaries if n < line]
     if any(p == e.player for _, p, _ in earlier):
-        return [Problem(TRADE_CHOSEN if e.player in trade.chosen else TRADE_SECONDARY, f"{e.player} already used this Trade secondary; once only")]
+        return [RuleFinding(TRADE_CHOSEN if e.player in trade.chosen else TRADE_SECONDARY, f"{e.player} already used this Trade secondary; once only")]
     if e.free and e.player not in trade.chosen:
-        return [Problem(TRADE_CHOSEN, f"{trade.player} did not choose {e.player}; the secondary costs a strategy token")]
+        return [RuleFinding(TRADE_CHOSEN, f"{trade.player} did not choose {e.player}; the secondary costs a strategy token")]
     if not e.free and e.player in trade.chosen:
-        return [Problem(TRADE_CHOSEN, f"{e.player} was chosen and uses the secondary free, once; it cannot be bought again")]
+        return [RuleFinding(TRADE_CHOSEN, f"{e.player} was chosen and uses the secondary free, once; it cannot be bought again")]
     return [] if e.free else _clockwise(state, trade.player, e.player, [p for _, p, free in earlier if not free])
 
 
-def _clockwise(state: TwilightState, primary: str, player: str, paid_before: list[str]) -> list[Problem]:
+def _clockwise(state: TwilightState, primary: str, player: str, paid_before: list[str]) -> list[RuleFinding]:
     """LRR 90.6: paying players go clockwise from the primary player's left."""
     def seat(p: str) -> int:
         return (state.players.index(p) - state.players.index(primary)) % len(state.players)
     late = [p for p in paid_before if seat(p) > seat(player)]
     if late:
-        return [Problem(TRADE_SECONDARY, f"{player} sits before {late[0]} clockwise from {primary}'s left, so decides first")]
+        return [RuleFinding(TRADE_SECONDARY, f"{player} sits before {late[0]} clockwise from {primary}'s left, so decides first")]
     return []
 
 
 # -- Objectives (LRR 34) -----------------------------------------------------------------
 
 
-def scoring_phase(state: TwilightState, e: ObjectiveScored) -> tuple[str | None, list[Problem]]:
+def scoring_phase(state: TwilightState, e: ObjectiveScored) -> tuple[str | None, list[RuleFinding]]:
     """The phase a score belongs to: the current one; LRR 34.2–34.4 when the log states another."""
     if e.phase is not None and state.phase is not None and e.phase != state.phase:
-        return state.phase, [Problem(CARD, f"the log says the {e.phase} phase, but this line stands in the {state.phase} phase")]
+        return state.phase, [RuleFinding(CARD, f"the log says the {e.phase} phase, but this line stands in the {state.phase} phase")]
     return state.phase or e.phase, []
 
 
-def card(state: TwilightState, e: ObjectiveScored) -> list[Problem]:
+def card(state: TwilightState, e: ObjectiveScored) -> list[RuleFinding]:
     """LRR 34.2–34.4: the objective's kind and points are the card's; an unknown card is taken as logged."""
     ref = reference.objective(e.objective)
     if ref is None:
-        return [Problem(CARD, f"{e.objective} is not in the reference data; its points and phase are taken as logged", UNVERIFIABLE)]
+        return [RuleFinding(CARD, f"{e.objective} is not in the reference data; its points and phase are taken as logged", UNVERIFIABLE)]
     out = []
     public = ref.kind == "public" or made_public(state, ref.name)  # a secret made public scores as public
     if ref.kind != e.kind and not (public and e.kind == "public"):
-        out.append(Problem(CARD, f"{ref.name} is a {ref.kind} objective, not {e.kind}"))
+        out.append(RuleFinding(CARD, f"{ref.name} is a {ref.kind} objective, not {e.kind}"))
     if ref.points != e.points:
-        out.append(Problem(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}; the VP track counts {ref.points}"))
+        out.append(RuleFinding(CARD, f"{ref.name} is worth {ref.points} VP, not {e.points}; the VP track counts {ref.points}"))
     return out
 
 
@@ -208,7 +208,7 @@ def points(e: ObjectiveScored) -> int:
     return e.points if ref is None else ref.points
 
 
-def timing(state: TwilightState, e: ObjectiveScored, phase: str | None, context: str) -> list[Problem]:
+def timing(state: TwilightState, e: ObjectiveScored, phase: str | None, context: str) -> list[RuleFinding]:
     """LRR 34.5: an objective is scored in the phase its card names.
 
     A status-phase public objective scored in the action phase is legal only
@@ -220,15 +220,15 @@ def timing(state: TwilightState, e: ObjectiveScored, phase: str | None, context:
     if ref is None:
         return []  # card() says its phase is taken as logged
     if phase is None:
-        return [Problem(WHEN, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE)]
+        return [RuleFinding(WHEN, f"no phase is known for this score; {ref.name} is scored in the {ref.phase} phase", UNVERIFIABLE)]
     if phase == ref.phase:
         return []
     if e.kind == "public" and phase == "action" and ref.phase == "status":
         return imperial_primary(state, e, ref.name, context)
-    return [Problem(WHEN, f"{ref.name} is scored in the {ref.phase} phase, not the {phase} phase")]
+    return [RuleFinding(WHEN, f"{ref.name} is scored in the {ref.phase} phase, not the {phase} phase")]
 
 
-def imperial_primary(state: TwilightState, e: ObjectiveScored, name: str, context: str) -> list[Problem]:
+def imperial_primary(state: TwilightState, e: ObjectiveScored, name: str, context: str) -> list[RuleFinding]:
     """LRR 34.5 (not in the seeds): the Imperial primary scores one public objective in the action phase.
 
     In the scorer's own turn, after the ``strategic_action`` of Imperial in
@@ -239,15 +239,15 @@ def imperial_primary(state: TwilightState, e: ObjectiveScored, name: str, contex
     holder = state.holds_card(e.player, IMPERIAL, reference.strategy_cards()[reference.key(IMPERIAL)])
     if state.active != e.player or state.turn_over is not None:
         whose = f"{state.active}'s turn" if state.active and state.turn_over is None else "no one's turn"
-        return [Problem(WHEN, f"{why}, on its holder's own strategic action; it is {whose}, not {e.player}'s")]
+        return [RuleFinding(WHEN, f"{why}, on its holder's own strategic action; it is {whose}, not {e.player}'s")]
     action = state.strategic
     imperial = action is not None and action[1] == e.player and reference.key(action[2]) == reference.key(IMPERIAL)
     if not imperial or not (holder or action[3]):
         if not holder:
-            return [Problem(WHEN, f"{why}, and {e.player} does not hold Imperial this round")]
-        return [Problem(WHEN, f"{why}, and no strategic action of Imperial is recorded in {e.player}'s turn")]
+            return [RuleFinding(WHEN, f"{why}, and {e.player} does not hold Imperial this round")]
+        return [RuleFinding(WHEN, f"{why}, and no strategic action of Imperial is recorded in {e.player}'s turn")]
     if state.scores_in.get((e.player, context, "public"), 0) >= 1:
-        return [Problem(WHEN, f"{why}, which scores one public objective; {e.player} already scored one "
+        return [RuleFinding(WHEN, f"{why}, which scores one public objective; {e.player} already scored one "
                               f"on the Imperial action of line {action[0]}")]
     return []
 
@@ -264,17 +264,17 @@ def score_context(state: TwilightState, e: ObjectiveScored, phase: str | None) -
     return state.combat
 
 
-def status_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[Problem]:
+def status_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[RuleFinding]:
     """LRR 34.6: in one status phase, at most 1 public and 1 secret objective per player."""
     if context.startswith("status") and state.scores_in.get((e.player, context, e.kind), 0) >= 1:
-        return [Problem(STATUS_LIMIT, f"a second {e.kind} objective scored by {e.player} in the status phase of round {state.round}")]
+        return [RuleFinding(STATUS_LIMIT, f"a second {e.kind} objective scored by {e.player} in the status phase of round {state.round}")]
     return []
 
 
-def combat_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[Problem]:
+def combat_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list[RuleFinding]:
     """LRR 34.7: one objective during or after one combat (a space and a ground combat are two)."""
     if context.startswith("combat") and any(state.scores_in.get((e.player, context, k), 0) for k in ("public", "secret")):
-        return [Problem(COMBAT_LIMIT, f"{e.player} already scored an objective during or after this combat")]
+        return [RuleFinding(COMBAT_LIMIT, f"{e.player} already scored an objective during or after this combat")]
     return []
 
 
@@ -283,25 +283,25 @@ def scored_already(player: Player, objective: str) -> bool:
     return any(reference.key(o) == reference.key(objective) for o in player.scored)
 
 
-def once_per_game(player: Player, e: ObjectiveScored) -> list[Problem]:
+def once_per_game(player: Player, e: ObjectiveScored) -> list[RuleFinding]:
     """LRR 34.8: each objective is scored once per game by a player; a second score gives no VP."""
     if scored_already(player, e.objective):
-        return [Problem(ONCE, f"{e.player} has already scored {e.objective}; a second score gives no VP")]
+        return [RuleFinding(ONCE, f"{e.player} has already scored {e.objective}; a second score gives no VP")]
     return []
 
 
-def one_owner_scored(state: TwilightState, e: ObjectiveScored) -> list[Problem]:
+def one_owner_scored(state: TwilightState, e: ObjectiveScored) -> list[RuleFinding]:
     """LRR 34.17: a secret objective belongs to one player: nobody else has scored it as a secret."""
     if e.kind != "secret":
         return []
     others = [name for name, p in state.by_player.items() if name != e.player
               and any(reference.key(o) == reference.key(e.objective) and kind == "secret" for o, kind in p.scored.items())]
     if others:
-        return [Problem(OWNER, f"{e.objective} is {others[0]}'s secret objective, scored by them; a secret objective belongs to one player")]
+        return [RuleFinding(OWNER, f"{e.objective} is {others[0]}'s secret objective, scored by them; a secret objective belongs to one player")]
     return []
 
 
-def payment(player: Player, e: ObjectiveScored) -> tuple[list[Problem], int, int]:
+def payment(player: Player, e: ObjectiveScored) -> tuple[list[RuleFinding], int, int]:
     """LRR 34.10: what the card spends is recorded as spent in this phase before the score.
 
     Returns the problems and the (trade goods, tokens) the score uses up.
@@ -312,30 +312,30 @@ def payment(player: Player, e: ObjectiveScored) -> tuple[list[Problem], int, int
     out = []
     tg, tokens = ref.trade_goods_cost, ref.tokens_cost
     if tg > player.pending_trade_goods:
-        out.append(Problem(PAID, f"{ref.name} spends {tg} trade goods; {player.pending_trade_goods} were spent for it in this phase"))
+        out.append(RuleFinding(PAID, f"{ref.name} spends {tg} trade goods; {player.pending_trade_goods} were spent for it in this phase"))
     if tokens > player.pending_tokens:
-        out.append(Problem(PAID, f"{ref.name} spends {tokens} tactic or strategy tokens; {player.pending_tokens} were spent for it in this phase"))
+        out.append(RuleFinding(PAID, f"{ref.name} spends {tokens} tactic or strategy tokens; {player.pending_tokens} were spent for it in this phase"))
     if ref.untracked_cost:
-        out.append(Problem(PAID, f"{ref.name} spends resources or influence, which the log does not track", UNVERIFIABLE))
+        out.append(RuleFinding(PAID, f"{ref.name} spends resources or influence, which the log does not track", UNVERIFIABLE))
     return out, min(tg, player.pending_trade_goods), min(tokens, player.pending_tokens)
 
 
-def public_objective(state: TwilightState, player: Player, e: ObjectiveScored) -> list[Problem]:
+def public_objective(state: TwilightState, player: Player, e: ObjectiveScored) -> list[RuleFinding]:
     """LRR 34.12 and 34.16: a public objective is on the table, and its scorer controls their home system."""
     if e.kind != "public":
         return []
     out = []
     if not any(key == reference.key(e.objective) for key in (reference.key(o) for o, _, _ in state.revealed)):
-        out.append(Problem(PUBLIC, f"{e.objective} has not been revealed"))
+        out.append(RuleFinding(PUBLIC, f"{e.objective} has not been revealed"))
     if not player.home_control:
-        out.append(Problem(HOME, f"{e.player} does not control every planet in their home system"))
+        out.append(RuleFinding(HOME, f"{e.player} does not control every planet in their home system"))
     return out
 
 
-def secret_held(player: Player, e: ObjectiveScored) -> list[Problem]:
+def secret_held(player: Player, e: ObjectiveScored) -> list[RuleFinding]:
     """LRR 34.19: a player scores only secret objectives they hold."""
     if e.kind == "secret" and e.objective not in player.secrets:
-        return [Problem(HELD, f"{e.player} does not hold the secret objective {e.objective}")]
+        return [RuleFinding(HELD, f"{e.player} does not hold the secret objective {e.objective}")]
     return []
 
 
@@ -347,40 +347,40 @@ def none_left(state: TwilightState) -> bool:
     return all(state.revealed_stage(s) >= PUBLIC_PER_STAGE for s in (1, 2))
 
 
-def reveal(state: TwilightState, e: ObjectiveRevealed) -> list[Problem]:
+def reveal(state: TwilightState, e: ObjectiveRevealed) -> list[RuleFinding]:
     """LRR 34.13–34.14 (and the card's stage, LRR 34.2–34.4): 5 + 5 cards, 2 in setup, 1 per status phase, stage I first."""
     ref = reference.objective(e.objective)
     out = []
     if ref is None or ref.kind != "public":
-        out.append(Problem(CARD, f"{e.objective} is not a public objective of the reference data; its stage is taken as logged", UNVERIFIABLE))
+        out.append(RuleFinding(CARD, f"{e.objective} is not a public objective of the reference data; its stage is taken as logged", UNVERIFIABLE))
     elif ref.stage != e.stage:
-        out.append(Problem(CARD, f"{ref.name} is a stage {ref.stage} objective, not stage {e.stage}"))
+        out.append(RuleFinding(CARD, f"{ref.name} is a stage {ref.stage} objective, not stage {e.stage}"))
     if any(reference.key(o) == reference.key(e.objective) for o, _, _ in state.revealed):
-        out.append(Problem(REVEAL, f"{e.objective} is already revealed"))
+        out.append(RuleFinding(REVEAL, f"{e.objective} is already revealed"))
     if state.revealed_stage(e.stage) >= PUBLIC_PER_STAGE:
-        out.append(Problem(REVEAL, f"all {PUBLIC_PER_STAGE} stage {e.stage} objectives are already revealed"))
+        out.append(RuleFinding(REVEAL, f"all {PUBLIC_PER_STAGE} stage {e.stage} objectives are already revealed"))
     if e.stage == 2 and state.revealed_stage(1) < PUBLIC_PER_STAGE:
-        out.append(Problem(REVEAL, f"no stage II objective before every stage I is revealed ({state.revealed_stage(1)} of {PUBLIC_PER_STAGE})"))
+        out.append(RuleFinding(REVEAL, f"no stage II objective before every stage I is revealed ({state.revealed_stage(1)} of {PUBLIC_PER_STAGE})"))
     return out + _reveal_timing(state)
 
 
-def _reveal_timing(state: TwilightState) -> list[Problem]:
+def _reveal_timing(state: TwilightState) -> list[RuleFinding]:
     serial = state.phase_serial if state.round else 0
     before = sum(1 for _, _, n in state.revealed if n == serial)
     if not state.round:
-        return [] if before < SETUP_REVEALS else [Problem(REVEAL, f"only {SETUP_REVEALS} stage I objectives are revealed in setup")]
+        return [] if before < SETUP_REVEALS else [RuleFinding(REVEAL, f"only {SETUP_REVEALS} stage I objectives are revealed in setup")]
     if state.phase != "status":
-        return [Problem(REVEAL, f"public objectives are revealed in setup and in the status phase, not the {state.phase or 'round start'}")]
-    return [] if not before else [Problem(REVEAL, "the speaker reveals one public objective per status phase")]
+        return [RuleFinding(REVEAL, f"public objectives are revealed in setup and in the status phase, not the {state.phase or 'round start'}")]
+    return [] if not before else [RuleFinding(REVEAL, "the speaker reveals one public objective per status phase")]
 
 
-def reveal_missed(state: TwilightState) -> list[Problem]:
+def reveal_missed(state: TwilightState) -> list[RuleFinding]:
     """LRR 34.14: a status phase that ended (a new phase starts) revealed one objective, while any were left."""
     if state.last_phase != "status" or none_left(state):
         return []
     if any(n == state.phase_serial - 1 for _, _, n in state.revealed):
         return []
-    return [Problem(REVEAL, "the status phase ended without revealing a public objective")]
+    return [RuleFinding(REVEAL, "the status phase ended without revealing a public objective")]
 
 
 def winner_when_none_left(state: TwilightState) -> tuple[str, str]:
@@ -398,7 +398,7 @@ def reaches_goal(player: Player, goal: int) -> bool:
     return player.vp >= goal
 
 
-def declared_winner(state: TwilightState, declared: str | None) -> list[Problem]:
+def declared_winner(state: TwilightState, declared: str | None) -> list[RuleFinding]:
     """TI4-VP-GOAL: a declared winner is the one the VP track made, or the gap is named.
 
     When the log's VP ended the game, a different winner is a violation. When
@@ -408,13 +408,13 @@ def declared_winner(state: TwilightState, declared: str | None) -> list[Problem]
     ended = state.ended
     if ended is not None:
         if declared != ended.winner:
-            return [Problem(VP_GOAL, f"the log declares {declared or 'no winner'}, but {ended.winner or 'no one'} won: {ended.reason}")]
+            return [RuleFinding(VP_GOAL, f"the log declares {declared or 'no winner'}, but {ended.winner or 'no one'} won: {ended.reason}")]
         return []
     if declared is None:
         return []
     vp = state.by_player[declared].vp
     leader = max(state.by_player.items(), key=lambda item: item[1].vp)
-    return [Problem(VP_GOAL, f"{declared} is declared the winner with {vp} of {state.goal} VP in the log: "
+    return [RuleFinding(VP_GOAL, f"{declared} is declared the winner with {vp} of {state.goal} VP in the log: "
                              f"{state.goal - vp} VP are not recorded (the log's leader is {leader[0]} with {leader[1].vp})",
                     UNVERIFIABLE)]
 
@@ -422,35 +422,35 @@ def declared_winner(state: TwilightState, declared: str | None) -> list[Problem]
 # -- Secret objectives held (LRR 34.20–34.21) --------------------------------------------
 
 
-def secret_drawn(state: TwilightState, player: Player, name: str) -> list[Problem]:
+def secret_drawn(state: TwilightState, player: Player, name: str) -> list[RuleFinding]:
     """LRR 34.20–34.21: each player starts with 1 secret objective; the same card is never held twice."""
     if name in player.secrets or player.scored.get(name) == "secret":
-        return [Problem(SECRET_LIMIT, f"{name} is already held")]
+        return [RuleFinding(SECRET_LIMIT, f"{name} is already held")]
     if not state.round and player.secrets_total() >= 1:
-        return [Problem(SECRET_LIMIT, "each player starts the game with 1 secret objective")]
+        return [RuleFinding(SECRET_LIMIT, "each player starts the game with 1 secret objective")]
     return []
 
 
-def one_owner_drawn(state: TwilightState, drawer: str, name: str) -> list[Problem]:
+def one_owner_drawn(state: TwilightState, drawer: str, name: str) -> list[RuleFinding]:
     """LRR 34.17: a secret objective belongs to one player: nobody else holds it or has scored it."""
     for other, p in state.by_player.items():
         if other == drawer:
             continue
         if any(reference.key(o) == reference.key(name) for o in p.secrets):
-            return [Problem(OWNER, f"{name} is held by {other}; a secret objective belongs to one player")]
+            return [RuleFinding(OWNER, f"{name} is held by {other}; a secret objective belongs to one player")]
         if any(reference.key(o) == reference.key(name) and kind == "secret" for o, kind in p.scored.items()):
-            return [Problem(OWNER, f"{name} was scored by {other}; a secret objective belongs to one player")]
+            return [RuleFinding(OWNER, f"{name} was scored by {other}; a secret objective belongs to one player")]
     return []
 
 
-def secret_returned(player: Player, name: str) -> list[Problem]:
+def secret_returned(player: Player, name: str) -> list[RuleFinding]:
     """LRR 34.21a: only an unscored secret objective in hand is returned."""
     if name not in player.secrets:
-        return [Problem(SECRET_LIMIT, f"{name} is not an unscored secret objective in hand")]
+        return [RuleFinding(SECRET_LIMIT, f"{name} is not an unscored secret objective in hand")]
     return []
 
 
-def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem]]:
+def secret_limit(state: TwilightState, event: object) -> list[tuple[str, RuleFinding]]:
     """LRR 34.21: a draw past 3 secret objectives is followed at once by returning an unscored one.
 
     Checked on the line of play after the draw, whatever it is (a turn's start
@@ -465,13 +465,13 @@ def secret_limit(state: TwilightState, event: object) -> list[tuple[str, Problem
     player, total = drawn.player, state.by_player[drawn.player].secrets_total()
     if total <= MAX_SECRETS or (isinstance(event, SecretObjectiveReturned) and event.player == player):
         return []
-    return [(player, Problem(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) and returned none after drawing"))]
+    return [(player, RuleFinding(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) and returned none after drawing"))]
 
 
 # -- What the log's source does not record (header ``not_recorded``) -------------------
 
 
-def _topic(problem: Problem) -> str | None:
+def _topic(problem: RuleFinding) -> str | None:
     """What a problem depends on, when that is one of the things a source may not record."""
     text = problem.message
     if problem.rule in (HELD, SECRET_LIMIT):
@@ -488,7 +488,7 @@ def _topic(problem: Problem) -> str | None:
     return None
 
 
-def unless_not_recorded(state: TwilightState, problem: Problem) -> Problem:
+def unless_not_recorded(state: TwilightState, problem: RuleFinding) -> RuleFinding:
     """A violation that depends only on something the header's ``not_recorded`` names is ``unverifiable``.
 
     The log's source did not record it, so the log cannot show that the table
@@ -498,15 +498,15 @@ def unless_not_recorded(state: TwilightState, problem: Problem) -> Problem:
     if problem.severity == UNVERIFIABLE or topic is None or topic not in state.not_recorded:
         return problem
     what = topic.replace("_", " ")
-    return Problem(problem.rule, f"{problem.message} (the log's source does not record {what})", UNVERIFIABLE)
+    return RuleFinding(problem.rule, f"{problem.message} (the log's source does not record {what})", UNVERIFIABLE)
 
 
-def commodity_value_known(state: TwilightState, player: str) -> list[Problem]:
+def commodity_value_known(state: TwilightState, player: str) -> list[RuleFinding]:
     """LRR 90.4: a replenish is checked only when the faction's commodity value is known (setup ``unknown_commodities``)."""
     if player not in state.unknown_commodities:
         return []
     faction = state.by_player[player].faction or "no faction"
-    return [Problem(TRADE_PRIMARY, f"the commodity value of {player} ({faction}) is not known, so the replenish "
+    return [RuleFinding(TRADE_PRIMARY, f"the commodity value of {player} ({faction}) is not known, so the replenish "
                                    "cannot be checked and commodities are not tracked", UNVERIFIABLE)]
 
 
@@ -518,18 +518,18 @@ HELD_SOURCES = ONE_HOLDER | {"Support for the Throne", "Imperial Rider", "Holy P
 """Points that are lost only by their holder (Mutiny or a manual correction take points from anyone)."""
 
 
-def vp_source(state: TwilightState, e: VpScored) -> list[Problem]:
+def vp_source(state: TwilightState, e: VpScored) -> list[RuleFinding]:
     """TI4-VP-SOURCE (not in the seeds): a point lost was held from that source; a point one player holds is not held twice."""
     held = state.vp_sources.get((e.player, e.origin), 0)
     if e.lost and e.origin in HELD_SOURCES:
         if held < e.points:
-            return [Problem(VP_SOURCE, f"{e.player} loses {e.points} VP of {e.origin} but holds {held} from it")]
+            return [RuleFinding(VP_SOURCE, f"{e.player} loses {e.points} VP of {e.origin} but holds {held} from it")]
     if e.lost:
         return []
     if e.origin in ONE_HOLDER:
         others = [p for (p, source), n in state.vp_sources.items() if source == e.origin and n > 0]
         if others:
-            return [Problem(VP_SOURCE, f"{others[0]} already holds the point of {e.origin}; one player holds it at a time")]
+            return [RuleFinding(VP_SOURCE, f"{others[0]} already holds the point of {e.origin}; one player holds it at a time")]
     return []
 
 
@@ -538,31 +538,31 @@ def made_public(state: TwilightState, objective: str) -> bool:
     return any(stage == 0 and reference.key(o) == reference.key(objective) for o, stage, _ in state.revealed)
 
 
-def making_public(state: TwilightState, e: ObjectiveMadePublic) -> list[Problem]:
+def making_public(state: TwilightState, e: ObjectiveMadePublic) -> list[RuleFinding]:
     """LRR 34.12: an objective made public is not public already."""
     if any(reference.key(o) == reference.key(e.objective) for o, _, _ in state.revealed):
-        return [Problem(REVEAL, f"{e.objective} is already public")]
+        return [RuleFinding(REVEAL, f"{e.objective} is already public")]
     return []
 
 
-def swap(state: TwilightState, cards: list[str]) -> list[Problem]:
+def swap(state: TwilightState, cards: list[str]) -> list[RuleFinding]:
     """TI4-TURN: a swap exchanges two strategy cards that players hold this round."""
     held = {c.casefold() for picks in state.picks.values() for c, _ in picks}
     missing = [c for c in cards if c.casefold() not in held]
     if missing:
-        return [Problem(TURN, f"nobody holds {missing[0]} this round, so it cannot be swapped")]
+        return [RuleFinding(TURN, f"nobody holds {missing[0]} this round, so it cannot be swapped")]
     return []
 
 
-def declared_scores(state: TwilightState, scores: dict[str, int]) -> list[Problem]:
+def declared_scores(state: TwilightState, scores: dict[str, int]) -> list[RuleFinding]:
     """TI4-VP-GOAL: final scores another tool declares are compared with the VP track; a gap is named."""
     out = []
     for player, declared in sorted(scores.items()):
         if player not in state.by_player:
-            out.append(Problem(VP_GOAL, f"the declared scores name {player!r}, who is not a player"))
+            out.append(RuleFinding(VP_GOAL, f"the declared scores name {player!r}, who is not a player"))
             continue
         vp = state.by_player[player].vp
         if declared != vp:
-            out.append(Problem(VP_GOAL, f"{player} is declared to have {declared} VP; the log gives {vp} "
+            out.append(RuleFinding(VP_GOAL, f"{player} is declared to have {declared} VP; the log gives {vp} "
                                         f"({declared - vp:+d} VP not in the log)", UNVERIFIABLE))
     return out

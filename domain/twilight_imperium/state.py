@@ -11,13 +11,11 @@ only through the derived events of ``events.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-import msgspec
 
-from gamelog.domain.documents import shared_fields
 from gamelog.domain.engine import GameState, folds
-from gamelog.domain.twilight_imperium import documents
+from gamelog.domain.twilight_imperium import replay_document
 from gamelog.domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from gamelog.domain.twilight_imperium.events import (
     CombatStarted,
@@ -327,17 +325,12 @@ class TwilightState(GameState):
 
     # -- output ------------------------------------------------------------------------
 
-    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
-    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+    DOCUMENT = replay_document.Replay
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
-        return msgspec.to_builtins(self.document())
-
-    def document(self) -> documents.Replay:
-        """The state as ``replay --format json``'s document (``domain.twilight_imperium.documents``)."""
+    def document_fields(self) -> dict[str, Any]:
+        """Its players, and the rest of its part of ``replay --format json``."""
         players = {
-            name: documents.Player(
+            name: replay_document.Player(
                 faction=p.faction,
                 vp=p.vp,
                 trade_goods=p.trade_goods,
@@ -352,12 +345,14 @@ class TwilightState(GameState):
             )
             for name, p in self.by_player.items()
         }
-        return documents.Replay(
-            **shared_fields(self),
-            players=players,
-            revealed_objectives=[documents.Objective(objective=o, stage=s) for o, s, _ in self.revealed],
-            phase=self.phase,
-            speaker=self.speaker,
-            initiative_order=self.initiative_order(),
-            vp_goal=self.goal,
-        )
+        return {
+            "players": players,
+            "revealed_objectives": [replay_document.Objective(objective=o, stage=s) for o, s, _ in self.revealed],
+            "phase": self.phase,
+            "speaker": self.speaker,
+            "initiative_order": self.initiative_order(),
+            "vp_goal": self.goal,
+        }
+
+    def round_number(self) -> int:
+        return self.round

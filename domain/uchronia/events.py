@@ -17,8 +17,6 @@ import msgspec
 
 from gamelog.domain.events import (
     Change,
-    COMMON_DERIVED,
-    COMMON_EVENTS,
     Counted,
     Derived,
     GameHeader,
@@ -30,6 +28,7 @@ from gamelog.domain.events import (
     PositiveInt,
     Recorded,
     SignedInt,
+    game_events,
 )
 from gamelog.domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
 
@@ -160,21 +159,9 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     reason: str | None = None
 
 
-GAME_EVENTS = (
-    ForumCardAdded, ForumCardRemoved, ConstructionStarted, ResourceMoved,
-    MonopolyChanged, ForumCardTaken, VpAdjusted, WinnerDeclared,
-)
-EVENT_TYPES = COMMON_EVENTS + GAME_EVENTS
-Event = Union[EVENT_TYPES]  # type: ignore[valid-type]
 
 
 # --- What is stored ------------------------------------------------------------------
-
-
-class LineRecorded(Derived, frozen=True, kw_only=True):
-    """A log line as recorded (the header, or one event)."""
-
-    event: Union[(Header,) + EVENT_TYPES]  # type: ignore[valid-type]
 
 
 class ForumChanged(Counted, frozen=True, kw_only=True):
@@ -262,7 +249,20 @@ class ThresholdReached(Derived, frozen=True, kw_only=True):
     last_turn_card: str = ""
 
 
-DERIVED_TYPES = (
-    LineRecorded, ForumChanged, BuildingStarted, ResourcePlaced, BuildingCompleted,
-    VpChanged, MonopolySet, ThresholdReached,
-) + COMMON_DERIVED
+# --- The game's event lists ----------------------------------------------------------
+
+EVENTS = game_events(
+    __name__, Header,
+    recorded=(
+        ForumCardAdded, ForumCardRemoved, ConstructionStarted, ResourceMoved,
+        MonopolyChanged, ForumCardTaken, VpAdjusted, WinnerDeclared,
+    ),
+    derived=(
+        ForumChanged, BuildingStarted, ResourcePlaced, BuildingCompleted,
+        VpChanged, MonopolySet, ThresholdReached,
+    ),
+)
+"""The game's line types, what the store may hold, and its ``LineRecorded`` (``domain.events.game_events``)."""
+
+LineRecorded = EVENTS.line_recorded
+"""A log line as recorded (the header, or one event): its stored topic is this module's ``LineRecorded``."""

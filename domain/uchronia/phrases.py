@@ -7,9 +7,10 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase
+from gamelog.domain.phrases import Phrase, claimed
 
 PHRASES: dict[str, Phrase] = {
+    "score_claimed": lambda f: f"{f['player']} claims {claimed(f)} VP",
     "construction_started": lambda f: f"{f['player']} starts {f['building']} ({f['color']})",
     "resource_moved": lambda f: f"{f['player']} moves a {f['color']} resource to {f['building']}",
     "forum_card_added": lambda f: f"a {f['color']} card goes onto the Forum" + (f" ({f['player']})" if f.get("player") else ""),

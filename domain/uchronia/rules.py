@@ -1,7 +1,7 @@
 """Uchronia rules (RULES.md, Uchronia section), each checked in one place.
 
 Every ``check_*`` function here is pure: it reads the state before a recorded
-event and the event, and returns the problems it finds as :class:`Problem`
+event and the event, and returns the findings it makes as :class:`RuleFinding`
 values naming one rule ID. The other functions compute what a rule fixes (a
 cost, a completion, who reached the threshold, the winner). ``game.py`` turns
 both into stored events. Two checks live in the shared engine, driven by
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from gamelog.domain.engine import UNVERIFIABLE, WARNING, Problem
+from gamelog.domain.engine import UNVERIFIABLE, WARNING, RuleFinding
 from gamelog.domain.uchronia import reference
 from gamelog.domain.uchronia.events import (
     ConstructionStarted,
@@ -33,7 +33,7 @@ _COMPLETION_WORDS = re.compile(r"\b(complet(e|ed|es|ing|ion)|construction)\b", r
 # -- UCH-TURN and the Forum (not in the seeds) ------------------------------------------
 
 
-def check_turn(state: UchroniaState, what: str) -> list[Problem]:
+def check_turn(state: UchroniaState, what: str) -> list[RuleFinding]:
     """UCH-TURN (not in the seeds): every game action happens inside a turn.
 
     Any player may act in another's turn (an order can be copied), so only
@@ -41,37 +41,37 @@ def check_turn(state: UchroniaState, what: str) -> list[Problem]:
     are flagged.
     """
     if state.active is None:
-        return [Problem("UCH-TURN", f"{what} before any turn has started (not in the seeds)")]
+        return [RuleFinding("UCH-TURN", f"{what} before any turn has started (not in the seeds)")]
     if state.turn_over is not None:
         over = state.turn_over
-        return [Problem("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line} (not in the seeds)")]
+        return [RuleFinding("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line} (not in the seeds)")]
     return []
 
 
-def check_forum(state: UchroniaState, e: ForumCardRemoved) -> list[Problem]:
+def check_forum(state: UchroniaState, e: ForumCardRemoved) -> list[RuleFinding]:
     """UCH-FORUM (not in the seeds): a card can only leave the Forum if one of its color is there."""
     if state.forum[e.color] > 0:
         return []
-    return [Problem("UCH-FORUM", f"a {e.color} card leaves the Forum ({e.reason}), but the Forum has none (not in the seeds)")]
+    return [RuleFinding("UCH-FORUM", f"a {e.color} card leaves the Forum ({e.reason}), but the Forum has none (not in the seeds)")]
 
 
 # -- Starting and building -------------------------------------------------------------
 
 
-def check_start(state: UchroniaState, e: ConstructionStarted) -> list[Problem]:
+def check_start(state: UchroniaState, e: ConstructionStarted) -> list[RuleFinding]:
     """UCH-START: a Forum card of the building's color must be there to be discarded."""
     if state.forum[e.color] > 0:
         return []
-    return [Problem("UCH-START", f"starts {e.building} ({e.color}) with no {e.color} card on the Forum")]
+    return [RuleFinding("UCH-START", f"starts {e.building} ({e.color}) with no {e.color} card on the Forum")]
 
 
-def check_unique(state: UchroniaState, e: ConstructionStarted) -> list[Problem]:
+def check_unique(state: UchroniaState, e: ConstructionStarted) -> list[RuleFinding]:
     """UCH-UNIQUE: no building of the same name may be built or being built by anyone."""
     used = state.building_in_use(e.building)
     if used is None:
         return []
     player, status, line = used
-    return [Problem("UCH-UNIQUE", f"starts {e.building}, which {player} has {status} (line {line})")]
+    return [RuleFinding("UCH-UNIQUE", f"starts {e.building}, which {player} has {status} (line {line})")]
 
 
 def cost_of(color: str) -> int:
@@ -79,17 +79,17 @@ def cost_of(color: str) -> int:
     return reference.COST[color]
 
 
-def check_cost(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
+def check_cost(state: UchroniaState, e: ResourceMoved) -> list[RuleFinding]:
     """UCH-COST: no resource under a building the player has already completed (it is beyond its cost)."""
     if e.building in state.by_player[e.player].under_construction:
         return []
     done = state.built_by(e.player, e.building)
     if done is None:
         return []
-    return [Problem("UCH-COST", f"a resource for {e.building}, which was completed at line {done.line} with the {cost_of(done.color)} resource(s) it costs")]
+    return [RuleFinding("UCH-COST", f"a resource for {e.building}, which was completed at line {done.line} with the {cost_of(done.color)} resource(s) it costs")]
 
 
-def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
+def check_move(state: UchroniaState, e: ResourceMoved) -> list[RuleFinding]:
     """UCH-MOVE: onto a building the player is building, of its color, not in the turn it was started.
 
     Both violations are applied as recorded (the table did it): a resource
@@ -104,14 +104,14 @@ def check_move(state: UchroniaState, e: ResourceMoved) -> list[Problem]:
             return []  # that is UCH-COST: the building is complete
         used = state.building_in_use(e.building)
         whose = f"{used[0]} has it {used[1]}" if used else "no one is building it"
-        return [Problem("UCH-MOVE", f"moves a resource under {e.building}, which {e.player} is not building ({whose})")]
+        return [RuleFinding("UCH-MOVE", f"moves a resource under {e.building}, which {e.player} is not building ({whose})")]
     out = []
     if e.color != site.color:
-        out.append(Problem("UCH-MOVE", f"moves a {e.color} resource under {e.building}, a {site.color} building; "
+        out.append(RuleFinding("UCH-MOVE", f"moves a {e.color} resource under {e.building}, a {site.color} building; "
                                        f"it does not count toward the {site.cost} {site.color} resource(s) it costs "
                                        f"({site.placed} so far)"))
     if site.turn == state.turn:
-        out.append(Problem("UCH-MOVE", f"moves a resource under {e.building} in turn {state.turn}, the turn it was started (line {site.line})"))
+        out.append(RuleFinding("UCH-MOVE", f"moves a resource under {e.building} in turn {state.turn}, the turn it was started (line {site.line})"))
     return out
 
 
@@ -138,7 +138,7 @@ def vp_kind(reason: str) -> str:
     return "effect"
 
 
-def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[Problem]:
+def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[RuleFinding]:
     """UCH-COMPLETE: a building's VP and Operations limit come with its completion.
 
     VP recorded by hand for a completion count twice, since the domain gives
@@ -149,7 +149,7 @@ def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> lis
     if isinstance(e, VpAdjusted):
         if vp_kind(e.reason) != "completion":
             return []
-        return [Problem("UCH-COMPLETE", f"{e.delta:+d} VP recorded for a completion ({e.reason}); a building's VP come with its last resource, so these count twice")]
+        return [RuleFinding("UCH-COMPLETE", f"{e.delta:+d} VP recorded for a completion ({e.reason}); a building's VP come with its last resource, so these count twice")]
     if e.player is None:
         return []
     limit = state.by_player[e.player].operations_limit
@@ -157,30 +157,30 @@ def check_complete(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> lis
     held = e.operations + sum(m.operations for c, m in state.monopolies.items() if m.player == e.player and c != e.color)
     if held <= limit:
         return []
-    return [Problem("UCH-COMPLETE", f"{e.player}'s monopolies count {held} Operations, above their Operations limit of {limit} "
+    return [RuleFinding("UCH-COMPLETE", f"{e.player}'s monopolies count {held} Operations, above their Operations limit of {limit} "
                                     f"(the starting limit, {state.header.setup.operations_limit}, is not in the seeds)", WARNING)]
 
 
 # -- Monopolies, effects, score ------------------------------------------------------
 
 
-def check_monopoly_bonus(state: UchroniaState, e: ForumCardTaken) -> list[Problem]:
+def check_monopoly_bonus(state: UchroniaState, e: ForumCardTaken) -> list[RuleFinding]:
     """UCH-MONOPOLY-BONUS: only the color's monopoly holder, right after a completion of it, from the Forum."""
     out = []
     holder = state.monopolies[e.color].player
     if holder != e.player:
         whose = f"{holder}'s" if holder else "held by no one"
-        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but the {e.color} monopoly is {whose}"))
+        out.append(RuleFinding("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but the {e.color} monopoly is {whose}"))
     done = state.bonus_open
     if done is None or done.color != e.color:
         last = f"the last completion open to a bonus is {done.building} ({done.color})" if done else "no building was just completed"
-        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but {last}"))
+        out.append(RuleFinding("UCH-MONOPOLY-BONUS", f"takes a {e.color} Forum card, but {last}"))
     if state.forum[e.color] == 0:
-        out.append(Problem("UCH-MONOPOLY-BONUS", f"takes a {e.color} card, but the Forum has none"))
+        out.append(RuleFinding("UCH-MONOPOLY-BONUS", f"takes a {e.color} card, but the Forum has none"))
     return out
 
 
-def check_effect(state: UchroniaState, e: VpAdjusted) -> list[Problem]:
+def check_effect(state: UchroniaState, e: VpAdjusted) -> list[RuleFinding]:
     """UCH-EFFECT: only built buildings' effects apply, as far as the reason names the building.
 
     The reason should name a building the player has built. Naming a building
@@ -195,10 +195,10 @@ def check_effect(state: UchroniaState, e: VpAdjusted) -> list[Problem]:
         return []
     if named:
         player, status, _ = state.building_in_use(named[0])
-        return [Problem("UCH-EFFECT", f"{e.delta:+d} VP from {named[0]}, which {player} has {status}; only {e.player}'s built buildings' effects apply to them")]
+        return [RuleFinding("UCH-EFFECT", f"{e.delta:+d} VP from {named[0]}, which {player} has {status}; only {e.player}'s built buildings' effects apply to them")]
     if not state.by_player[e.player].built:
-        return [Problem("UCH-EFFECT", f"{e.delta:+d} VP from an effect ({e.reason}), but {e.player} has built no building")]
-    return [Problem("UCH-EFFECT", f"the reason ({e.reason}) names none of {e.player}'s buildings; the effect cannot be checked", UNVERIFIABLE)]
+        return [RuleFinding("UCH-EFFECT", f"{e.delta:+d} VP from an effect ({e.reason}), but {e.player} has built no building")]
+    return [RuleFinding("UCH-EFFECT", f"the reason ({e.reason}) names none of {e.player}'s buildings; the effect cannot be checked", UNVERIFIABLE)]
 
 
 def _known_buildings(state: UchroniaState) -> list[str]:
@@ -220,7 +220,7 @@ def building_vp(e: ConstructionStarted) -> int:
     return cost_of(e.color) if e.vp is None else e.vp
 
 
-def check_printed_vp(e: ConstructionStarted) -> list[Problem]:
+def check_printed_vp(e: ConstructionStarted) -> list[RuleFinding]:
     """UCH-SCORE: stated VP are used as printed; warn when they are none of the +1, +2, +3 the seed lists.
 
     VP that differ from the cost are no finding: the VP are the building's
@@ -228,17 +228,17 @@ def check_printed_vp(e: ConstructionStarted) -> list[Problem]:
     """
     if e.vp is None or e.vp in PRINTED_VP:
         return []
-    return [Problem("UCH-SCORE", f"{e.building} is given {e.vp} VP; the seed's buildings give +1, +2 or +3", WARNING)]
+    return [RuleFinding("UCH-SCORE", f"{e.building} is given {e.vp} VP; the seed's buildings give +1, +2 or +3", WARNING)]
 
 
-def check_score(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[Problem]:
+def check_score(state: UchroniaState, e: VpAdjusted | MonopolyChanged) -> list[RuleFinding]:
     """UCH-SCORE: monopoly VP follow ``monopoly_changed``; a monopoly has a holder to score it."""
     if isinstance(e, VpAdjusted):
         if vp_kind(e.reason) != "monopoly":
             return []
-        return [Problem("UCH-SCORE", f"{e.delta:+d} VP recorded for a monopoly ({e.reason}); monopoly VP follow monopoly_changed, so these count twice")]
+        return [RuleFinding("UCH-SCORE", f"{e.delta:+d} VP recorded for a monopoly ({e.reason}); monopoly VP follow monopoly_changed, so these count twice")]
     if e.player is None and e.operations > 0:
-        return [Problem("UCH-SCORE", f"the {e.color} monopoly has {e.operations} Operations but no holder; no one scores them")]
+        return [RuleFinding("UCH-SCORE", f"the {e.color} monopoly has {e.operations} Operations but no holder; no one scores them")]
     return []
 
 
@@ -259,13 +259,13 @@ def game_ends_after(state: UchroniaState, player: str) -> bool:
     return state.reached is not None and state.ended is None and player == state.last_turn_card
 
 
-def check_threshold(state: UchroniaState, e: WinnerDeclared) -> list[Problem]:
+def check_threshold(state: UchroniaState, e: WinnerDeclared) -> list[RuleFinding]:
     """UCH-THRESHOLD: a winner is declared only once the game has ended."""
     if state.ended is not None:
         return []
     if state.reached is None:
-        return [Problem("UCH-THRESHOLD", f"a winner is declared, but no one has reached {state.threshold} VP")]
-    return [Problem("UCH-THRESHOLD", f"a winner is declared, but the game ends only after {state.last_turn_card}'s turn (Last Turn card)")]
+        return [RuleFinding("UCH-THRESHOLD", f"a winner is declared, but no one has reached {state.threshold} VP")]
+    return [RuleFinding("UCH-THRESHOLD", f"a winner is declared, but the game ends only after {state.last_turn_card}'s turn (Last Turn card)")]
 
 
 def winner(state: UchroniaState) -> tuple[str | None, str]:
@@ -285,10 +285,10 @@ def winner(state: UchroniaState) -> tuple[str | None, str]:
     return None, f"tie on {top} VP and on buildings built ({counts}); the rules name no winner"
 
 
-def check_winner(state: UchroniaState, e: WinnerDeclared) -> list[Problem]:
+def check_winner(state: UchroniaState, e: WinnerDeclared) -> list[RuleFinding]:
     """UCH-WINNER: the declared winner is the one the end decided (None: an unbroken tie)."""
     if state.ended is None or e.player == state.ended.winner:
         return []
     declared = e.player or "no one (a tie)"
     actual = state.ended.winner or "no one"
-    return [Problem("UCH-WINNER", f"the log declares {declared} the winner, but {actual} wins: {state.ended.reason}")]
+    return [RuleFinding("UCH-WINNER", f"the log declares {declared} the winner, but {actual} wins: {state.ended.reason}")]

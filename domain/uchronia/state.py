@@ -8,13 +8,11 @@ events, so the audit can show each entry.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-import msgspec
 
-from gamelog.domain.documents import shared_fields
 from gamelog.domain.engine import GameState, folds
-from gamelog.domain.uchronia import documents
+from gamelog.domain.uchronia import replay_document
 from gamelog.domain.events import TurnBegan, TurnFinished
 from gamelog.domain.uchronia.events import (
     BuildingCompleted,
@@ -198,41 +196,39 @@ class UchroniaState(GameState):
         """The colors whose monopoly ``player`` holds."""
         return [c for c, m in self.monopolies.items() if m.player == player]
 
-    DOCUMENT: ClassVar[type[documents.Replay]] = documents.Replay
-    """The type of :meth:`document` (``gamelog schema replay`` prints its JSON Schema)."""
+    DOCUMENT = replay_document.Replay
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as ``replay --format json`` prints it (:meth:`document`, as plain JSON values)."""
-        return msgspec.to_builtins(self.document())
-
-    def document(self) -> documents.Replay:
-        """The state as ``replay --format json``'s document (``domain.uchronia.documents``)."""
+    def document_fields(self) -> dict[str, Any]:
+        """Its players, and the rest of its part of ``replay --format json``."""
         players = {
-            name: documents.Player(
+            name: replay_document.Player(
                 vp=p.vp,
                 built=[b.name for b in p.built],
                 under_construction={n: s.placed for n, s in p.under_construction.items()},
                 operations_limit=p.operations_limit,
                 monopolies={c: self.monopolies[c].operations for c in self.monopolies_of(name)},
-                buildings=[documents.Building(name=b.name, color=b.color, vp=b.vp, line=b.line) for b in p.built],
+                buildings=[replay_document.Building(name=b.name, color=b.color, vp=b.vp, line=b.line) for b in p.built],
             )
             for name, p in self.by_player.items()
         }
-        return documents.Replay(
-            **shared_fields(self) | {"end": self._end_document()},
-            players=players,
-            forum=dict(self.forum),
-            monopolies={c: documents.Monopoly(player=m.player, operations=m.operations) for c, m in self.monopolies.items()},
-            threshold=self._threshold_document(),
-            last_turn_card=self.last_turn_card,
-        )
+        return {
+            "players": players,
+            "end": self._end_document(),
+            "monopolies": {c: replay_document.Monopoly(player=m.player, operations=m.operations) for c, m in self.monopolies.items()},
+            "threshold": self._threshold_document(),
+            "last_turn_card": self.last_turn_card,
+        }
 
-    def _threshold_document(self) -> documents.Threshold:
+    def board(self) -> dict[str, int]:
+        """The Forum: its cards by color."""
+        return dict(self.forum)
+
+    def _threshold_document(self) -> replay_document.Threshold:
         r = self.reached
         if r is None:
-            return documents.Threshold(vp=self.threshold, reached=False)
-        return documents.Threshold(vp=self.threshold, reached=True, by=r.player, line=r.line, turn=r.turn, with_vp=r.vp)
+            return replay_document.Threshold(vp=self.threshold, reached=False)
+        return replay_document.Threshold(vp=self.threshold, reached=True, by=r.player, line=r.line, turn=r.turn, with_vp=r.vp)
 
-    def _end_document(self) -> documents.End | None:
+    def _end_document(self) -> replay_document.End | None:
         e = self.ended
-        return None if e is None else documents.End(line=e.line, winner=e.winner, rule=e.rule, reason=e.reason)
+        return None if e is None else replay_document.End(line=e.line, winner=e.winner, rule=e.rule, reason=e.reason)

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.ruletext import rule
-from gamelog.projections.reports.documents import Audit, AuditFinding, Correction, Score, ScoreEntry
+from gamelog.projections.reports.documents import Audit, AuditFinding, CorrectionEntry, Score, ScoreEntry
 from gamelog.projections.reports.model import paged, read_context
 from gamelog.projections.views.rows import CorrectionRow, FindingRow, MootRow, TrackRow, select
 
@@ -90,12 +90,12 @@ class AuditParts:
                     finding.moot_by = moot_by
                 yield finding
 
-    def corrections(self) -> Iterator[Correction]:
+    def corrections(self) -> Iterator[CorrectionEntry]:
         """Every correction in line order, with what the voided line said."""
         for rows in _batches(paged(self.cursor, CorrectionRow, self.head.id, "line")):
             said = _said(self.cursor, self.head.id, {row.voided for row in rows})
             for row in rows:
-                yield Correction(line=row.line, voids=row.voided, reason=row.reason, voided_line=said.get(row.voided))
+                yield CorrectionEntry(line=row.line, voids=row.voided, reason=row.reason, voided_line=said.get(row.voided))
 
     def entries(self, player: str) -> Iterator[ScoreEntry]:
         return player_entries(self.cursor, self.head.game, self.head.id, player)

@@ -14,7 +14,7 @@ from msgspec import UNSET
 
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
-from gamelog.projections.reports.documents import (Audit, AuditFinding, Correction, Result, ScoreEntry, Standings,
+from gamelog.projections.reports.documents import (Audit, AuditFinding, CorrectionEntry, Result, ScoreEntry, Standings,
                                            StandingsChange, WhatIf, encode)
 from gamelog.projections.reports.safe import clean, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, wrap
@@ -53,7 +53,7 @@ class _Whole(AuditParts):
     def findings(self) -> Iterator[AuditFinding]:
         return iter(self.document.findings)
 
-    def corrections(self) -> Iterator[Correction]:
+    def corrections(self) -> Iterator[CorrectionEntry]:
         return iter(self.document.corrections)
 
     def entries(self, player: str) -> Iterator[ScoreEntry]:

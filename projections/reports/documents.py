@@ -3,7 +3,7 @@
 One Struct per document and per part of one; their fields keep the names and
 the order of the JSON that scripts already read, so that encoding them gives
 the same bytes as before they were typed. ``replay``'s document is each
-game's own (``domain.<game>.documents``, on ``domain.documents.Replay``).
+game's own (``domain.<game>.replay_document``, on ``domain.replay_document.Replay``).
 ``gamelog schema NAME`` prints the JSON Schema of ``document_type(NAME)``.
 """
 
@@ -14,7 +14,7 @@ from typing import Any, Union
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from gamelog.domain.documents import Document, Replay
+from gamelog.domain.replay_document import Document, Replay
 from gamelog.domain.games import GAMES
 
 # -- validate ---------------------------------------------------------------------
@@ -78,7 +78,7 @@ class Games(Document, kw_only=True):
 # -- report -----------------------------------------------------------------------
 
 Standings = dict[str, dict[str, int]]
-"""Player -> measure -> value, the score (``net_worth`` or ``vp``) last."""
+"""Player -> measure -> value, the score (its ``score_name``) last."""
 
 
 class Result(Document, kw_only=True):
@@ -99,7 +99,7 @@ class FindingCounts(Document, kw_only=True):
     warning: int
 
 
-class Change(Document, kw_only=True):
+class MeasureChange(Document, kw_only=True):
     """A change of a running total: who or what, which measure, by how much, the total after it, and why."""
 
     subject: str
@@ -127,12 +127,17 @@ class Line(Document, kw_only=True):
     type: str
     text: str
     voided: bool
-    changes: list[Change]
+    changes: list[MeasureChange]
     findings: list[LineFinding]
 
 
 class Period(Document, kw_only=True):
-    """One turn or round (0: before the first): who acted, its lines, the standings after it, and the Forum."""
+    """One turn or round (0: before the first): who acted, its lines, the standings after it, and the board.
+
+    ``board`` is the counts of what the players share (null for a game without
+    one); ``forum`` is the same value under its old name, deprecated: it is
+    kept for one schema version (docs/cli.md).
+    """
 
     number: int
     players: list[str]
@@ -140,6 +145,7 @@ class Period(Document, kw_only=True):
     last_line: int
     lines: list[Line]
     standings: Standings
+    board: dict[str, int] | None
     forum: dict[str, int] | None
 
 
@@ -193,7 +199,7 @@ class Score(Document, kw_only=True):
     entries: list[ScoreEntry]
 
 
-class Correction(Document, kw_only=True):
+class CorrectionEntry(Document, kw_only=True):
     """A correction: its line, the line it voids, why, and what the voided line said."""
 
     line: int
@@ -210,7 +216,7 @@ class Audit(Document, kw_only=True):
     score: str
     findings: list[AuditFinding]
     scores: dict[str, Score]
-    corrections: list[Correction]
+    corrections: list[CorrectionEntry]
     fingerprint: str = ""
 
 

@@ -15,7 +15,7 @@ from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.messages import severity_counts, signed
-from gamelog.projections.reports.documents import Change, Period, Report, Standings, encode
+from gamelog.projections.reports.documents import MeasureChange, Period, Report, Standings, encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
 
@@ -26,7 +26,7 @@ def _plain(text: str, **_: Any) -> str:
     return text
 
 
-def _change(change: Change) -> str:
+def _change(change: MeasureChange) -> str:
     return f"{change.subject} {label(change.measure)} {signed(change.delta)} = {change.value}"
 
 
@@ -110,8 +110,8 @@ def _text_lines(report: Report, periods: Iterable[Period], style: Style, width: 
                 add(f"! {f.severity} {f.rule}: {f.message}", 9, 11, fg=colour)
         header, rows = _standing_rows(report, period.standings)
         out += table([label(h) for h in header], [[clean(c) for c in r] for r in rows], width)
-        if period.forum:
-            add(f"{_board_title(report)}: " + ", ".join(f"{c} {n}" for c, n in period.forum.items()), 2, 4)
+        if period.board:
+            add(f"{_board_title(report)}: " + ", ".join(f"{c} {n}" for c, n in period.board.items()), 2, 4)
         out.append("")
         yield from out
         out.clear()
@@ -148,8 +148,8 @@ def _markdown_lines(report: Report, periods: Iterable[Period]) -> Iterator[str]:
         out += ["", "| " + " | ".join(markdown(label(h)) for h in header) + " |",
                 "| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |"]
         out += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows]
-        if period.forum:
-            out += ["", f"{markdown(_board_title(report))}: " + ", ".join(f"{markdown(c)} {n}" for c, n in period.forum.items())]
+        if period.board:
+            out += ["", f"{markdown(_board_title(report))}: " + ", ".join(f"{markdown(c)} {n}" for c, n in period.board.items())]
         out.append("")
         yield from out
 

@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page (inline CSS, SVG and script; no network), the same bytes for the same game.
 
-It shows the standings; a step chart of the score (net worth, or VP) over
+It shows the standings; a step chart of the score (as the game counts it) over
 every line of the log, one line and marker shape per player, a marker with a
 tooltip at each change, and the goal named as the game names it (its
 :class:`~domain.measures.Measures`); the game's board, when it has one, as a
@@ -90,7 +90,7 @@ def _score_chart(report: Report, measures: Measures) -> str:
 def _board_strip(report: Report, board: Board) -> str:
     """The board's counts after each turn (or round), a row per subject."""
     rows = [Row(s, board.colours[s], board.patterns.get(s, "plain")) for s in board.subjects]
-    columns = [(p.number, str(p.number) if p.number else "before", p.forum) for p in report.periods if p.forum is not None]
+    columns = [(p.number, str(p.number) if p.number else "before", p.board) for p in report.periods if p.board is not None]
     return heat_strip(rows, columns, x_title=f"after each {report.by}", label=board.title, what=report.by)
 
 

@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.measures import Measures
-from gamelog.projections.reports.documents import (Change, FindingCounts, Line, LineFinding, Period, Report, Result,
-                                           Standings)
+from gamelog.projections.reports.documents import (FindingCounts, Line, LineFinding, MeasureChange, Period, Report,
+                                                   Result, Standings)
 from gamelog.projections.reports.states import line_states
 from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
 
@@ -134,8 +134,8 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
             t = tracks.take()
             values[(t.subject, t.measure)] = t.value
             if t.line == row.line:
-                changes.append(Change(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value, rule=t.rule,
-                                      reason=t.reason))
+                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value,
+                                             rule=t.rule, reason=t.reason))
         found = []
         while findings.next is not None and findings.next.line <= row.line:
             f = findings.take()
@@ -162,10 +162,10 @@ class _Ahead:
 def _period(measures: Measures, players: list[str], number: int, run: list[Line],
             values: dict[tuple[str, str], int]) -> Period:
     acted = list(dict.fromkeys(line.player for line in run if line.player))
+    board = measures.board.counts(values) if measures.board else None
     return Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                  standings=_standings(measures, players, values),
-                  # "forum" is the stable JSON field of a game's board counts (null for a game without one).
-                  forum=measures.board.counts(values) if measures.board else None)
+                  standings=_standings(measures, players, values), board=board,
+                  forum=board)  # the deprecated name of "board", kept for one schema version (docs/cli.md)
 
 
 def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from gamelog.domain.documents import Replay
+from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.terminal import WIDTH, label, table, wrap

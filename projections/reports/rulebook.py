@@ -1,7 +1,7 @@
 """``docs/rules.md``: every rule a finding may cite, by game, generated from what the audit quotes.
 
 The texts are ``domain.ruletext.rules()`` (``domain/data/RULES.md``, the log
-format's own rules, each game's ``ruletext.py``); the grouping follows
+format's own rules, each game's ``RULE_TEXTS``); the grouping follows
 RULES.md's sections, a game's own rules joining its section. Regenerate the
 page after changing any of them (a test fails until it is current)::
 
@@ -31,7 +31,7 @@ says so when it cites it. Each game's setup can override what its rules leave op
 [the log format](log-format.md).
 
 This page is generated from `domain/data/RULES.md` (the digest), `domain/ruletext.py` (the log format's own rules)
-and each game's `ruletext.py` (its own rules, those the seeds are silent on):
+and each game's `RULE_TEXTS` in its `game.py` (its own rules, those the seeds are silent on):
 `python -m projections.reports.rulebook > docs/rules.md`. A test fails when it is not current.
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from gamelog.domain.documents import Replay
+from gamelog.domain.replay_document import Replay
 from gamelog.domain.measures import Board
 from gamelog.projections.reports.documents import Line
 
@@ -52,6 +52,7 @@ def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], hea
     described = [(header_period, None), *lines]
     for state, (period, line) in zip(states, described):
         document = msgspec.to_builtins(state)
+        document.pop("forum", None)  # the deprecated name of "board": the page shows the board once
         position: dict[str, Any] = {"line": document["line"], "period": period}
         if line is None:
             position.update(player=None, text="the header: the game is set up", voided=False, changes=[], findings=[])
@@ -144,7 +145,7 @@ SCRIPT = r"""(function () {
   // A cell of the state: its words, and for the board its swatches (which add no text).
   function cell(path, value) {
     var td = el("td", {"data-key": JSON.stringify(path)});
-    if (data.board && path.length === 1 && path[0] === "forum" && isObject(value) && Object.keys(value).length) {
+    if (data.board && path.length === 1 && path[0] === "board" && isObject(value) && Object.keys(value).length) {
       Object.keys(value).forEach(function (subject, i) {
         if (i) { td.appendChild(document.createTextNode(", ")); }
         if (data.board[subject]) { td.appendChild(swatch(subject)); }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gamelog.domain.documents import Replay
+from gamelog.domain.replay_document import Replay
 from gamelog.domain.games import GAMES
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from msgspec import UNSET, UnsetType
 
-from gamelog.domain import documents
+from gamelog.domain import replay_document as common
 
 
-class Building(documents.Document, kw_only=True):
+class Building(common.Document, kw_only=True):
     """A completed building: its color, its VP and the line that completed it."""
 
     name: str
@@ -16,7 +16,7 @@ class Building(documents.Document, kw_only=True):
     line: int
 
 
-class Player(documents.Document, kw_only=True):
+class Player(common.Document, kw_only=True):
     """One player's VP, buildings built and under construction (name -> resources placed), limit and monopolies."""
 
     vp: int
@@ -27,14 +27,14 @@ class Player(documents.Document, kw_only=True):
     buildings: list[Building]
 
 
-class Monopoly(documents.Document, kw_only=True):
+class Monopoly(common.Document, kw_only=True):
     """Who holds the monopoly of one color (null: nobody) and the operations it brings."""
 
     player: str | None
     operations: int
 
 
-class Threshold(documents.Document, kw_only=True):
+class Threshold(common.Document, kw_only=True):
     """The VP that end the game (UCH-THRESHOLD) and, once reached, by whom, where and with how many."""
 
     vp: int
@@ -45,7 +45,7 @@ class Threshold(documents.Document, kw_only=True):
     with_vp: int | UnsetType = UNSET
 
 
-class End(documents.Document, kw_only=True):
+class End(common.Document, kw_only=True):
     """How the game ended, with the winner (null for an unbroken tie)."""
 
     line: int
@@ -54,11 +54,10 @@ class End(documents.Document, kw_only=True):
     reason: str
 
 
-class Replay(documents.Replay, kw_only=True, tag="uchronia"):
-    """The state of an Uchronia game; ``forum`` is color -> cards, and ``end`` is null until the game is over."""
+class Replay(common.Replay, kw_only=True, tag="uchronia"):
+    """The state of an Uchronia game; ``board`` is the Forum (color -> cards), and ``end`` is null until the game is over."""
 
     players: dict[str, Player]
-    forum: dict[str, int]
     end: End | None
     monopolies: dict[str, Monopoly]
     threshold: Threshold

@@ -1,9 +1,10 @@
 """The part of ``replay --format json`` that every game shares (docs/cli.md), as msgspec Structs.
 
-Each game's ``documents`` module subclasses :class:`Replay` (tagged with the
-game's name in ``game``) and narrows ``players``, ``forum`` and ``end`` to its
-own Structs; its state's ``to_json`` builds that document. The fields keep the
-order of the JSON that scripts already read.
+Each game's ``replay_document`` module subclasses :class:`Replay` (tagged
+with the game's name in ``game``) and narrows ``players`` (and ``end``, if
+it says more) to its own Structs; its state's ``document_fields`` fills
+them, and ``GameState.document`` adds the fields read here. The fields keep
+the order of the JSON that scripts already read.
 """
 
 from __future__ import annotations
@@ -36,8 +37,11 @@ class End(Document, kw_only=True):
 class Replay(Document, kw_only=True, tag_field="game"):
     """The state after a line: the fields every game has. ``game`` is the tag (the game's name).
 
-    ``turn`` counts turns from 1 (null before the first); ``round`` is the TI4
-    round (null in other games); ``end`` is there only once the game is over.
+    ``turn`` counts turns from 1 (null before the first); ``round`` is the
+    round under way in a game with rounds (null in other games); ``board`` is
+    the counts of what the players share (the game's ``Board``: null for a
+    game without one), and ``forum`` the same value under its old name,
+    deprecated (docs/cli.md); ``end`` is there only once the game is over.
     """
 
     id: str
@@ -47,7 +51,8 @@ class Replay(Document, kw_only=True, tag_field="game"):
     finished: bool
     winner: str | None
     players: dict[str, Any]
-    forum: Any = None
+    board: dict[str, int] | None = None
+    forum: dict[str, int] | None = None
     end: End | UnsetType = UNSET
     voided_lines: list[int]
 
@@ -60,13 +65,16 @@ class Replay(Document, kw_only=True, tag_field="game"):
 def shared_fields(state: Any) -> dict[str, Any]:
     """The fields of :class:`Replay` read off a state's generic part (``domain.engine.GameState``)."""
     ended = state.ended
+    board = state.board()
     return {
         "id": state.header.id,
         "line": state.line,
         "turn": state.turn or None,
-        "round": getattr(state, "round", None),
+        "round": state.round_number(),
         "finished": ended is not None,
         "winner": ended.winner if ended else None,
+        "board": board,
+        "forum": board,  # the deprecated name of ``board``, kept for one schema version
         "end": UNSET if ended is None else End(line=ended.line, rule=ended.rule, reason=ended.reason),
         "voided_lines": sorted(state.voided),
     }

@@ -6,10 +6,10 @@ from typing import Literal
 
 from msgspec import UNSET, UnsetType
 
-from gamelog.domain import documents
+from gamelog.domain import replay_document as common
 
 
-class Deed(documents.Document, kw_only=True):
+class Deed(common.Document, kw_only=True):
     """A merchant spaceport or factory deed, at its full value (MOV-NET-WORTH)."""
 
     kind: str
@@ -17,7 +17,7 @@ class Deed(documents.Document, kw_only=True):
     value: int
 
 
-class Cargo(documents.Document, kw_only=True):
+class Cargo(common.Document, kw_only=True):
     """Tokens of one kind in the holds; ``destination`` only for a passenger or good bound somewhere."""
 
     kind: Literal["good", "passenger", "equipment"]
@@ -27,7 +27,7 @@ class Cargo(documents.Document, kw_only=True):
     destination: str | UnsetType = UNSET
 
 
-class Location(documents.Document, kw_only=True):
+class Location(common.Document, kw_only=True):
     """Where the ship is: the venue, and the culture and owner of a spaceport when it has them."""
 
     venue: str
@@ -35,7 +35,7 @@ class Location(documents.Document, kw_only=True):
     owner: str | UnsetType = UNSET
 
 
-class Player(documents.Document, kw_only=True):
+class Player(common.Document, kw_only=True):
     """One player's credits, net worth (credits plus deeds), unused IOUs by culture, deeds, cargo and ship."""
 
     credits: int
@@ -50,9 +50,8 @@ class Player(documents.Document, kw_only=True):
     location: Location | None
 
 
-class Replay(documents.Replay, kw_only=True, tag="merchant-of-venus"):
+class Replay(common.Replay, kw_only=True, tag="merchant-of-venus"):
     """The state of a Merchant of Venus game; ``goal`` is the net worth that wins (MOV-WIN)."""
 
     players: dict[str, Player]
-    forum: None = None
     goal: int

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gamelog.domain import documents
+from gamelog.domain import replay_document as common
 
 
-class Player(documents.Document, kw_only=True):
+class Player(common.Document, kw_only=True):
     """One player's faction, VP, trade goods, commodities and their value, command tokens, objectives, home."""
 
     faction: str | None
@@ -21,18 +21,17 @@ class Player(documents.Document, kw_only=True):
     controls_home_system: bool
 
 
-class Objective(documents.Document, kw_only=True):
+class Objective(common.Document, kw_only=True):
     """A public objective revealed, and its stage (1 or 2)."""
 
     objective: str
     stage: int
 
 
-class Replay(documents.Replay, kw_only=True, tag="twilight-imperium-4"):
+class Replay(common.Replay, kw_only=True, tag="twilight-imperium-4"):
     """The state of a Twilight Imperium 4 game; ``vp_goal`` is the VP that win (TI4-VP-GOAL)."""
 
     players: dict[str, Player]
-    forum: None = None
     revealed_objectives: list[Objective]
     phase: str | None
     speaker: str
