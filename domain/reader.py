@@ -19,7 +19,6 @@ and a log at most ``MAX_LINES`` long. A message quotes the log's values with
 from __future__ import annotations
 
 import io
-import re
 from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
@@ -28,16 +27,11 @@ from gamelog.domain.errors import InputError
 from gamelog.domain.events import MAX_LINES, PLAYER, Recorded
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.messages import MESSAGE_LIMIT, cut, quote
+from gamelog.domain.msgspec_wording import (
+    BAD_ENUM, BAD_TAG, MALFORMED, MISSING_FIELD, NOT_UTF8, UNKNOWN_FIELD, path_steps, read_message)
 from gamelog.domain.strict_json import JSON_SPACE, MAX_DEPTH, may_repeat_a_key, repeated_key, step, stray_space, too_deep
 
 _BOM = b"\xef\xbb\xbf"
-_MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `([^`]+)`)?")
-_UNKNOWN = re.compile(r"Object contains unknown field `(.*?)`(?: - at `([^`]+)`)?", re.S)
-_AT = re.compile(r"^(.*) - at `([^`]+)`$", re.S)
-_ECHOES = ("Invalid enum value ", "Invalid value ")
-"""The starts of msgspec's messages that echo the log's value (which we quote ourselves)."""
-_PATH = re.compile(r"\$((?:\.[A-Za-z_]\w*|\[\d+\])*)")
-_STEP = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
 _NOT_FOUND = object()
 
 
@@ -76,41 +70,35 @@ def _repeated(line: int, repeated: tuple[str, str]) -> InputError:
     return _error(line, f"duplicate key {quote(key)}: a key appears at most once in an object", path)
 
 
-def _describe(exc: Exception, raw: bytes) -> tuple[str, str]:
+def _describe(exc: msgspec.MsgspecError, raw: bytes) -> tuple[str, str]:
     """Turn a msgspec error into (message, JSON path) in our own words, quoting the log's values safely."""
-    text = str(exc)
-    # ValidationError is a DecodeError too: only a plain DecodeError means bad JSON.
-    if not isinstance(exc, msgspec.ValidationError):
-        if "UTF-8" in text:
-            return "invalid UTF-8 in a string", "$"
-        return "invalid JSON: " + text.removeprefix("JSON is malformed: "), "$"
-    if m := _MISSING.fullmatch(text):
-        base = m.group(2) or "$"
-        return "missing required field", f"{base}.{m.group(1)}"
-    if m := _UNKNOWN.fullmatch(text):
-        base = m.group(2) or "$"
-        return "unknown field", base + step(m.group(1))
-    if m := _AT.match(text):
-        message, path = m.group(1), m.group(2)
-        echo = next((start for start in _ECHOES if message.startswith(start)), None)
-        if echo is not None and (value := _value_at(raw, path)) is not _NOT_FOUND:
-            if path == "$.type" and echo == "Invalid value ":
-                if value == "game":
-                    return "a second game header; the header stands on the first line only", path
-                return "unknown event type " + quote(value), path
-            return echo + quote(value), path
-        return message, path
-    return text, "$"
+    said = read_message(exc)
+    if said.kind == NOT_UTF8:
+        return "invalid UTF-8 in a string", "$"
+    if said.kind == MALFORMED:
+        return "invalid JSON: " + said.text, "$"
+    if said.kind == MISSING_FIELD:
+        return "missing required field", f"{said.path}.{said.field}"
+    if said.kind == UNKNOWN_FIELD:
+        return "unknown field", said.path + step(said.field)
+    if said.kind in (BAD_ENUM, BAD_TAG) and (value := _value_at(raw, said.path)) is not _NOT_FOUND:
+        if said.kind == BAD_TAG and said.path == "$.type":
+            if value == "game":
+                return "a second game header; the header stands on the first line only", said.path
+            return "unknown event type " + quote(value), said.path
+        return said.echo + quote(value), said.path
+    return said.text, said.path
 
 
 def _value_at(raw: bytes, path: str) -> Any:
     """The value at a JSON path such as ``$.players[0]`` of ``raw`` (:data:`_NOT_FOUND` if it cannot be told)."""
-    if not (m := _PATH.fullmatch(path)):
-        return _NOT_FOUND  # msgspec's ``[...]`` (a dict's value) names no key
+    steps = path_steps(path)
+    if steps is None:
+        return _NOT_FOUND
     try:
         value = msgspec.json.decode(raw)
-        for name, index in _STEP.findall(m.group(1)):
-            value = value[name] if name else value[int(index)]
+        for key in steps:
+            value = value[key]
     except (msgspec.MsgspecError, RecursionError, LookupError, TypeError):
         return _NOT_FOUND
     return value

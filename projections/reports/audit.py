@@ -43,14 +43,6 @@ def _score_rows(cursor: Any, game: str, game_id: str, player: str | None = None)
     return paged(cursor, TrackRow, game_id, "seq", where, *measures, *(() if player is None else (player,)))
 
 
-def score_entries(cursor: Any, game: str, game_id: str) -> dict[str, list[ScoreEntry]]:
-    """Per player, every change of their score (VP, or net worth) in order, with the running total."""
-    out: dict[str, list[ScoreEntry]] = {}
-    for player, entry in _entries(_score_rows(cursor, game, game_id), _score_measures(game)):
-        out.setdefault(player, []).append(entry)
-    return out
-
-
 def player_entries(cursor: Any, game: str, game_id: str, player: str) -> Iterator[ScoreEntry]:
     """Every change of ``player``'s score in order, with the running total, read a page at a time."""
     for _, entry in _entries(_score_rows(cursor, game, game_id, player), _score_measures(game)):

@@ -1,63 +1,29 @@
-"""Rendering an audit (``audit.build_audit``) and a what-if (``whatif.compare``) as text, Markdown or JSON.
+"""Rendering an audit (``audit.audit_parts``) and a what-if (``whatif.compare``) as text, Markdown or JSON.
 
-Pure functions of their document, like the report's renderers (``formats``).
+Pure functions of what they render, like the report's renderers (``formats``);
+an audit is written a finding, an entry, a correction at a time, as its parts
+are read.
 A finding reads as everywhere else (``domain.messages``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Iterable, Iterator
 
-import msgspec
 from msgspec import UNSET
 
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
-from gamelog.projections.reports.documents import (Audit, AuditFinding, CorrectionEntry, Result, ScoreEntry, Standings,
-                                           StandingsChange, WhatIf, encode)
+from gamelog.projections.reports.documents import Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode
 from gamelog.projections.reports.safe import clean, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, wrap
 from gamelog.projections.store.verify import SHORT
-
-
-def _score_name(score: str) -> str:
-    return label(score)
 
 
 def _entries_text(entries: Iterable[ScoreEntry], indent: str, width: int) -> Iterator[str]:
     return (text for e in entries
             for text in wrap(clean(f"{e.source} [{e.rule}]"), width,
                              f"{indent}line {e.line:>5}  {signed(e.points):>7}  = {e.total:<7} "))
-
-
-def render_audit_json(audit: Audit) -> str:
-    """The audit as one JSON document."""
-    return encode(audit, indent=1)
-
-
-def _whole(audit: Audit) -> AuditParts:
-    """A whole audit document as the parts the streaming renderers read."""
-    head = msgspec.structs.replace(audit, findings=[], scores={}, corrections=[])
-    parts = _Whole(None, head, list(audit.scores), Counter(f.severity for f in audit.findings),
-                   {p: s.total for p, s in audit.scores.items()})
-    parts.document = audit
-    return parts
-
-
-class _Whole(AuditParts):
-    """The parts of an audit already read whole (``build_audit``)."""
-
-    document: Audit
-
-    def findings(self) -> Iterator[AuditFinding]:
-        return iter(self.document.findings)
-
-    def corrections(self) -> Iterator[CorrectionEntry]:
-        return iter(self.document.corrections)
-
-    def entries(self, player: str) -> Iterator[ScoreEntry]:
-        return iter(self.document.scores[player].entries)
 
 
 class _Object(list):
@@ -83,7 +49,8 @@ def _json(value: Any, depth: int = 0) -> Iterator[str]:
 
 
 def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
-    """:func:`render_audit_json`'s text (the same bytes), written a finding, an entry, a correction at a time."""
+    """The audit as one JSON document, written a finding, an entry, a correction at a time: the same bytes as
+    ``documents.encode(audit, indent=1)`` of the whole document (``audit.build_audit``)."""
     head = parts.head
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
@@ -96,11 +63,6 @@ def _joined(lines: Iterable[str]) -> Iterator[str]:
     for line in lines:
         yield line if first else "\n" + line
         first = False
-
-
-def render_audit_text(audit: Audit, width: int = WIDTH) -> str:
-    """The audit for a terminal, whole: :func:`audit_text_pieces` joined."""
-    return "".join(audit_text_pieces(_whole(audit), width))
 
 
 def audit_text_pieces(parts: AuditParts, width: int = WIDTH) -> Iterator[str]:
@@ -129,24 +91,15 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
         if f.moot_by is not UNSET:
             yield from say(f"since the correction at line {f.moot_by}, the log decided again no longer raises it", "    moot: ")
         if f.derivation is not UNSET:  # a CLAIM: even an empty derivation says how the score stood
-            yield from say(f"the log's {_score_name(audit.score)} up to line {f.line}:", 4, 6)
+            yield from say(f"the log's {label(audit.score)} up to line {f.line}:", 4, 6)
             yield from _entries_text(f.derivation, "      ", width)
     for c in parts.corrections():
         yield from say(f"correction at line {c.line}: voids line {c.voids} ({c.reason}): {c.voided_line}", hanging=2)
-    yield from say(f"{_score_name(audit.score)}: " + ", ".join(f"{p} {parts.totals[p]}" for p in parts.players), hanging=2)
+    yield from say(f"{label(audit.score)}: " + ", ".join(f"{p} {parts.totals[p]}" for p in parts.players), hanging=2)
     if len(parts.players) == 1:
         (player,) = parts.players
-        yield from say(f"how {player}'s {_score_name(audit.score)} of {parts.totals[player]} was made:", hanging=2)
+        yield from say(f"how {player}'s {label(audit.score)} of {parts.totals[player]} was made:", hanging=2)
         yield from _entries_text(parts.entries(player), "  ", width)
-
-
-def _md(text: str | None) -> str:
-    return markdown(text)
-
-
-def render_audit_markdown(audit: Audit) -> str:
-    """The audit in Markdown, whole: :func:`audit_markdown_pieces` joined."""
-    return "".join(audit_markdown_pieces(_whole(audit)))
 
 
 def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
@@ -156,21 +109,21 @@ def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
 
 def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
-    yield from [f"# Audit of {audit.game} {_md(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
+    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     for f in parts.findings():
         moot = "" if f.moot_by is UNSET else f" (moot since the correction at line {f.moot_by})"
-        yield (f"| {f.line} | {f.severity} | `{f.rule}` | {_md(f.player)} | {_md(f.message)}{moot} | "
-               f"{_md(f.rule_text)} | {_md(f.log)} |")
+        yield (f"| {f.line} | {f.severity} | `{f.rule}` | {markdown(f.player)} | {markdown(f.message)}{moot} | "
+               f"{markdown(f.rule_text)} | {markdown(f.log)} |")
     heading = ["", "## Corrections", ""]
     for c in parts.corrections():
         yield from heading
         heading = []
-        yield f"- line {c.line} voids line {c.voids} ({_md(c.reason)}): {_md(c.voided_line)}"
+        yield f"- line {c.line} voids line {c.voids} ({markdown(c.reason)}): {markdown(c.voided_line)}"
     for player in parts.players:
-        yield from ["", f"## {_md(player)}: {_score_name(audit.score)} {parts.totals[player]}", "",
+        yield from ["", f"## {markdown(player)}: {label(audit.score)} {parts.totals[player]}", "",
                     "| line | points | total | source | rule |", "| ---: | ---: | ---: | --- | --- |"]
-        yield from (f"| {e.line} | {signed(e.points)} | {e.total} | {_md(e.source)} | `{e.rule}` |"
+        yield from (f"| {e.line} | {signed(e.points)} | {e.total} | {markdown(e.source)} | `{e.rule}` |"
                     for e in parts.entries(player))
 
 
@@ -195,7 +148,7 @@ def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> str:
         for f in findings:
             say(f"{name}: " + finding(f"line {f.line}", f.severity, f.rule, None, f.message), 2, 4)
     for s in diff.standings:
-        say(f"{_score_name(diff.score)} after {_period(s)}: {_standing(s.actual, diff.score)}  ->  "
+        say(f"{label(diff.score)} after {_period(s)}: {_standing(s.actual, diff.score)}  ->  "
             f"{_standing(s.what_if, diff.score)}", 2, 4)
     actual, what_if = diff.result.actual, diff.result.what_if
     say(f"end: {_end(actual)}  ->  {_end(what_if)}" + ("  (the winner changes)" if diff.winner_changes else ""), 2, 4)

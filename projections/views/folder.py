@@ -27,9 +27,10 @@ measures they move, the rounds they begin, the goal) comes from the game's
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from gamelog.domain.events import FindingMooted, FindingRaised, GameWon, LineVoided, StateRestated, TurnBegan, TurnFinished
+from gamelog.domain.dispatch import Dispatching, handles
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
@@ -61,13 +62,19 @@ _ON_CONFLICT = {
 }
 
 
-class ViewFolder:
+class ViewFolder(Dispatching):
     """Folds stored events into the view tables through ``cursor``.
 
     Call :meth:`fold` with each event in store order, tagged with its
     aggregate's ID, then :meth:`flush` once per transaction: new rows are
     written a table at a time (``executemany``), then the running contexts
     of the games folded.
+
+    Each event class is folded by the method registered for it with
+    ``@handles`` (``domain.dispatch``, as the domain's engines and states
+    are); each game's recorded lines and the events that move its measures
+    are added to the table when the folder first meets the game. An event
+    of any other class changes no view.
     """
 
     def __init__(self, cursor: Any):
@@ -76,10 +83,12 @@ class ViewFolder:
         self.dirty: set[str] = set()
         self.rows: dict[str, list[tuple]] = {}  # table -> its new rows (``projections.views.rows``)
         self._turns: dict[tuple[str, int], int] = {}  # (game, turn) -> its row in rows["view_turns"]
-        # The rules of each game folded, and the steps of all their measures in one map:
-        # event classes are each game's own, so one lookup per event serves every game.
+        # The rules of each game folded, the steps of all their measures in one map, and the
+        # fold of every event class: event classes are each game's own, so one lookup per
+        # event serves every game.
         self._games: dict[str, GameRules] = {}
         self._steps: dict[type, Any] = {}
+        self._folds: dict[type, Callable[..., None]] = dict(self.HANDLERS)
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
             self.contexts[originator_id] = context = json.loads(context)
@@ -87,14 +96,21 @@ class ViewFolder:
                 self._learn(context["game"])
 
     def _learn(self, game: str) -> GameRules:
-        """The rules of ``game`` (from the registry: ``KeyError`` for a game it does not hold), remembered."""
+        """The rules of ``game`` (from the registry: ``KeyError`` for a game it does not hold), remembered.
+
+        Its recorded lines and its measures' events join the fold table
+        (a measure's step wins over any other fold of its event class).
+        """
         rules = self._games.get(game)
         if rules is None:
             rules = self._games[game] = GAMES[game]
+            self._folds[rules.engine.LINE_RECORDED] = type(self)._line_recorded
             self._steps.update(rules.measures.steps)
+            self._folds.update(dict.fromkeys(rules.measures.steps, type(self)._measured))
         return rules
 
     def fold(self, originator_id: str, event: Any) -> None:
+        """Fold one stored event of the game stored as ``originator_id`` (its header first)."""
         context = self.contexts.get(originator_id)
         if context is None:  # the header's line, first of every game
             header = event.event
@@ -104,54 +120,15 @@ class ViewFolder:
             self.dirty.add(originator_id)
             return
         self.dirty.add(originator_id)
-        step = self._steps.get(type(event))
-        if step is not None:
-            self._track(context, event.line, step(event))
-        elif hasattr(event, "event"):
-            self._line(context, event.line, event.event)
-        elif isinstance(event, FindingRaised):
-            self._add(FindingRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
-                                 event.rule, event.severity, event.player, event.message))
-        elif isinstance(event, FindingMooted):
-            self._add(MootRow(context["id"], event.line, event.about, event.rule, event.severity, event.player, event.message))
-        elif isinstance(event, TurnBegan):
-            context["turn"] = event.turn
-            self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
-            self._add(TurnRow(context["id"], event.turn, context["round"], event.player, event.line, event.line))
-        elif isinstance(event, TurnFinished) and (context["id"], event.turn) in self._turns:
-            # The turn's row is not written yet (the usual case): finish it in place.
-            rows, at = self.rows["view_turns"], self._turns.pop((context["id"], event.turn))
-            rows[at] = rows[at]._replace(last_line=event.line)
-        else:
-            self._rare(context, event)
+        fold = self._folds.get(type(event))
+        if fold is not None:
+            fold(self, context, event)
 
-    def _rare(self, context: dict[str, Any], event: Any) -> None:
-        """The events that change rows already written: the new rows go first."""
-        if not isinstance(event, (TurnFinished, LineVoided, GameWon, StateRestated)):
-            return
-        self._write_rows()
-        if isinstance(event, TurnFinished):
-            self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
-                                (event.line, context["id"], event.turn))
-        elif isinstance(event, StateRestated):
-            # Decided again, the game may be at another turn, or over, or no longer over.
-            context["turn"] = event.turn
-            self.cursor.execute("DELETE FROM view_results WHERE game = ?", (context["id"],))
-            if event.ended is not None:
-                self._result(context, event.ended)
-        elif isinstance(event, LineVoided):
-            self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
-            self._add(CorrectionRow(context["id"], event.line, event.voided, event.reason))
-        else:
-            self._result(context, event)
+    # -- the folds: new rows are kept to write a table at a time -------------------
 
-    def _result(self, context: dict[str, Any], event: GameWon) -> None:
-        self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
-                            "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
-                            ResultRow(context["id"], event.line, event.winner, event.rule, event.reason))
-
-    def _line(self, context: dict[str, Any], line: int, recorded: Any) -> None:
-        rules = self._games.get(context["game"]) or self._learn(context["game"])
+    def _line_recorded(self, context: dict[str, Any], event: Any) -> None:
+        recorded = event.event
+        rules = self._games[context["game"]]
         kind, player, text = tell(recorded, rules.words)  # GameRules.phrase, one call fewer per line
         if rules.round_of is not None:
             begins = rules.round_of(recorded)
@@ -159,14 +136,68 @@ class ViewFolder:
                 context["round"] = begins
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
-        self._add(LineRow(context["id"], line, turn, context["round"], player, kind, text, 0))
+        self._add(LineRow(context["id"], event.line, turn, context["round"], player, kind, text, 0))
 
-    def _track(self, context: dict[str, Any], line: int, step: Any) -> None:
+    def _measured(self, context: dict[str, Any], event: Any) -> None:
+        step = self._steps[type(event)](event)
         key = f"{step.subject}\x1f{step.measure}"
         value = context["values"].get(key, 0) + step.delta
         context["values"][key] = value
-        self._add(TrackRow(context["id"], self._seq(context), line, context["turn"], context["round"],
+        self._add(TrackRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
                            step.subject, step.measure, step.delta, value, step.rule, step.reason))
+
+    @handles(FindingRaised)
+    def _finding_raised(self, context: dict[str, Any], event: FindingRaised) -> None:
+        self._add(FindingRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
+                             event.rule, event.severity, event.player, event.message))
+
+    @handles(FindingMooted)
+    def _finding_mooted(self, context: dict[str, Any], event: FindingMooted) -> None:
+        self._add(MootRow(context["id"], event.line, event.about, event.rule, event.severity, event.player, event.message))
+
+    @handles(TurnBegan)
+    def _turn_began(self, context: dict[str, Any], event: TurnBegan) -> None:
+        context["turn"] = event.turn
+        self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
+        self._add(TurnRow(context["id"], event.turn, context["round"], event.player, event.line, event.line))
+
+    # -- the folds that change rows already written: the new rows go first ---------
+
+    @handles(TurnFinished)
+    def _turn_finished(self, context: dict[str, Any], event: TurnFinished) -> None:
+        at = self._turns.pop((context["id"], event.turn), None)
+        if at is not None:  # the turn's row is not written yet (the usual case): finish it in place
+            rows = self.rows["view_turns"]
+            rows[at] = rows[at]._replace(last_line=event.line)
+            return
+        self._write_rows()
+        self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
+                            (event.line, context["id"], event.turn))
+
+    @handles(StateRestated)
+    def _state_restated(self, context: dict[str, Any], event: StateRestated) -> None:
+        # Decided again, the game may be at another turn, or over, or no longer over.
+        self._write_rows()
+        context["turn"] = event.turn
+        self.cursor.execute("DELETE FROM view_results WHERE game = ?", (context["id"],))
+        if event.ended is not None:
+            self._result(context, event.ended)
+
+    @handles(LineVoided)
+    def _line_voided(self, context: dict[str, Any], event: LineVoided) -> None:
+        self._write_rows()
+        self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
+        self._add(CorrectionRow(context["id"], event.line, event.voided, event.reason))
+
+    @handles(GameWon)
+    def _game_won(self, context: dict[str, Any], event: GameWon) -> None:
+        self._write_rows()
+        self._result(context, event)
+
+    def _result(self, context: dict[str, Any], event: GameWon) -> None:
+        self.cursor.execute("INSERT INTO view_results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game) DO UPDATE SET "
+                            "line = excluded.line, winner = excluded.winner, rule = excluded.rule, reason = excluded.reason",
+                            ResultRow(context["id"], event.line, event.winner, event.rule, event.reason))
 
     @staticmethod
     def _seq(context: dict[str, Any]) -> int:
