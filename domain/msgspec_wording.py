@@ -13,7 +13,7 @@ words (:data:`WORDS`, checked by the same test).
 
 Written against msgspec 0.23 (pyproject.toml allows 0.18 on); the messages read:
 
-* ``... - at `$.setup.forum[0]``` : the JSON path of the value at fault, after
+* ``... - at `$.setup.colors[0]``` : the JSON path of the value at fault, after
   any message about a value (none when the fault is the whole input). A path
   is ``$``, then ``.name`` for a field and ``[0]`` for an array's item;
   ``[...]`` stands for the value of a dict's key, which it does not name.
@@ -109,7 +109,7 @@ def read_message(exc: msgspec.MsgspecError) -> MsgspecMessage:
 
 
 def path_steps(path: str) -> list[str | int] | None:
-    """The fields (str) and indexes (int) of a msgspec JSON path: ``$.setup.forum[0]`` -> ``["setup", "forum", 0]``.
+    """The fields (str) and indexes (int) of a msgspec JSON path: ``$.setup.colors[0]`` -> ``["setup", "colors", 0]``.
 
     None when the path cannot be followed (msgspec's ``[...]``, a dict's
     value, names no key).
