@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from gamelog.errors import GamelogError
-from gamelog.projections.store.application import StoreDamaged, StoreError, is_damage
+from gamelog.projections.store.application import StoreDamaged, StoreError
 
 EXIT_OK = 0
 EXIT_VIOLATION = 1  # a rule violation found, or a conflicting import refused
@@ -65,6 +65,4 @@ def cli_error(exc: Exception) -> click.ClickException | None:
     for error, problem in ERRORS:
         if isinstance(exc, error):
             return problem(str(exc))
-    if is_damage(exc):  # the database library's own word for a damaged file, until the store says StoreDamaged
-        return StoreDamage(str(exc))
     return None

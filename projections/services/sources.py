@@ -24,8 +24,8 @@ from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
 
 from .errors import BadInput, GameNotFound, InvalidLog, StoreMissing, UnsupportedStore
 
-__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "StoredGame", "check_store_location", "open_game", "open_store",
-           "opened_store", "read_log"]
+__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
+           "open_game", "open_store", "opened_store", "read_log", "store_exists"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
