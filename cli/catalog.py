@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
-from gamelog.cli.sources import open_store, store_option
-from gamelog.projections.reports.catalog import games_document, render_games_json, render_games_text
-from gamelog.projections.reports.schemas import SCHEMAS, schema_of
+from gamelog.cli.options import store_option
+from gamelog.listing import SCHEMAS, list_games, schema as schema_of
+from gamelog.projections.reports.catalog import render_games_json, render_games_text
 
 
 @click.command()
@@ -22,9 +21,7 @@ def games(fmt: str, store: str) -> None:
     store, and `gamelog verify GAME --fingerprint HEX` proves later that the
     history is unchanged.
     """
-    # Listing never creates a store: no file yet means no games yet.
-    rows = [] if "://" not in store and not os.path.exists(store) else open_store(store).games()
-    document = games_document(rows)
+    document = list_games(store)
     click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store))
 
 

@@ -1,8 +1,7 @@
 """``gamelog convert --from FORMAT EXPORT.json``: another tool's export as a log in format v1.
 
 The log goes to stdout (or ``-o FILE``), the summary of what became of each
-kind of entry to stderr. ``convert_file`` is the same conversion for other
-commands (``import --from``).
+kind of entry to stderr.
 """
 
 from __future__ import annotations
@@ -10,48 +9,11 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import InputProblem
-from gamelog.domain.conversion import ConversionError, Summary
-from gamelog.domain.games import converters
-from gamelog.domain.errors import LogInvalid
-from gamelog.domain.reader import LogReader
-
-
-def convert_file(path: str, source_format: str, game_id: str | None = None) -> tuple[bytes, Summary]:
-    """Read and convert one export file: (the log as bytes, the summary).
-
-    Raises InputProblem (``Error: FILE: <message> at $.path``, exit 2) for an
-    unknown format, a file that cannot be read, an export the converter
-    cannot read, or a converted log that would not be valid v1 (a bad ``game_id``).
-    """
-    known = converters()
-    if source_format not in known:
-        raise InputProblem(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise InputProblem(f"{path}: {exc.strerror or exc}") from exc
-    try:
-        conversion = known[source_format](raw, game_id)
-    except ConversionError as exc:
-        raise InputProblem(exc.describe(path)) from exc
-    log = conversion.to_bytes()
-    _check_valid(path, log)
-    return log, conversion.summary
-
-
-def _check_valid(path: str, log: bytes) -> None:
-    """Refuse to hand on a converted log that the reader would reject (it names the output's lines)."""
-    reader = LogReader(log)
-    for _ in reader.events():
-        pass
-    if reader.errors:
-        invalid = LogInvalid(f"{path} (converted)", reader.errors)
-        raise InputProblem("\n".join(invalid.lines()))
+from gamelog.converting import convert_file, export_formats
 
 
 @click.command()
-@click.option("--from", "source_format", required=True, type=click.Choice(sorted(converters())),
+@click.option("--from", "source_format", required=True, type=click.Choice(export_formats()),
               help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
 @click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")

@@ -1,11 +1,16 @@
 """The CLI's errors and exit codes (docs/cli.md, and the README's "Exit codes"), mapped in one place.
 
 Every error reaches the user as ``Error: ...`` on stderr, never a traceback.
+gamelog's own errors (the services' and the store's) become these by
+:data:`ERRORS`, the one table of which error exits how.
 """
 
 from __future__ import annotations
 
 import click
+
+from gamelog.errors import GamelogError
+from gamelog.projections.store.application import StoreDamaged, StoreError
 
 EXIT_OK = 0
 EXIT_VIOLATION = 1  # a rule violation found, or a conflicting import refused
@@ -45,3 +50,19 @@ class Bug(click.ClickException):
     def __init__(self, exc: BaseException):
         super().__init__(f"internal error (a bug in gamelog, please report it): {type(exc).__name__}: {exc}\n"
                          "Run again with GAMELOG_DEBUG=1 to see where it happened.")
+
+
+ERRORS: tuple[tuple[type[Exception], type[click.ClickException]], ...] = (
+    (StoreDamaged, StoreDamage),  # exit 3
+    (StoreError, StoreProblem),  # exit 2: busy, read-only, cannot be opened, no store there
+    (GamelogError, InputProblem),  # exit 2: a log, a game, a player, a point, a format that cannot be used
+)
+"""gamelog's errors and the CLI error each becomes, the most specific first."""
+
+
+def cli_error(exc: Exception) -> click.ClickException | None:
+    """The CLI error that ``exc`` becomes (:data:`ERRORS`), or None when it is none of gamelog's: a bug."""
+    for error, problem in ERRORS:
+        if isinstance(exc, error):
+            return problem(str(exc))
+    return None

@@ -2,43 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from contextlib import closing, nullcontext
-from typing import Any, Iterator
+from contextlib import closing
 
 import click
 
-from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, StoreProblem
-from gamelog.cli.convert import convert_file
-from gamelog.cli.sources import open_store, store_option
+from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION
+from gamelog.cli.options import store_option
 from gamelog.cli.terminal import progress
-from gamelog.domain.games import converters
-from gamelog.domain.errors import LogInvalid
+from gamelog.converting import export_formats
 from gamelog.domain.messages import plural
-from gamelog.projections.importing.archive import import_logs
-from gamelog.projections.importing.importer import ImportInterrupted, ImportResult, Outcome, import_log
-from gamelog.projections.views.keeper import ViewKeeper
-from gamelog.projections.store.application import StoreBusy
-
-PROGRESS_FROM_BYTES = 1 << 20
-"""Logs from this size up show a progress bar (on a terminal only): smaller ones take a moment."""
-
-
-def _count_lines(path: str) -> int:
-    """The file's lines: its line feeds, and one more when the last line has none."""
-    lines, last = 0, b"\n"
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
-    return lines + (last != b"\n")
-
-
-def _progress_bar(path: str) -> Any:
-    """A progress bar over the log's lines on stderr (``cli.terminal.progress``), or nothing when piped or small."""
-    if not sys.stderr.isatty() or os.path.getsize(path) < PROGRESS_FROM_BYTES:
-        return nullcontext(None)
-    return progress(_count_lines(path), f"importing {path}")
+from gamelog.importing import ImportResult, Importer, Interruption, LogConverted, LogImported, Outcome
 
 
 def _describe(path: str, result: ImportResult) -> str:
@@ -51,14 +25,42 @@ def _describe(path: str, result: ImportResult) -> str:
     return f"Error: {path}: conflict: {result.message}; nothing stored"
 
 
-def _tell(path: str, result: ImportResult) -> None:
-    """What became of one log: on stdout, or on stderr as ``Error: ...`` for a conflict, like every failure."""
-    click.echo(_describe(path, result), err=result.outcome is Outcome.CONFLICT)
+def _tell(said: LogConverted | LogImported) -> None:
+    """What became of one log: on stdout, or on stderr (input errors, then ``Error: ...``) for a failure."""
+    if isinstance(said, LogConverted):
+        click.echo(f"{said.path}: converted {said.summary.entries} entries from {said.source_format}", err=True)
+        return
+    for line in said.errors:  # every input error, one a line (FILE:LINE: ... at $.path)
+        click.echo(line, err=True)
+    if said.failure is not None:
+        click.echo(f"Error: {said.failure}", err=True)
+    if said.result is not None:
+        click.echo(_describe(said.path, said.result), err=said.conflict)
+
+
+def _tell_interruption(stopped: Interruption) -> None:
+    """Say exactly what an interrupted import stored, what it did not, and where the views stand."""
+    if stopped.inside:
+        if stopped.stored is not None:
+            click.echo(_describe(stopped.path, stopped.stored) + " (stored before the interrupt)")  # type: ignore[arg-type]
+        else:
+            click.echo(f"{stopped.path}: interrupted; nothing of it stored", err=True)
+    elif stopped.path is not None and not stopped.told:  # between two steps: say what the store holds
+        click.echo(f"{stopped.path}: interrupted outside its import: `gamelog games` lists what is stored", err=True)
+    if stopped.untouched:
+        click.echo(f"not imported: {', '.join(stopped.untouched)}", err=True)
+    if stopped.behind is None:
+        click.echo(f"Interrupted; the views' position could not be read ({stopped.views_unreadable})", err=True)
+        return
+    views = "the views are up to date" if not stopped.behind else (
+        f"the views are {plural(stopped.behind, 'event')} behind: the next report, audit or import catches them up "
+        "(`gamelog projections status`)")
+    click.echo(f"Interrupted; {views}.", err=True)
 
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--from", "source_format", type=click.Choice(sorted(converters())),
+@click.option("--from", "source_format", type=click.Choice(export_formats()),
               help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
 @store_option
@@ -71,121 +73,16 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
     log was imported or already was, 1 on a conflict, 2 on a malformed log.
     Interrupted (Ctrl-C), it says what was stored and exits 130.
     """
-    game_store = open_store(store)
-    done: list[str] = []
-    said: set[str] = set()
-    try:
-        code = _import_all(game_store, logs, source_format, game_id, done, said)
-        _update_views(game_store)
-    except KeyboardInterrupt as interrupt:
-        _interrupted(game_store, logs, done, said, interrupt)
-        raise SystemExit(EXIT_INTERRUPTED) from None
-    raise SystemExit(code)
-
-
-def _import_all(game_store: Any, logs: tuple[str, ...], source_format: str | None, game_id: str | None,
-                done: list[str], said: set[str]) -> int:
-    """Import each log, printing what happened to it; returns the exit code.
-
-    ``done`` collects the logs begun, ``said`` those whose outcome was printed.
-    """
-    code = EXIT_OK
-    with closing(_imports(game_store, logs, source_format)) as imports:
-        for path, run in imports:
-            code = _import_one(path, run, source_format, game_id, game_store, done, said, code)
-    return code
-
-
-def _imports(game_store: Any, logs: tuple[str, ...], source_format: str | None) -> Iterator[tuple[str, Any]]:
-    """Each log with the call that imports it: several plain logs are decided in worker processes, one a core."""
-    if source_format is None and len(logs) > 1 and (os.cpu_count() or 1) > 1:
-        yield from import_logs(game_store, list(logs))
-        return
-    for path in logs:
-        yield path, (None if source_format is not None else lambda path=path: _import_file(game_store, path))
-
-
-def _import_file(game_store: Any, path: str) -> ImportResult:
-    with open(path, "rb") as handle, _progress_bar(path) as advance:
-        return import_log(game_store, handle, path, advance)
-
-
-def _import_one(path: str, run: Any, source_format: str | None, game_id: str | None, game_store: Any,
-                done: list[str], said: set[str], code: int) -> int:
-    """Import one log (``run`` does it), printing what happened to it; returns the exit code so far."""
-    done.append(path)  # finished, or interrupted: what is stored of it is said either way
-    if source_format is not None:
-        log, summary = convert_file(path, source_format, game_id)
-        click.echo(f"{path}: converted {summary.entries} entries from {source_format}", err=True)
-        result = _import_converted(game_store, log, path)
-        if result is None:
-            said.add(path)
-            return EXIT_INPUT
-        _tell(path, result)
-        said.add(path)
-        if result.outcome is Outcome.CONFLICT and code != EXIT_INPUT:
-            code = EXIT_VIOLATION
-        return code
-    try:
-        result = run()
-    except OSError as exc:
-        click.echo(f"Error: {path}: {exc.strerror or exc}", err=True)
-        said.add(path)
-        return EXIT_INPUT
-    except LogInvalid as invalid:
-        _print_errors(invalid)
-        click.echo(f"Error: {path}: {plural(len(invalid.errors), 'input error')}; nothing stored", err=True)
-        said.add(path)
-        return EXIT_INPUT
-    except StoreBusy as busy:
-        raise StoreProblem(str(busy)) from busy
-    _tell(path, result)
-    said.add(path)
-    if result.outcome is Outcome.CONFLICT:
-        code = max(code, EXIT_VIOLATION) if code != EXIT_INPUT else code
-    return code
-
-
-def _interrupted(game_store: Any, logs: tuple[str, ...], done: list[str], said: set[str],
-                 interrupt: KeyboardInterrupt) -> None:
-    """Say exactly what an interrupted import stored, what it did not, and where the views stand."""
-    if isinstance(interrupt, ImportInterrupted):
-        path = done[-1]
-        if interrupt.result is not None:
-            click.echo(_describe(path, interrupt.result) + " (stored before the interrupt)")
-        else:
-            click.echo(f"{path}: interrupted; nothing of it stored", err=True)
-    elif done and done[-1] not in said:  # between two steps, outside any import: say what the store holds
-        click.echo(f"{done[-1]}: interrupted outside its import: `gamelog games` lists what is stored", err=True)
-    untouched = logs[len(done):]
-    if untouched:
-        click.echo(f"not imported: {', '.join(untouched)}", err=True)
-    try:
-        behind = ViewKeeper(game_store).status().behind
-    except Exception as exc:  # the store itself failed mid-way: say so rather than guess
-        click.echo(f"Interrupted; the views' position could not be read ({exc})", err=True)
-        return
-    views = "the views are up to date" if not behind else (
-        f"the views are {plural(behind, 'event')} behind: the next report, audit or import catches them up "
-        "(`gamelog projections status`)")
-    click.echo(f"Interrupted; {views}.", err=True)
-
-
-def _import_converted(game_store: Any, log: bytes, path: str) -> ImportResult | None:
-    """Import a converted export; None (errors printed) when it is not a valid log."""
-    try:
-        return import_log(game_store, log, f"{path} (converted)")
-    except LogInvalid as invalid:
-        _print_errors(invalid)
-        return None
-
-
-def _print_errors(invalid: LogInvalid) -> None:
-    """Every input error on stderr, one a line (``FILE:LINE: ... at $.path``)."""
-    for line in invalid.lines():
-        click.echo(line, err=True)
-
-
-def _update_views(game_store: Any) -> None:
-    """Bring the views up to date at the end of every import."""
-    ViewKeeper(game_store).catch_up()
+    shown = progress if sys.stderr.isatty() else None  # a bar for a large log, on a terminal only
+    malformed = conflict = False
+    with Importer.opened(store, logs, source_format=source_format, game_id=game_id, progress=shown) as importer:
+        try:
+            with closing(importer.outcomes()) as outcomes:
+                for said in outcomes:
+                    _tell(said)
+                    if isinstance(said, LogImported):
+                        malformed, conflict = malformed or said.malformed, conflict or said.conflict
+        except KeyboardInterrupt as interrupt:
+            _tell_interruption(importer.interrupted(interrupt))
+            raise SystemExit(EXIT_INTERRUPTED) from None
+    raise SystemExit(EXIT_INPUT if malformed else EXIT_VIOLATION if conflict else EXIT_OK)

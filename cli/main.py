@@ -3,31 +3,30 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 
 import click
-from eventsourcing.persistence import DatabaseError
 
-from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, StoreDamage, StoreProblem
 from gamelog.cli.audit import audit
 from gamelog.cli.catalog import games, schema
 from gamelog.cli.convert import convert
+from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, cli_error
 from gamelog.cli.importing import import_
+from gamelog.cli.projections import projections
 from gamelog.cli.replay import replay
-from gamelog.cli.report import projections, report
+from gamelog.cli.report import report
 from gamelog.cli.validate import validate
 from gamelog.cli.verify import verify
-from gamelog.projections.store.application import StoreDamaged, StoreError, is_damage
 
 
 class _Group(click.Group):
     """Turns every failure into an ``Error: ...`` line and its exit code (``cli.errors``), never a traceback.
 
-    A damaged store exits 3; a store that cannot be opened or written, 2; a
-    closed output pipe ends the command quietly (141); Ctrl-C says so (130);
-    anything else is a bug in gamelog (70): set GAMELOG_DEBUG=1 to see its
-    traceback when reporting it.
+    gamelog's own errors exit as ``cli.errors.ERRORS`` says (a damaged store
+    3; a store that cannot be opened or written, a log, a game that cannot
+    be used, 2); a closed output pipe ends the command quietly (141); Ctrl-C
+    says so (130); anything else is a bug in gamelog (70): set
+    GAMELOG_DEBUG=1 to see its traceback when reporting it.
     """
 
     def invoke(self, ctx: click.Context) -> object:
@@ -41,18 +40,11 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("\nInterrupted.", err=True)
             raise SystemExit(EXIT_INTERRUPTED) from None
-        except StoreDamaged as exc:
-            raise StoreDamage(str(exc)) from exc
-        except StoreError as exc:
-            raise StoreProblem(str(exc)) from exc
-        except (sqlite3.DatabaseError, DatabaseError) as exc:
-            if is_damage(exc):
-                raise StoreDamage(str(exc)) from exc
-            if os.environ.get("GAMELOG_DEBUG"):
-                raise
-            raise Bug(exc) from exc
-        except Exception as exc:  # a bug: say it is one, don't dump a trace
-            if os.environ.get("GAMELOG_DEBUG"):
+        except Exception as exc:
+            problem = cli_error(exc)
+            if problem is not None:
+                raise problem from exc
+            if os.environ.get("GAMELOG_DEBUG"):  # a bug: say it is one, don't dump a trace
                 raise
             raise Bug(exc) from exc
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from itertools import chain
-
 import click
 
-from gamelog.cli.errors import InputProblem
-from gamelog.cli.sources import load_game, store_option
+from gamelog.cli.options import store_option
 from gamelog.cli.terminal import text_width
-from gamelog.domain.games import GAMES
-from gamelog.domain.replay import PointNotReached, state_at
 from gamelog.projections.reports.replay import render_replay_json, render_replay_text
+from gamelog.replaying import replay as replay_of
 
 
 @click.command()
@@ -29,16 +25,5 @@ def replay(game: str, line: int | None, turn: int | None, round_: int | None, fm
     """
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")
-    source = load_game(game, store)
-    if round_ is not None and GAMES[source.game].round_of is None:
-        raise InputProblem(f"{game}: {source.game} is not played in rounds; give --turn or --line")
-    events = iter(source.events)
-    header = next(events)
-    if line is not None and line < header.line:
-        raise InputProblem(f"{game}: line {line} is before the header (line {header.line}); the game starts there")
-    try:
-        state = state_at(source.game, chain([header], events), line=line, turn=turn, round=round_)
-    except PointNotReached as exc:
-        raise InputProblem(f"{game}: {exc}") from exc
-    document = state.document()
+    document = replay_of(game, store, line=line, turn=turn, round=round_)
     click.echo(render_replay_json(document) if fmt == "json" else render_replay_text(document, text_width()))

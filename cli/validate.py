@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
-from gamelog.domain.engine import VIOLATION
-from gamelog.projections.reports.validation import check_file, error_lines, finding_lines, render_validation_json
+from gamelog.projections.reports.validation import error_lines, finding_lines, render_validation_json
+from gamelog.validating import validate as validate_logs
 
 
 @click.command()
@@ -19,16 +19,15 @@ def validate(logs: tuple[str, ...], fmt: str) -> None:
     Exit 0 when no log breaks a rule, 1 when one does (a violation), 2 when a
     log is malformed or missing.
     """
-    checks = [check_file(path) for path in logs]
+    validated = validate_logs(logs)
     if fmt == "json":
-        click.echo(render_validation_json(checks))
+        click.echo(render_validation_json(validated.checks))
     else:
-        for check in checks:
+        for check in validated.checks:
             for line in error_lines(check):
                 click.echo(line, err=True)
             for line in finding_lines(check):
                 click.echo(line)
-    if any(c.errors for c in checks):
+    if validated.malformed:
         raise SystemExit(EXIT_INPUT)
-    violated = any(f.severity == VIOLATION for c in checks for f in c.findings)
-    raise SystemExit(EXIT_VIOLATION if violated else EXIT_OK)
+    raise SystemExit(EXIT_VIOLATION if validated.violated else EXIT_OK)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION, InputProblem
-from gamelog.cli.sources import load_game, open_store, store_option
-from gamelog.projections.reports.documents import Problem, Verification
-from gamelog.projections.reports.verification import (log_match, render_log_match_json, render_log_match_text,
-                                              render_verification_json, render_verification_text, verification)
-from gamelog.projections.store.verify import SHORT, compare_log, fingerprint_of, verify_game
+from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
+from gamelog.cli.options import store_option
+from gamelog.projections.reports.documents import Verification
+from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
+                                                       render_verification_json, render_verification_text)
+from gamelog.projections.store.verify import SHORT
+from gamelog.sources import is_log_file
+from gamelog.verifying import match_log, verify_log_file, verify_stored
 
 
 @click.command()
@@ -30,36 +30,17 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
     would show it once imported (nothing stored). With --against, GAME is a
     log file compared line by line with a stored game (exit 1 when it differs).
     """
-    if against is None and os.path.isfile(game):
-        document = _log_file(game, fingerprint, store)
-        click.echo(render_verification_json(document) if fmt == "json" else _log_file_text(game, document))
-        raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
-    game_store = open_store(store, must_exist=True)
     if against is not None:
-        if not os.path.isfile(game):
-            raise InputProblem(f"no such log file: {game}")
-        with open(game, "rb") as handle:
-            match = log_match(game, against, compare_log(game_store, handle, against))
+        match = match_log(store, game, against)
         click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
         raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    try:
-        document = verification(verify_game(game_store, game, fingerprint))
-    except KeyError:
-        raise InputProblem(f"no stored game named {game!r} (in {store})") from None
-    click.echo(render_verification_json(document) if fmt == "json" else render_verification_text(document))
+    if is_log_file(game):
+        document = verify_log_file(game, fingerprint)
+        click.echo(render_verification_json(document) if fmt == "json" else _log_file_text(game, document))
+    else:
+        document = verify_stored(store, game, fingerprint)
+        click.echo(render_verification_json(document) if fmt == "json" else render_verification_text(document))
     raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
-
-
-def _log_file(path: str, fingerprint: str | None, store: str) -> Verification:
-    """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint`` differs."""
-    source = load_game(path, store)
-    events = list(source.events)
-    head = fingerprint_of(source.id, events)
-    problems = []
-    if fingerprint is not None and not head.startswith(fingerprint.lower()):
-        problems.append(Problem(version=len(events), kind="altered",
-                                message=f"the chain head {head[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
-    return Verification(game=source.id, intact=not problems, versions=len(events), fingerprint=head, problems=problems)
 
 
 def _log_file_text(path: str, document: Verification) -> str:

@@ -123,3 +123,13 @@ def test_every_rule_id_of_rules_md_has_its_text():
 def test_the_shipped_rules_are_the_shared_digest():
     shared = shared_path("RULES.md")
     assert (ROOT / "domain" / "data" / "RULES.md").read_bytes() == shared.read_bytes()
+
+
+def test_a_what_if_in_markdown_is_markdown(decided_by_one_objective):
+    result = audit(str(decided_by_one_objective), "--without", "21", "--format", "markdown")
+    assert result.exit_code == 0
+    markdown = result.stdout
+    assert markdown.startswith("# What if line 21 of twilight-imperium-4 ti4-last-objective had not counted\n")
+    assert "| after | actual | what if |" in markdown and "| round " in markdown
+    assert "- **the winner changes**" in markdown
+    assert markdown != audit(str(decided_by_one_objective), "--without", "21").stdout

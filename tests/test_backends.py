@@ -27,9 +27,6 @@ ABOVE_THE_STORE = ("domain", "projections", "cli")
 STORE = ROOT / "projections" / "store"
 SEED = EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"
 GAME = "seed-examples"
-STILL_ALLOWED = {"cli/main.py"}
-"""Modules that still import a database library, each until its rewrite is merged (cli/main.py: its catch of
-eventsourcing's DatabaseError, which the CLI's rewrite drops). This set must end empty."""
 
 
 def _imported(path) -> set[str]:
@@ -52,8 +49,7 @@ def test_nothing_above_the_store_imports_a_database_library():
             libraries = _imported(path) & set(DATABASE_LIBRARIES)
             if libraries:
                 offenders[str(path.relative_to(ROOT))] = sorted(libraries)
-    assert set(offenders) - STILL_ALLOWED == set(), f"imports of a database library above the store: {offenders}"
-    assert STILL_ALLOWED <= set(offenders), f"no longer needed, remove from STILL_ALLOWED: {STILL_ALLOWED - set(offenders)}"
+    assert offenders == {}, f"imports of a database library above the store: {offenders}"
 
 
 def test_the_scan_finds_an_import_where_there_is_one(tmp_path):

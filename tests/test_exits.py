@@ -244,7 +244,7 @@ def test_an_unexpected_exception_is_a_bug_with_its_own_exit_code(tmp_path, monke
     def broken(*args):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("gamelog.cli.catalog.games_document", broken)
+    monkeypatch.setattr("gamelog.listing.games_document", broken)
     monkeypatch.delenv("GAMELOG_DEBUG", raising=False)
     result = CliRunner().invoke(main, ["games", "--store", str(tmp_path / "none.sqlite")])
     assert result.exit_code == 70

@@ -134,7 +134,7 @@ def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
 def test_views_kept_on_the_store_equal_the_views_of_the_log_in_memory(store):
     from gamelog.projections.views.compare import table_dump
     from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
-    from gamelog.projections.store.verify import verify_game
+    from gamelog.verifying import verify_game
 
     keeper = ViewKeeper(store)
     import_log(store, b"".join(SEED_LINES[:30]), "seed.jsonl")

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gamelog.cli.convert import convert as convert_command, convert_file
+from gamelog.cli.main import main
+from gamelog.converting import convert_file
 from gamelog.domain.twilight_imperium.converters import ConversionError, convert
 from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import iso
 from gamelog.domain.events import FindingRaised
@@ -342,7 +343,7 @@ def test_not_an_object_or_not_utf8():
 
 
 def test_convert_command_writes_the_log_to_stdout_and_the_summary_to_stderr():
-    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL)])
+    result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(SMALL)])
     assert result.exit_code == 0, result.output
     assert result.stdout.encode() == convert("ti-assistant", SMALL.read_bytes()).to_bytes()
     assert "35 entries from ti-assistant -> 41 log lines" in result.stderr
@@ -351,7 +352,7 @@ def test_convert_command_writes_the_log_to_stdout_and_the_summary_to_stderr():
 
 def test_convert_command_output_file_and_id(tmp_path):
     out = tmp_path / "game.jsonl"
-    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL), "-o", str(out), "--id", "heat-1"])
+    result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(SMALL), "-o", str(out), "--id", "heat-1"])
     assert result.exit_code == 0 and result.stdout == ""
     assert json.loads(out.read_text().splitlines()[0])["id"] == "heat-1"
 
@@ -363,16 +364,16 @@ def test_convert_command_output_file_and_id(tmp_path):
 ])
 def test_convert_command_malformed_exit_2(name, message):
     path = FIXTURES / name
-    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(path)])
+    result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(path)])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"Error: {path}: ") and message in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_convert_command_missing_file_and_bad_id(tmp_path):
-    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(tmp_path / "nope.json")])
+    result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and "Error: " in result.stderr
-    result = CliRunner().invoke(convert_command, ["--from", "ti-assistant", str(SMALL), "--id", ""])
+    result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(SMALL), "--id", ""])
     assert result.exit_code == 2 and "$.id" in result.stderr
 
 

@@ -11,7 +11,8 @@ from gamelog.cli.main import main
 from gamelog.projections.store.chain import event_hash, link, open_sealed, seal
 from gamelog.projections.importing.importer import import_log
 from gamelog.projections.store.application import GameStore, game_uuid
-from gamelog.projections.store.verify import compare_log, fingerprint_of, verify_game
+from gamelog.projections.store.verify import compare_log, fingerprint_of
+from gamelog.verifying import verify_game
 from gamelog.domain.replay import run
 from tests.conftest import EXAMPLES
 

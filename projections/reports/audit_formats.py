@@ -133,7 +133,7 @@ def render_what_if_json(diff: WhatIf) -> str:
 
 
 def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> str:
-    """What changes: findings that go and come, standings that differ, the end (markdown prints this too).
+    """What changes: findings that go and come, standings that differ, the end.
 
     Every line is at most ``width`` wide; user text is cleaned (``safe.clean``).
     """
@@ -154,6 +154,35 @@ def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> str:
     say(f"end: {_end(actual)}  ->  {_end(what_if)}" + ("  (the winner changes)" if diff.winner_changes else ""), 2, 4)
     if not diff.findings_gone and not diff.findings_new and not diff.standings and not diff.winner_changes:
         out.insert(1, "  nothing else changes")
+    return "\n".join(out)
+
+
+
+def render_what_if_markdown(diff: WhatIf) -> str:
+    """What changes, in Markdown: the findings that go and come as tables, the standings that differ, the end.
+
+    Every piece of user text is escaped (``safe.markdown``).
+    """
+    which = f"line{'s' if len(diff.without) > 1 else ''} {', '.join(map(str, diff.without))}"
+    out = [f"# What if {which} of {diff.game} {markdown(diff.id)} had not counted", ""]
+    if not diff.findings_gone and not diff.findings_new and not diff.standings and not diff.winner_changes:
+        out += ["Nothing else changes.", ""]
+    for name, findings in (("Findings that go", diff.findings_gone), ("Findings that come", diff.findings_new)):
+        if findings:
+            out += [f"## {name}", "", "| line | severity | rule | player | finding |", "| ---: | --- | --- | --- | --- |"]
+            out += [f"| {f.line} | {f.severity} | `{f.rule}` | {markdown(f.player)} | {markdown(f.message)} |"
+                    for f in findings]
+            out.append("")
+    if diff.standings:
+        score = label(diff.score)
+        out += [f"## {markdown(score)}", "", "| after | actual | what if |", "| --- | --- | --- |"]
+        out += [f"| {_period(s)} | {markdown(_standing(s.actual, diff.score))} | "
+                f"{markdown(_standing(s.what_if, diff.score))} |" for s in diff.standings]
+        out.append("")
+    actual, what_if = diff.result.actual, diff.result.what_if
+    out += ["## End", "", f"- actual: {markdown(_end(actual))}", f"- what if: {markdown(_end(what_if))}"]
+    if diff.winner_changes:
+        out.append("- **the winner changes**")
     return "\n".join(out)
 
 

@@ -1,13 +1,13 @@
-"""Is the stored history intact, and what is derived from it; does a log file still match what was imported?
+"""What verify reads of the store: is the stored history intact; does a log file still match what was imported?
 
-``verify_game`` recomputes a game's hash chain from its stored events and
+``verify_chain`` recomputes a game's hash chain from its stored events and
 compares the result with the catalog and, when the players kept one, with
-their fingerprint. Then it derives again, from the events, everything
-gamelog keeps beside them (the catalog row's derived columns, and the views
-up to their tracking position) and names each table and row that differs:
-``gamelog projections rebuild`` repairs those. An event that cannot be read
-(its bytes, NULL, a topic that is no registered game's event class) and a
-damaged SQLite file are problems too, never a crash.
+their fingerprint; ``compare_catalog`` derives the catalog row again from the
+events. Everything else gamelog keeps beside the events (the views) is
+compared a floor up, by the service that reads both (``gamelog.verifying``).
+An event that cannot be read (its bytes, NULL, a topic that is no registered
+game's event class) and a damaged SQLite file are problems too, never a crash
+(:func:`reading_problems`).
 
 ``compare_log`` checks a log file line by line against the stored game.
 ``fingerprint_of`` computes the fingerprint a log file would have once
@@ -17,13 +17,14 @@ imported (events hold no clock, so it is the same everywhere).
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator
 
 import msgspec
 
 from gamelog.domain.reader import LogReader
-from gamelog.projections.store.application import GameStore, GameSummary, StoreDamaged, game_uuid
+from gamelog.projections.store.application import GameStore, GameSummary, StoreDamaged
 from gamelog.projections.store.catalog import compare_summary, derive_summary
 from gamelog.projections.store.chain import GENESIS, ChainBreak, StoredLink, check, event_hash, link, open_sealed
 from gamelog.projections.store.mapper import encoded
@@ -34,23 +35,28 @@ SHORT = 16
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of verifying one stored game."""
+    """The outcome of verifying one stored game (``problems`` grows as the floors above compare what they keep)."""
 
     game_id: str
     problems: list[ChainBreak]
     fingerprint: str
     versions: int
+    summary: GameSummary | None = None
+    """The game's catalog row as stored (None when it is missing)."""
+    positions: array = field(default_factory=lambda: array("q"))
+    """Each stored event's place in the store's notification log, in version order (when the chain is whole)."""
 
     @property
     def intact(self) -> bool:
         return not self.problems
 
 
-def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
-    """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived.
+def verify_chain(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
+    """Check the chain of every stored event of ``game_id`` against the catalog and ``fingerprint``.
 
     ``fingerprint`` may be the short form (its first hex digits). Raises
     ``KeyError`` when neither events nor a catalog row of the game exist.
+    A damaged file is one problem, with no versions.
     """
     try:
         summary = store.summary(game_id)
@@ -70,20 +76,42 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
             problems.append(ChainBreak(last, "altered", "the chain head differs from the fingerprint the catalog recorded at import"))
     if fingerprint is not None and not head.hex().startswith(fingerprint.lower()):
         problems.append(ChainBreak(last, "altered", f"the chain head {head.hex()[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
-    if last:
-        try:
-            if problems:  # the catalog and views were derived from the events before they were altered
-                for _ in store.history(game_id):  # but an event that cannot be read is named
-                    pass
-            else:
-                problems += _derived(store, game_id, summary, positions)
-        except StoreDamaged as exc:
-            problems.append(ChainBreak(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
-        except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
-            # Decodable events that do not fold (forged with a recomputed chain): a finding, not a crash.
-            problems.append(ChainBreak(0, "damaged", f"the stored events of game {game_id!r} do not fold into a game: "
-                                                  f"{type(exc).__name__}: {exc}"))
-    return Verdict(game_id, problems, head.hex(), last)
+    return Verdict(game_id, problems, head.hex(), last, summary, positions)
+
+
+@contextmanager
+def reading_problems(verdict: Verdict) -> Iterator[None]:
+    """Within the block, an event that cannot be read or folded is one more of ``verdict``'s problems, not a
+    crash: a derived table is compared, or the events read, as far as they go."""
+    try:
+        yield
+    except StoreDamaged as exc:
+        verdict.problems.append(ChainBreak(exc.version or 0, "undecodable" if exc.version else "damaged", str(exc)))
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        # Decodable events that do not fold (forged with a recomputed chain): a finding, not a crash.
+        verdict.problems.append(ChainBreak(0, "damaged", f"the stored events of game {verdict.game_id!r} do not fold "
+                                                      f"into a game: {type(exc).__name__}: {exc}"))
+
+
+def read_every_event(store: GameStore, game_id: str) -> None:
+    """Read every stored event of the game; raises StoreDamaged naming one that cannot be read.
+
+    When the chain is broken, the catalog and views were derived from the
+    events before they were altered: comparing them says nothing more, but an
+    event that cannot be read is named.
+    """
+    for _ in store.history(game_id):
+        pass
+
+
+def compare_catalog(store: GameStore, verdict: Verdict) -> list[ChainBreak]:
+    """What differs between the game's catalog row as stored and as derived again from its events.
+
+    Raises StoreDamaged when an event cannot be read.
+    """
+    kept_summary = verdict.summary or GameSummary(verdict.game_id, "", [], 0, 0, False, None)
+    derived = derive_summary(store.history(verdict.game_id), kept_summary.versions, kept_summary.fingerprint)
+    return compare_summary(verdict.summary, derived)
 
 
 def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[ChainBreak], bytes, int]:
@@ -116,50 +144,6 @@ def _kept(links: Iterable[StoredLink], into: array) -> Iterator[StoredLink]:
     for one in links:
         into.append(one.notification_id)
         yield one
-
-
-def _derived(store: GameStore, game_id: str, summary: GameSummary | None, positions: array) -> list[ChainBreak]:
-    """What differs between the catalog and the views as stored and as derived again from the events.
-
-    The views are compared as they should be at their tracking position: a
-    game's events after it are not folded yet (``projections status`` says
-    so). ``positions`` is each event's place in the notification log. The
-    events are folded as they are read, the views derived again into a
-    temporary database on disk and compared a page at a time. Raises
-    StoreDamaged when an event cannot be read or folded.
-    """
-    from gamelog.projections.views.compare import compare_views
-    from gamelog.projections.views.keeper import ViewKeeper, derived_views
-
-    kept_summary = summary or GameSummary(game_id, "", [], 0, 0, False, None)
-    derived = derive_summary(store.history(game_id), kept_summary.versions, kept_summary.fingerprint)
-    problems = compare_summary(summary, derived)
-    keeper = ViewKeeper(store)
-    status = keeper.status()
-    if status.position > status.head:
-        problems.append(ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
-                                              f"past the store's last event {status.head}", keeper.tracking_name))
-    uid = game_uuid(game_id).hex
-    every_folded = max(positions, default=0) <= status.position
-    with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
-        views = compare_views(kept, mine, game_id, uid)
-        if views and not every_folded:
-            # Views holding more than their position says: compare with every event folded.
-            with derived_views(store.history(game_id)) as every:
-                if not compare_views(kept, every, game_id, uid):
-                    last = next(p for p in positions if p > status.position)
-                    return problems + [ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position "
-                                                             f"{status.position} is before event {last} of the store's log, "
-                                                             f"which the views of game {game_id!r} hold", keeper.tracking_name)]
-    return problems + views
-
-
-def _folded(store: GameStore, game_id: str, positions: array, position: int) -> Iterator[Any]:
-    """The game's events that the views have folded (``positions[i]``, the place of the i-th in the notification
-    log, is at most ``position``); raises StoreDamaged naming one that cannot be read."""
-    for i, event in enumerate(store.history(game_id)):
-        if i < len(positions) and positions[i] <= position:
-            yield event
 
 
 def fingerprint_of(game_id: str, events: Iterable[Any]) -> str:

@@ -32,8 +32,8 @@ def largest_export() -> Path:
 
 CHILD = """
 import sys, time
-from gamelog.cli.convert import convert_file
-from gamelog.cli.sources import open_store
+from gamelog.converting import convert_file
+from gamelog.sources import open_store
 from gamelog.projections.importing.importer import import_log
 from gamelog.projections.views.keeper import ViewKeeper
 start = time.perf_counter()

@@ -1,0 +1,55 @@
+"""The options several commands share: ``--store``, and ``--format`` choices read from a registry."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Sequence
+
+import click
+
+from gamelog.errors import UnsupportedStore
+from gamelog.sources import DEFAULT_STORE, STORE_ENV, check_store_location
+
+
+def _store_location(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """The store a command uses: its own ``--store``, else the one given before the command, else
+    ``GAMELOG_STORE``, else the default.
+
+    ``gamelog --store x games`` and ``gamelog games --store x`` are the same.
+    Raises click.BadParameter (exit 2) for a URL gamelog cannot open, rather
+    than taking ``ftp://host/db`` for a SQLite file's name.
+    """
+    # Resolved here, not by click's envvar and default: those would win over the group's --store.
+    for candidate in (value, ctx.find_root().params.get("store"), os.environ.get(STORE_ENV) or None, DEFAULT_STORE):
+        if candidate is not None:
+            value = candidate
+            break
+    try:
+        return check_store_location(value)
+    except UnsupportedStore as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+store_option = click.option(
+    "--store",
+    metavar="PATH|URL",
+    callback=_store_location,
+    help=f"The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE; default "
+         f"{DEFAULT_STORE}); may also come before the command (gamelog --store PATH games).",
+)
+
+
+class RegistryChoice(click.Choice):
+    """A choice of the names a registry holds when the command runs (a format plugged in later is offered)."""
+
+    def __init__(self, names: Callable[[], Sequence[str]]):
+        self._names = names
+        super().__init__(list(names()))
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        return tuple(self._names())
+
+    @choices.setter
+    def choices(self, _: Sequence[str]) -> None:
+        pass  # the registry holds them

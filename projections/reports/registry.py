@@ -1,0 +1,152 @@
+"""The report and audit formats by name: each registered once, beside the renderers; ``--format`` reads this.
+
+A report format renders either a period at a time (``render(head, periods,
+layout)``: the report's head, its periods as they are read, and the
+terminal's layout) or, registered with ``whole=True``, from the full report
+document (periods and the state after every line read in: what the HTML
+report's replay needs), called as ``render(report, report.periods, layout)``.
+Either way it gives the text as pieces. Adding a format is one
+:func:`register_format` (as a decorator or a call); ``gamelog report
+--format`` offers it from then on. An audit format is one
+:func:`register_audit_format`: how it writes an audit, and a what-if.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from gamelog.projections.reports.audit import AuditParts
+from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
+                                                       render_what_if_json, render_what_if_markdown,
+                                                       render_what_if_text)
+from gamelog.projections.reports.documents import Period, Report, WhatIf
+from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
+from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.terminal import WIDTH
+
+
+def _plain(text: str, **_: Any) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a renderer may ask of where its text goes: how to style a line (``click.style`` on a terminal,
+    plain otherwise; called as ``style(text, bold=True, fg="red")``) and the width to wrap to."""
+
+    style: Callable[..., str] = _plain
+    width: int = WIDTH
+
+
+ReportRender = Callable[[Report, Iterable[Period], Layout], Iterable[str]]
+
+
+@dataclass(frozen=True)
+class ReportFormat:
+    """One report format: its name (``--format NAME``), how it renders, and what a file of it is."""
+
+    name: str
+    render: ReportRender
+    whole: bool = False
+    """Rendered from the full report document (``model.build_report`` with the history) rather than a period at
+    a time."""
+    media_type: str = "text/plain"
+    suffix: str = ".txt"
+
+
+REPORT_FORMATS: dict[str, ReportFormat] = {}
+
+
+def register_format(name: str, render: ReportRender | None = None, *, whole: bool = False,
+                    media_type: str = "text/plain", suffix: str = ".txt") -> Any:
+    """Register the report format ``name``: ``register_format("x", render)``, or ``@register_format("x")`` over
+    ``render``. Returns ``render``. Raises ValueError when ``name`` is taken."""
+    def register(function: ReportRender) -> ReportRender:
+        if name in REPORT_FORMATS:
+            raise ValueError(f"a report format named {name!r} is registered already")
+        REPORT_FORMATS[name] = ReportFormat(name, function, whole, media_type, suffix)
+        return function
+
+    return register if render is None else register(render)
+
+
+def unregister_format(name: str) -> None:
+    """Take the report format ``name`` out of the registry (a format plugged in for a while)."""
+    del REPORT_FORMATS[name]
+
+
+@contextmanager
+def plugged_in_format(name: str, render: ReportRender, **options: Any) -> Iterator[ReportFormat]:
+    """The report format registered for the ``with`` block only, then taken out again."""
+    register_format(name, render, **options)
+    try:
+        yield REPORT_FORMATS[name]
+    finally:
+        unregister_format(name)
+
+
+def report_formats() -> list[str]:
+    """The names of the report formats, in the order they were registered."""
+    return list(REPORT_FORMATS)
+
+
+def report_format(name: str) -> ReportFormat:
+    """The report format ``name``; raises KeyError naming the known ones."""
+    try:
+        return REPORT_FORMATS[name]
+    except KeyError:
+        raise KeyError(f"unknown report format {name!r} (known: {', '.join(REPORT_FORMATS)})") from None
+
+
+@dataclass(frozen=True)
+class AuditFormat:
+    """One audit format: how it writes an audit (a finding, an entry at a time) and a what-if (``--without``)."""
+
+    name: str
+    audit: Callable[[AuditParts, Layout], Iterable[str]]
+    what_if: Callable[[WhatIf, Layout], str]
+
+
+AUDIT_FORMATS: dict[str, AuditFormat] = {}
+
+
+def register_audit_format(name: str, *, audit: Callable[[AuditParts, Layout], Iterable[str]],
+                          what_if: Callable[[WhatIf, Layout], str]) -> AuditFormat:
+    """Register the audit format ``name``; raises ValueError when it is taken."""
+    if name in AUDIT_FORMATS:
+        raise ValueError(f"an audit format named {name!r} is registered already")
+    AUDIT_FORMATS[name] = AuditFormat(name, audit, what_if)
+    return AUDIT_FORMATS[name]
+
+
+def audit_formats() -> list[str]:
+    """The names of the audit formats, in the order they were registered."""
+    return list(AUDIT_FORMATS)
+
+
+def audit_format(name: str) -> AuditFormat:
+    """The audit format ``name``; raises KeyError naming the known ones."""
+    try:
+        return AUDIT_FORMATS[name]
+    except KeyError:
+        raise KeyError(f"unknown audit format {name!r} (known: {', '.join(AUDIT_FORMATS)})") from None
+
+
+# gamelog's own formats, in the order `--help` lists them.
+register_format("text", lambda head, periods, layout: text_pieces(head, periods, layout.style, layout.width))
+register_format("markdown", lambda head, periods, _: markdown_pieces(head, periods),
+                media_type="text/markdown", suffix=".md")
+register_format("json", lambda head, periods, _: json_pieces(head, periods), media_type="application/json",
+                suffix=".json")
+register_format("csv", lambda head, periods, _: csv_pieces(head, periods), media_type="text/csv", suffix=".csv")
+register_format("html", lambda report, _, __: [render_html(report)], whole=True, media_type="text/html",
+                suffix=".html")
+
+register_audit_format("text", audit=lambda parts, layout: audit_text_pieces(parts, layout.width),
+                      what_if=lambda diff, layout: render_what_if_text(diff, layout.width))
+register_audit_format("json", audit=lambda parts, _: audit_json_pieces(parts),
+                      what_if=lambda diff, _: render_what_if_json(diff))
+register_audit_format("markdown", audit=lambda parts, _: audit_markdown_pieces(parts),
+                      what_if=lambda diff, _: render_what_if_markdown(diff))

@@ -1,0 +1,115 @@
+"""Audit a game: every finding with its rule and line, how each score was made; and what-ifs (``--without``).
+
+Both are written in any registered audit format
+(``projections.reports.registry``): an audit as it is read from the views,
+a what-if whole.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from gamelog.domain.engine import VIOLATION
+from gamelog.domain.replay import PointNotReached, without as replay_without
+from gamelog.projections.reports.audit import audit_parts
+from gamelog.projections.reports.documents import WhatIf
+from gamelog.projections.reports.model import GameNotInViews, build_report
+from gamelog.projections.reports.registry import AuditFormat, Layout, audit_format
+from gamelog.projections.reports.whatif import compare
+from gamelog.projections.views.keeper import views_in_memory
+
+from .errors import BadInput, GameNotFound, PlayerNotFound, PointNotInGame
+from .sources import Source, open_game
+
+
+@dataclass(frozen=True)
+class Audited:
+    """An audit as it is written: its text as pieces (read from the views as they are written), and how many
+    violations the game has (0: it breaks no rule)."""
+
+    pieces: Iterable[str]
+    violations: int
+
+
+@dataclass(frozen=True)
+class WhatIfAnswer:
+    """A what-if: the difference (``what-if``'s document), its text in the format asked for, and how many
+    violations the game without those lines has."""
+
+    document: WhatIf
+    text: str
+    violations: int
+
+
+def _format(fmt: str) -> AuditFormat:
+    try:
+        return audit_format(fmt)
+    except KeyError as exc:
+        raise BadInput(exc.args[0]) from None
+
+
+def _not_found(game: str, store: str) -> GameNotFound:
+    return GameNotFound(f"no log file or stored game named {game!r} (in {store})")
+
+
+def _players(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
+    return PlayerNotFound(f"no player {player!r} in {game_id!r} (players: {', '.join(players)})")
+
+
+@contextmanager
+def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text",
+          layout: Layout = Layout()) -> Iterator[Audited]:
+    """The audit of GAME (a log file, or a stored game's id in ``store``), only ``player``'s score with
+    ``player``, for the ``with`` block (the views stay open while its pieces are read).
+
+    Raises :class:`~.errors.GameNotFound`, :class:`~.errors.PlayerNotFound`, :class:`~.errors.BadInput` and the
+    store's errors.
+    """
+    chosen = _format(fmt)
+    with open_game(game, store) as source, source.views() as cursor:
+        fingerprint = source.fingerprint()
+        try:
+            parts = audit_parts(cursor, source.id, fingerprint=fingerprint)
+        except GameNotInViews:
+            raise _not_found(game, store) from None
+        if player is not None:
+            if player not in parts.players:
+                raise _players(source.id, parts.players, player)
+            parts = audit_parts(cursor, source.id, player, fingerprint)
+        yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
+
+
+def what_if(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
+            layout: Layout = Layout()) -> WhatIfAnswer:
+    """What changes when the lines ``without`` of GAME had been void from the start: the game decided again by
+    the rules without them (nothing stored changes), its report compared with the game's.
+
+    ``player``, when given, must be one of the game's players. Raises
+    :class:`~.errors.PointNotInGame` for a line that holds no event,
+    :class:`~.errors.GameNotFound`, :class:`~.errors.PlayerNotFound`, :class:`~.errors.BadInput` and the store's
+    errors.
+    """
+    chosen = _format(fmt)
+    lines = sorted(set(without))
+    with open_game(game, store) as source, source.views() as cursor:
+        diff, violations = _what_if(game, store, source, cursor, lines, player)
+    return WhatIfAnswer(diff, chosen.what_if(diff, layout), violations)
+
+
+def _what_if(game: str, store: str, source: Source, cursor: object, lines: list[int],
+             player: str | None) -> tuple[WhatIf, int]:
+    try:
+        parts = audit_parts(cursor, source.id)
+    except GameNotInViews:
+        raise _not_found(game, store) from None
+    if player is not None and player not in parts.players:
+        raise _players(source.id, parts.players, player)
+    try:
+        hypothetical = replay_without(parts.head.game, source.history(), set(lines))
+    except PointNotReached as exc:
+        raise PointNotInGame(f"{game}: {exc}") from exc
+    what_if_cursor = views_in_memory(hypothetical).cursor()
+    diff = compare(build_report(cursor, source.id), build_report(what_if_cursor, source.id), lines)
+    return diff, audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)

@@ -1,0 +1,53 @@
+"""Convert another tool's export of a game into a log (format v1), for ``convert`` and ``import --from``."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gamelog.domain.conversion import ConversionError, Summary
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.games import converters
+from gamelog.domain.reader import LogReader
+
+from .errors import BadInput, InvalidLog
+
+
+class Converted(NamedTuple):
+    """A converted export: the log as bytes, and the summary of what became of each kind of entry."""
+
+    log: bytes
+    summary: Summary
+
+
+def export_formats() -> list[str]:
+    """The names of the tools whose exports can be converted (the games' converters), sorted."""
+    return sorted(converters())
+
+
+def convert_file(path: str, source_format: str, game_id: str | None = None) -> Converted:
+    """Read and convert one export file; ``game_id`` is the game's id (default: taken from the export).
+
+    Raises :class:`~.errors.BadInput` (``FILE: <message> at $.path``) for an
+    unknown format, a file that cannot be read or an export the converter
+    cannot read, and :class:`~.errors.InvalidLog` for a converted log that
+    would not be valid v1 (a bad ``game_id``): its errors name the output's lines.
+    """
+    known = converters()
+    if source_format not in known:
+        raise BadInput(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise BadInput(f"{path}: {exc.strerror or exc}") from exc
+    try:
+        conversion = known[source_format](raw, game_id)
+    except ConversionError as exc:
+        raise BadInput(exc.describe(path)) from exc
+    log = conversion.to_bytes()
+    reader = LogReader(log)
+    for _ in reader.events():
+        pass
+    if reader.errors:
+        raise InvalidLog(LogInvalid(f"{path} (converted)", reader.errors))
+    return Converted(log, conversion.summary)

@@ -1,0 +1,28 @@
+"""The stored games, as ``games`` lists them, and the JSON Schemas of the log format and of every document."""
+
+from __future__ import annotations
+
+from gamelog.projections.reports.catalog import games_document
+from gamelog.projections.reports.documents import Games
+from gamelog.projections.reports.schemas import SCHEMAS, schema_of
+
+from .sources import opened_store, store_exists
+
+__all__ = ["SCHEMAS", "list_games", "schema"]
+
+
+def list_games(store: str) -> Games:
+    """The games in the store at ``store``: id, game, players, events, last line, finished, winner, fingerprint.
+
+    Listing never creates a store: no file yet means no games yet.
+    """
+    if not store_exists(store):
+        return games_document([])
+    with opened_store(store) as opened:
+        return games_document(opened.games())
+
+
+def schema(name: str = "log") -> dict:
+    """The JSON Schema of the log format (``log``) or of the document a command prints (one of :data:`SCHEMAS`);
+    raises KeyError for another name."""
+    return schema_of(name)

@@ -1,0 +1,47 @@
+"""Report a game, turn by turn or round by round, in any registered format (``projections.reports.registry``).
+
+A streaming format is written as the views are read (the head, then a period
+at a time); a whole format (HTML) gets the full report document, with the
+state after every line folded from the game's history.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+from gamelog.domain.games import GAMES
+from gamelog.projections.reports.model import GameNotInViews, build_report, report_head, report_periods
+from gamelog.projections.reports.registry import Layout, report_format
+
+from .errors import BadInput, GameNotFound, NotPlayedInRounds
+from .sources import open_game
+
+
+@contextmanager
+def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
+           layout: Layout = Layout()) -> Iterator[Iterable[str]]:
+    """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
+    text to write in turn, for the ``with`` block (the views stay open while it is read).
+
+    ``by`` is ``turn`` or ``round`` (the game's own period by default).
+    Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
+    unknown format, a log that cannot be read) and the store's errors.
+    """
+    try:
+        chosen = report_format(fmt)
+    except KeyError as exc:
+        raise BadInput(exc.args[0]) from None
+    with open_game(game, store) as source, source.views() as cursor:
+        try:
+            head = report_head(cursor, source.id, by)
+        except GameNotInViews:
+            raise GameNotFound(f"no log file or stored game named {game!r} (in {store})") from None
+        if by == "round" and GAMES[head.game].round_of is None:
+            raise NotPlayedInRounds(f"{game}: {head.game} is not played in rounds; report it --by turn")
+        if chosen.whole:
+            whole = build_report(cursor, source.id, by, source.history())
+            yield chosen.render(whole, whole.periods, layout)
+        else:
+            yield chosen.render(head, report_periods(cursor, head), layout)
+

@@ -1,0 +1,192 @@
+"""Where a game comes from: a log file read in memory, or a game kept in a store; and the store itself.
+
+GAME, as every command takes it (docs/cli.md), is decided here and nowhere
+else: an existing file is a log, read and decided in memory (nothing
+stored); anything else is the ``id`` of a stored game. A store is a SQLite
+file path or a ``postgresql://`` URL.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+from functools import cached_property
+from itertools import chain
+from typing import Any, BinaryIO, Iterator
+
+from gamelog.domain.errors import LogInvalid
+from gamelog.domain.reader import LogReader
+from gamelog.domain.replay import decide
+from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, is_postgres
+from gamelog.projections.store.verify import fingerprint_of
+from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+
+from .errors import BadInput, GameNotFound, InvalidLog, StoreMissing, UnsupportedStore
+
+__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
+           "open_game", "open_store", "opened_store", "read_log", "store_exists"]
+
+STORE_ENV = "GAMELOG_STORE"
+"""The environment variable naming the store when no ``--store`` is given."""
+
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def check_store_location(location: str) -> str:
+    """``location`` when gamelog can open a store there; raises :class:`UnsupportedStore` for a URL it cannot
+    (rather than taking ``ftp://host/db`` for a SQLite file's name)."""
+    url = _URL.match(location)
+    if url and not is_postgres(location):
+        raise UnsupportedStore(f"unsupported URL scheme {url.group(1)!r} in {location!r}: give a SQLite file path "
+                               "or a postgresql://user@host:port/db URL")
+    return location
+
+
+def store_exists(location: str) -> bool:
+    """Whether there may be a store at ``location``: a PostgreSQL URL, or a SQLite file that exists."""
+    return "://" in location or os.path.exists(location)
+
+
+def open_store(location: str, *, must_exist: bool = False) -> GameStore:
+    """The store at ``location``; the caller closes it. With ``must_exist``, a SQLite file that does not exist is
+    :class:`StoreMissing` rather than created by reading it. Raises the store's errors (``StoreError``...)."""
+    if must_exist and not store_exists(location):
+        raise StoreMissing(f"no store at {location} (import a log first, or name one with --store)")
+    return GameStore(location)
+
+
+@contextmanager
+def opened_store(location: str, *, must_exist: bool = False) -> Iterator[GameStore]:
+    """:func:`open_store` for a ``with`` block: closed (its connections returned) at the end."""
+    store = open_store(location, must_exist=must_exist)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+class LogFile:
+    """A log read and decided in memory: its history, and the views of it built when first asked for."""
+
+    def __init__(self, name: str, game: str, events: list[Any]):
+        self.name = name
+        """The log as the user named it."""
+        self.game = game
+        """The game's name in the registry (``domain.games.GAMES``)."""
+        self.events = events
+        self.id: str = events[0].event.id
+
+    def history(self) -> list[Any]:
+        """Every event of the game, the header's first."""
+        return self.events
+
+    @cached_property
+    def _views(self) -> Any:
+        return views_in_memory(self.events)
+
+    @contextmanager
+    def views(self) -> Iterator[Any]:
+        """A cursor on the views of this game, folded in memory (once)."""
+        yield self._views.cursor()
+
+    def fingerprint(self) -> str:
+        """The fingerprint this log's game would have once imported."""
+        return fingerprint_of(self.id, self.events)
+
+
+class StoredGame:
+    """A game kept in a store, read as it is asked for: its catalog row, its history, its views."""
+
+    def __init__(self, store: GameStore, game_id: str, location: str):
+        self.store = store
+        self.id = game_id
+        self.name = game_id
+        self.location = location
+
+    def not_found(self) -> GameNotFound:
+        return GameNotFound(f"no log file or stored game named {self.id!r} (in {self.location})")
+
+    @cached_property
+    def summary(self) -> GameSummary:
+        """The game's catalog row; raises :class:`GameNotFound`."""
+        summary = self.store.summary(self.id)
+        if summary is None:
+            raise self.not_found()
+        return summary
+
+    @property
+    def game(self) -> str:
+        return self.summary.game
+
+    def history(self) -> Iterator[Any]:
+        """Every stored event of the game, read as it goes; raises :class:`GameNotFound`, and ``StoreDamaged``
+        when the catalog lists the game but none of its events can be read."""
+        history = self.store.history(self.summary.id)
+        first = next(history, None)  # raises StoreDamaged when it cannot be read
+        if first is None:
+            raise StoreDamaged(f"the catalog lists game {self.id!r} but none of its events are stored; "
+                               f"`gamelog verify {self.id}` says more")
+        return chain([first], history)
+
+    @contextmanager
+    def views(self) -> Iterator[Any]:
+        """A cursor on the store's views, brought up to date first."""
+        keeper = ViewKeeper(self.store)
+        keeper.catch_up()
+        with keeper.connection() as cursor:
+            yield cursor
+
+    def fingerprint(self) -> str:
+        """The head of the game's hash chain, as the catalog recorded it."""
+        return self.summary.fingerprint
+
+
+Source = LogFile | StoredGame
+"""A game, wherever it came from."""
+
+
+def read_log(source: str | BinaryIO, name: str | None = None) -> LogFile:
+    """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages).
+
+    Raises :class:`InvalidLog` (every input error) and :class:`BadInput` for a file that cannot be read.
+    """
+    name = name or (source if isinstance(source, str) else getattr(source, "name", "<log>"))
+    try:
+        with (open(source, "rb") if isinstance(source, str) else _borrowed(source)) as handle:
+            reader = LogReader(handle)
+            events = list(decide(reader))
+    except OSError as exc:
+        raise BadInput(f"{name}: {exc.strerror or exc}") from exc
+    if reader.errors:
+        raise InvalidLog(LogInvalid(name, reader.errors))
+    return LogFile(name, reader.header.game, events)
+
+
+@contextmanager
+def _borrowed(handle: BinaryIO) -> Iterator[BinaryIO]:
+    yield handle  # the caller's handle: theirs to close
+
+
+def is_log_file(game: str) -> bool:
+    """Whether GAME names a log file (an existing file) rather than a stored game."""
+    return os.path.isfile(game)
+
+
+@contextmanager
+def open_game(game: str, location: str) -> Iterator[Source]:
+    """GAME resolved: an existing file is read as a log (the store is not opened); anything else is a stored
+    game's id in the store at ``location``, which must exist. The store is closed at the end of the block.
+
+    Raises :class:`BadInput` (a log that cannot be read, or ``no such log file`` for a missing ``.jsonl`` when
+    there is no store either), :class:`InvalidLog`, and ``StoreMissing``; a stored game's parts raise
+    :class:`GameNotFound` when first asked for.
+    """
+    if is_log_file(game):
+        yield read_log(game)
+        return
+    if game.endswith(".jsonl") and not store_exists(location):
+        raise BadInput(f"no such log file: {game}")
+    with opened_store(location, must_exist=True) as store:
+        yield StoredGame(store, game, location)
+

@@ -1,0 +1,33 @@
+"""Validate logs: every input error and every rule finding of each; nothing stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from gamelog.domain.engine import VIOLATION
+from gamelog.projections.reports.documents import FileCheck
+from gamelog.projections.reports.validation import check_file
+
+
+@dataclass(frozen=True)
+class Validated:
+    """Each log's check (``validate``'s document holds them), and what they add up to."""
+
+    checks: list[FileCheck]
+
+    @property
+    def malformed(self) -> bool:
+        """Whether a log has an input error (or could not be read)."""
+        return any(c.errors for c in self.checks)
+
+    @property
+    def violated(self) -> bool:
+        """Whether a log breaks a rule (a violation found)."""
+        return any(f.severity == VIOLATION for c in self.checks for f in c.findings)
+
+
+def validate(paths: Iterable[str]) -> Validated:
+    """Read and decide each log (constant memory), keeping its input errors and findings. Raises nothing for a
+    log that cannot be read: that is its one error."""
+    return Validated([check_file(path) for path in paths])

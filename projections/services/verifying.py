@@ -1,0 +1,119 @@
+"""Verify: is a stored game's history intact, and what is derived from it; does a log file still match it?
+
+A stored game's verdict reads both floors: the chain and the catalog
+(``projections.store.verify``), then the views, derived again from the events
+up to their tracking position and compared a page at a time
+(``projections.views.compare``); ``gamelog projections rebuild`` repairs
+what differs there. A log file alone gives its fingerprint, as its stored
+game would have it.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Iterator
+
+from gamelog.projections.reports.documents import LogMatch, Problem, Verification
+from gamelog.projections.reports.verification import log_match, verification
+from gamelog.projections.store.application import GameStore, game_uuid
+from gamelog.projections.store.chain import ChainBreak
+from gamelog.projections.store.verify import (SHORT, Verdict, compare_catalog, compare_log, read_every_event,
+                                              reading_problems, verify_chain)
+from gamelog.projections.views.compare import compare_views
+from gamelog.projections.views.keeper import ViewKeeper, derived_views
+
+from .errors import BadInput, GameNotFound
+from .sources import is_log_file, opened_store, read_log
+
+
+def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
+    """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived
+    (the catalog row's derived columns, and the views up to their tracking position).
+
+    ``fingerprint`` may be the short form (its first hex digits). Raises
+    ``KeyError`` when neither events nor a catalog row of the game exist.
+    """
+    verdict = verify_chain(store, game_id, fingerprint)
+    if verdict.versions:
+        with reading_problems(verdict):
+            if verdict.problems:
+                read_every_event(store, game_id)
+            else:
+                verdict.problems.extend(compare_catalog(store, verdict))
+                verdict.problems.extend(_views(store, game_id, verdict.positions))
+    return verdict
+
+
+def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Verification:
+    """The verification document of the stored game ``game`` in the store at ``store`` (which must exist).
+
+    Raises :class:`~.errors.GameNotFound` and the store's errors.
+    """
+    with opened_store(store, must_exist=True) as opened:
+        try:
+            return verification(verify_game(opened, game, fingerprint))
+        except KeyError:
+            raise GameNotFound(f"no stored game named {game!r} (in {store})") from None
+
+
+def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
+    """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint``
+    (which may be short) differs. Raises :class:`~.errors.BadInput` and :class:`~.errors.InvalidLog`."""
+    log = read_log(path)
+    head = log.fingerprint()
+    problems = []
+    if fingerprint is not None and not head.startswith(fingerprint.lower()):
+        problems.append(Problem(version=len(log.events), kind="altered",
+                                message=f"the chain head {head[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
+    return Verification(game=log.id, intact=not problems, versions=len(log.events), fingerprint=head,
+                        problems=problems)
+
+
+def match_log(store: str, path: str, against: str) -> LogMatch:
+    """Whether the log file ``path`` still repeats the stored game ``against`` line for line, and if not, where
+    it first differs. Raises :class:`~.errors.BadInput` (no such log file) and the store's errors."""
+    with opened_store(store, must_exist=True) as opened:
+        if not is_log_file(path):
+            raise BadInput(f"no such log file: {path}")
+        with open(path, "rb") as handle:
+            return log_match(path, against, compare_log(opened, handle, against))
+
+
+def _views(store: GameStore, game_id: str, positions: array) -> list[ChainBreak]:
+    """What differs between the views as kept and as derived again from the events.
+
+    The views are compared as they should be at their tracking position: a
+    game's events after it are not folded yet (``projections status`` says
+    so). ``positions`` is each event's place in the notification log. The
+    events are folded as they are read, the views derived again into a
+    temporary database on disk and compared a page at a time. Raises
+    StoreDamaged when an event cannot be read or folded.
+    """
+    keeper = ViewKeeper(store)
+    status = keeper.status()
+    problems = []
+    if status.position > status.head:
+        problems.append(ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position {status.position} is "
+                                                   f"past the store's last event {status.head}", keeper.tracking_name))
+    uid = game_uuid(game_id).hex
+    every_folded = max(positions, default=0) <= status.position
+    with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
+        views = compare_views(kept, mine, game_id, uid)
+        if views and not every_folded:
+            # Views holding more than their position says: compare with every event folded.
+            with derived_views(store.history(game_id)) as every:
+                if not compare_views(kept, every, game_id, uid):
+                    last = next(p for p in positions if p > status.position)
+                    return problems + [ChainBreak(0, "derived", f"{keeper.tracking_name}: the views' position "
+                                                                  f"{status.position} is before event {last} of the "
+                                                                  f"store's log, which the views of game {game_id!r} "
+                                                                  "hold", keeper.tracking_name)]
+    return problems + views
+
+
+def _folded(store: GameStore, game_id: str, positions: array, position: int) -> Iterator[Any]:
+    """The game's events that the views have folded (``positions[i]``, the place of the i-th in the notification
+    log, is at most ``position``); raises StoreDamaged naming one that cannot be read."""
+    for i, event in enumerate(store.history(game_id)):
+        if i < len(positions) and positions[i] <= position:
+            yield event

@@ -1,0 +1,99 @@
+"""The floors' imports run one way: cli -> services (the package ``gamelog``) -> reports -> views -> store -> domain.
+
+``cli/`` parses, calls one service and prints: no command imports another
+command's module, and nothing in it speaks to a database library. The
+services print nothing and know nothing of click, so Python programs use them
+as they are.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+FLOORS = {
+    "gamelog.domain": 0,
+    "gamelog.projections.store": 1,
+    "gamelog.projections.importing": 2,
+    "gamelog.projections.views": 2,
+    "gamelog.projections.reports": 3,
+    "gamelog": 4,  # the services: projections/services/
+    "gamelog.cli": 5,
+}
+FOLDERS = {"domain": "gamelog.domain", "projections/store": "gamelog.projections.store",
+           "projections/importing": "gamelog.projections.importing", "projections/views": "gamelog.projections.views",
+           "projections/reports": "gamelog.projections.reports", "projections/services": "gamelog", "cli": "gamelog.cli"}
+LIBRARIES = ("eventsourcing", "sqlite3", "psycopg", "psycopg_pool")
+
+
+def _modules(folder: str) -> list[Path]:
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports (absolute; a relative import of the services named under ``gamelog``)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = f"gamelog.{base}" if base else "gamelog"
+            names += [base] + [f"{base}.{alias.name}" for alias in node.names]
+    return names
+
+
+def _floor(module: str) -> int | None:
+    """The floor of a gamelog module (the longest package it is in), None for another library's."""
+    if module != "gamelog" and not module.startswith("gamelog."):
+        return None
+    for package in sorted(FLOORS, key=len, reverse=True):
+        if module == package or module.startswith(package + "."):
+            return FLOORS[package]
+    return None
+
+
+@pytest.mark.parametrize("folder", sorted(FOLDERS))
+def test_no_import_runs_back_up_a_floor(folder):
+    mine = FLOORS[FOLDERS[folder]]
+    upward = [f"{path.relative_to(ROOT)}: {name}" for path in _modules(folder) for name in _imports(path)
+              if (_floor(name) or 0) > mine]
+    assert upward == []
+
+
+def _command_modules() -> set[str]:
+    """The cli modules that define a command (``main`` assembles them)."""
+    return {p.stem for p in _modules("cli") if p.stem != "main"
+            and ("@click.command" in p.read_text(encoding="utf-8") or "@click.group" in p.read_text(encoding="utf-8"))}
+
+
+def test_no_command_imports_another_commands_module_nor_a_database_library():
+    commands = _command_modules()
+    assert {"report", "audit", "importing", "convert", "verify"} <= commands
+    assert not commands & {"errors", "options", "output", "terminal"}
+    found = []
+    for path in _modules("cli"):
+        for name in _imports(path):
+            if name.split(".")[0] in LIBRARIES:
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
+            command = name.removeprefix("gamelog.cli.").split(".")[0] if name.startswith("gamelog.cli.") else None
+            if command in commands and path.stem != "main" and command != path.stem:
+                found.append(f"{path.relative_to(ROOT)} imports the command module {name}")
+    assert found == []
+
+
+def test_the_services_know_nothing_of_click_and_print_nothing():
+    for path in _modules("projections/services"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not [n for n in _imports(path) if n.split(".")[0] == "click"], path
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print"], path
+
+
+def test_the_package_front_door_holds_only_its_docstring():
+    tree = ast.parse((ROOT / "projections" / "services" / "__init__.py").read_text(encoding="utf-8"))
+    assert len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
