@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from gamelog.errors import GamelogError
+from gamelog.errors import GamelogError, LogInvalid
 from gamelog.projections.store.application import StoreDamaged, StoreError
 
 EXIT_OK = 0
@@ -56,6 +56,7 @@ ERRORS: tuple[tuple[type[Exception], type[click.ClickException]], ...] = (
     (StoreDamaged, StoreDamage),  # exit 3
     (StoreError, StoreProblem),  # exit 2: busy, read-only, cannot be opened, no store there
     (GamelogError, InputProblem),  # exit 2: a log, a game, a player, a point, a format that cannot be used
+    (LogInvalid, InputProblem),  # exit 2: every input error of a log, one a line
 )
 """gamelog's errors and the CLI error each becomes, the most specific first."""
 
@@ -64,5 +65,5 @@ def cli_error(exc: Exception) -> click.ClickException | None:
     """The CLI error that ``exc`` becomes (:data:`ERRORS`), or None when it is none of gamelog's: a bug."""
     for error, problem in ERRORS:
         if isinstance(exc, error):
-            return problem(str(exc))
+            return problem("\n".join(exc.lines()) if isinstance(exc, LogInvalid) else str(exc))
     return None

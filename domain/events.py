@@ -20,6 +20,8 @@ from typing import Annotated, ClassVar, NamedTuple, Union
 
 import msgspec
 
+from gamelog.domain.msgspec_wording import invalid_at
+
 # --- The range of every integer a log may hold ---------------------------------------
 # The store keeps totals in signed 64-bit integers (SQLite INTEGER, PostgreSQL BIGINT),
 # so every integer of a log is bounded, and the bounds are chosen so that no sum of a
@@ -173,9 +175,9 @@ class GameHeader(Recorded, kw_only=True):
     def check(self) -> None:
         """Raise ``ValueError`` (with the field's path) when the header is not a game's."""
         if not self.players:
-            raise ValueError("a game needs at least one player - at `$.players`")
+            raise invalid_at("a game needs at least one player", "$.players")
         if len(set(self.players)) != len(self.players):
-            raise ValueError("player names must be unique - at `$.players`")
+            raise invalid_at("player names must be unique", "$.players")
 
 
 class PlayerRecorded(Recorded, kw_only=True):

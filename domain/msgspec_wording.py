@@ -117,3 +117,9 @@ def path_steps(path: str) -> list[str | int] | None:
     if not (m := _PATH.fullmatch(path)):
         return None
     return [name if name else int(index) for name, index in _STEP.findall(m.group(1))]
+
+
+def invalid_at(message: str, path: str) -> ValueError:
+    """The ``ValueError`` a Struct's ``__post_init__`` raises for the value at ``path`` (``$.setup.threshold``):
+    msgspec passes its text on in a ValidationError, and :func:`read_message` reads the path back out of it."""
+    return ValueError(f"{message} - at `{path}`")

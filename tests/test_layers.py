@@ -94,6 +94,24 @@ def test_the_services_know_nothing_of_click_and_print_nothing():
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print"], path
 
 
-def test_the_package_front_door_holds_only_its_docstring():
+def _generic_modules() -> list[Path]:
+    """Every module outside the game folders (a game may name its Structs as another game does)."""
+    games = {init.parent for init in (ROOT / "domain").glob("*/__init__.py")}
+    return [path for folder in FOLDERS for path in _modules(folder) if not any(g in path.parents for g in games)]
+
+
+def test_no_two_modules_of_the_generic_code_define_the_same_public_class_name():
+    where: dict[str, list[str]] = {}
+    for path in _generic_modules():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+
+
+def test_the_front_door_imports_only_from_the_service_layer():
+    """``import gamelog`` gives the API (docs/python-api.md): names re-exported from the services' own modules."""
     tree = ast.parse((ROOT / "projections" / "services" / "__init__.py").read_text(encoding="utf-8"))
-    assert len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
+    assert isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)  # its docstring
+    sources = {node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1}
+    assert sources == {"errors", "game", "stores"}

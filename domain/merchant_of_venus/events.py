@@ -28,6 +28,7 @@ from gamelog.domain.events import (
     Recorded,
     game_events,
 )
+from gamelog.domain.msgspec_wording import invalid_at
 
 Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]
 Dots = Literal[1, 2]
@@ -52,7 +53,7 @@ class Header(GameHeader, tag="game"):
         for name in ("starting_credits", "holds"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and set(value) != set(self.players):
-                raise ValueError(f"`{name}` by player must name exactly the players - at `$.setup.{name}`")
+                raise invalid_at(f"`{name}` by player must name exactly the players", f"$.setup.{name}")
 
     def per_player(self, name: str, player: str) -> int:
         """A setup value for one player, whether given once or by player."""
@@ -70,11 +71,11 @@ class Landed(Recorded, tag="landed"):
     def __post_init__(self) -> None:
         trades = self.venue not in ("other", "asteroid")
         if trades and self.culture is None:
-            raise ValueError(f"a {self.venue} needs the `culture` it trades with - at `$.culture`")
+            raise invalid_at(f"a {self.venue} needs the `culture` it trades with", f"$.culture")
         if not trades and self.culture is not None:
-            raise ValueError(f"a landing at `{self.venue}` has no `culture` - at `$.culture`")
+            raise invalid_at(f"a landing at `{self.venue}` has no `culture`", f"$.culture")
         if (self.venue == "merchant_spaceport") != (self.owner is not None):
-            raise ValueError("`owner` is given for a merchant spaceport, and only there - at `$.owner`")
+            raise invalid_at("`owner` is given for a merchant spaceport, and only there", "$.owner")
 
 
 class MovementSkipped(PlayerRecorded, tag="movement_skipped"):

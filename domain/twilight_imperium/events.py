@@ -63,6 +63,7 @@ from gamelog.domain.events import (
     game_events,
 )
 from gamelog.domain.twilight_imperium import reference
+from gamelog.domain.msgspec_wording import invalid_at
 
 Phase = Literal["strategy", "action", "status", "agenda"]
 Pool = Literal["tactic", "fleet", "strategy"]
@@ -103,11 +104,11 @@ class Header(GameHeader, tag="game"):
         for name in ("factions", "commodities", "strategy_tokens", "tactic_tokens", "fleet_tokens"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and (extra := set(value) - set(self.players)):
-                raise ValueError(f"`{name}` names {sorted(extra)[0]!r}, who is not a player - at `$.setup.{name}`")
+                raise invalid_at(f"`{name}` names {sorted(extra)[0]!r}, who is not a player", f"$.setup.{name}")
         if extra := set(self.setup.unknown_commodities) - set(self.players):
-            raise ValueError(f"`unknown_commodities` names {sorted(extra)[0]!r}, who is not a player - at `$.setup.unknown_commodities`")
+            raise invalid_at(f"`unknown_commodities` names {sorted(extra)[0]!r}, who is not a player", f"$.setup.unknown_commodities")
         if self.setup.speaker is not None and self.setup.speaker not in self.players:
-            raise ValueError(f"the speaker {self.setup.speaker!r} is not a player - at `$.setup.speaker`")
+            raise invalid_at(f"the speaker {self.setup.speaker!r} is not a player", f"$.setup.speaker")
         for player in self.players:
             self.commodity_value(player)
 
@@ -124,7 +125,7 @@ class Header(GameHeader, tag="game"):
         known = reference.faction(name) if name else None
         if known is None:
             what = f"the faction {name!r} is unknown" if name else f"{player} has no faction"
-            raise ValueError(f"{what} and `setup.commodities` gives no value for {player} - at `$.setup.factions.{player}`")
+            raise invalid_at(f"{what} and `setup.commodities` gives no value for {player}", f"$.setup.factions.{player}")
         return known[1]
 
     def per_player(self, name: str, player: str) -> int:

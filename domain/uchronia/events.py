@@ -31,6 +31,7 @@ from gamelog.domain.events import (
     game_events,
 )
 from gamelog.domain.uchronia.reference import STARTING_OPERATIONS_LIMIT, THRESHOLD, Color
+from gamelog.domain.msgspec_wording import invalid_at
 
 
 class ForumCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -71,9 +72,9 @@ class Header(GameHeader, tag="game"):
         super().check()
         holder = self.setup.last_turn_card
         if holder is not None and holder not in self.players:
-            raise ValueError(f"the Last Turn card's holder {holder!r} is not a player - at `$.setup.last_turn_card`")
+            raise invalid_at(f"the Last Turn card's holder {holder!r} is not a player", f"$.setup.last_turn_card")
         if self.setup.threshold is None and len(self.players) not in THRESHOLD:
-            raise ValueError(f"no default threshold for {len(self.players)} players (2 to 5); give one - at `$.setup.threshold`")
+            raise invalid_at(f"no default threshold for {len(self.players)} players (2 to 5); give one", f"$.setup.threshold")
 
     def threshold(self) -> int:
         """UCH-THRESHOLD: the setup's threshold, else the one for this many players."""

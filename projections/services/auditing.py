@@ -106,10 +106,21 @@ def _what_if(game: str, store: str, source: Source, cursor: object, lines: list[
         raise _not_found(game, store) from None
     if player is not None and player not in parts.players:
         raise _players(source.id, parts.players, player)
+    return compare_without(source, cursor, lines)
+
+
+def compare_without(source: Source, cursor: object, lines: Iterable[int]) -> tuple[WhatIf, int]:
+    """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start: its
+    history decided again without them, folded into views in memory, its report compared with the game's (read
+    at ``cursor``). Nothing stored changes.
+
+    Raises :class:`~.errors.PointNotInGame` for a line that holds no event (the header's included).
+    """
+    lines = sorted(set(lines))
     try:
-        hypothetical = replay_without(parts.head.game, source.history(), set(lines))
+        hypothetical = replay_without(source.game, source.history(), set(lines))
     except PointNotReached as exc:
-        raise PointNotInGame(f"{game}: {exc}") from exc
+        raise PointNotInGame(f"{source.name}: {exc}") from exc
     what_if_cursor = views_in_memory(hypothetical).cursor()
     diff = compare(build_report(cursor, source.id), build_report(what_if_cursor, source.id), lines)
     return diff, audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)

@@ -9,7 +9,7 @@ from gamelog.domain.errors import LogInvalid
 from gamelog.domain.games import converters
 from gamelog.domain.reader import LogReader
 
-from .errors import BadInput, InvalidLog
+from .errors import BadInput
 
 
 class Converted(NamedTuple):
@@ -29,7 +29,7 @@ def convert_file(path: str, source_format: str, game_id: str | None = None) -> C
 
     Raises :class:`~.errors.BadInput` (``FILE: <message> at $.path``) for an
     unknown format, a file that cannot be read or an export the converter
-    cannot read, and :class:`~.errors.InvalidLog` for a converted log that
+    cannot read, and :class:`~gamelog.domain.errors.LogInvalid` for a converted log that
     would not be valid v1 (a bad ``game_id``): its errors name the output's lines.
     """
     known = converters()
@@ -49,5 +49,5 @@ def convert_file(path: str, source_format: str, game_id: str | None = None) -> C
     for _ in reader.events():
         pass
     if reader.errors:
-        raise InvalidLog(LogInvalid(f"{path} (converted)", reader.errors))
+        raise LogInvalid(f"{path} (converted)", reader.errors)
     return Converted(log, conversion.summary)

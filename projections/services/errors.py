@@ -5,13 +5,16 @@ what is wrong), never a traceback; the CLI maps each class to its exit code
 in one table (``cli/errors.py``). The store's own errors
 (``StoreError``, ``StoreBusy``, ``StoreReadOnly``, ``StoreDamaged``) come
 from the floor below and pass through the services as they are;
-:class:`StoreMissing` is one of them.
+:class:`StoreMissing` is one of them. A log with input errors raises the
+reader's :class:`~gamelog.domain.errors.LogInvalid` (``errors``: each
+:class:`~gamelog.domain.errors.InputError`; ``lines()``: each as
+``FILE:LINE: ... at $.path``). All of them are importable from here.
 """
 
 from __future__ import annotations
 
-from gamelog.domain.errors import LogInvalid
-from gamelog.projections.store.application import StoreError
+from gamelog.domain.errors import InputError, LogInvalid
+from gamelog.projections.store.application import StoreBusy, StoreDamaged, StoreError, StoreReadOnly
 
 
 class GamelogError(Exception):
@@ -20,17 +23,6 @@ class GamelogError(Exception):
 
 class BadInput(GamelogError):
     """Raised when what the user gave cannot be used: a file that cannot be read, an unknown format, a bad option."""
-
-
-class InvalidLog(BadInput):
-    """Raised when a log (or a converted export) has input errors; ``invalid`` carries every one of them.
-
-    Its text is every error on a line of its own (``FILE:LINE: ... at $.path``).
-    """
-
-    def __init__(self, invalid: LogInvalid):
-        super().__init__("\n".join(invalid.lines()))
-        self.invalid = invalid
 
 
 class GameNotFound(BadInput):
@@ -55,3 +47,8 @@ class UnsupportedStore(BadInput):
 
 class StoreMissing(StoreError):
     """Raised when a command that only reads the store is given a SQLite file that does not exist."""
+
+
+__all__ = ["BadInput", "GameNotFound", "GamelogError", "InputError", "LogInvalid", "NotPlayedInRounds",
+           "PlayerNotFound", "PointNotInGame", "StoreBusy", "StoreDamaged", "StoreError", "StoreMissing",
+           "StoreReadOnly", "UnsupportedStore"]

@@ -24,7 +24,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 
 from .converting import convert_file
 from .progress import Progress
-from .sources import opened_store
+from .sources import opened_game_store
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]
 
@@ -109,7 +109,7 @@ class Importer:
     @contextmanager
     def opened(cls, store: str, logs: Sequence[str], **options: Any) -> Iterator[Importer]:
         """An importer into the store at ``store`` (created when missing), closed at the end of the block."""
-        with opened_store(store) as opened:
+        with opened_game_store(store) as opened:
             yield cls(opened, logs, **options)
 
     def outcomes(self) -> Iterator[LogConverted | LogImported]:

@@ -6,7 +6,7 @@ from gamelog.projections.reports.catalog import games_document
 from gamelog.projections.reports.documents import Games
 from gamelog.projections.reports.schemas import SCHEMAS, schema_of
 
-from .sources import opened_store, store_exists
+from .sources import opened_game_store, store_exists
 
 __all__ = ["SCHEMAS", "list_games", "schema"]
 
@@ -18,7 +18,7 @@ def list_games(store: str) -> Games:
     """
     if not store_exists(store):
         return games_document([])
-    with opened_store(store) as opened:
+    with opened_game_store(store) as opened:
         return games_document(opened.games())
 
 

@@ -15,17 +15,17 @@ from functools import cached_property
 from itertools import chain
 from typing import Any, BinaryIO, Iterator
 
-from gamelog.domain.errors import LogInvalid
+from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.domain.replay import decide
 from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, is_postgres
 from gamelog.projections.store.verify import fingerprint_of
 from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
 
-from .errors import BadInput, GameNotFound, InvalidLog, StoreMissing, UnsupportedStore
+from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 
 __all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
-           "open_game", "open_store", "opened_store", "read_log", "store_exists"]
+           "open_game", "open_game_store", "opened_game_store", "read_log_file", "store_exists"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
@@ -48,7 +48,7 @@ def store_exists(location: str) -> bool:
     return "://" in location or os.path.exists(location)
 
 
-def open_store(location: str, *, must_exist: bool = False) -> GameStore:
+def open_game_store(location: str, *, must_exist: bool = False) -> GameStore:
     """The store at ``location``; the caller closes it. With ``must_exist``, a SQLite file that does not exist is
     :class:`StoreMissing` rather than created by reading it. Raises the store's errors (``StoreError``...)."""
     if must_exist and not store_exists(location):
@@ -57,9 +57,9 @@ def open_store(location: str, *, must_exist: bool = False) -> GameStore:
 
 
 @contextmanager
-def opened_store(location: str, *, must_exist: bool = False) -> Iterator[GameStore]:
-    """:func:`open_store` for a ``with`` block: closed (its connections returned) at the end."""
-    store = open_store(location, must_exist=must_exist)
+def opened_game_store(location: str, *, must_exist: bool = False) -> Iterator[GameStore]:
+    """:func:`open_game_store` for a ``with`` block: closed (its connections returned) at the end."""
+    store = open_game_store(location, must_exist=must_exist)
     try:
         yield store
     finally:
@@ -69,12 +69,14 @@ def opened_store(location: str, *, must_exist: bool = False) -> Iterator[GameSto
 class LogFile:
     """A log read and decided in memory: its history, and the views of it built when first asked for."""
 
-    def __init__(self, name: str, game: str, events: list[Any]):
+    def __init__(self, name: str, game: str, events: list[Any], errors: list[InputError] | None = None):
         self.name = name
         """The log as the user named it."""
         self.game = game
         """The game's name in the registry (``domain.games.GAMES``)."""
         self.events = events
+        self.errors: list[InputError] = list(errors or [])
+        """The log's input errors, when it was read without ``strict`` (a strict read raises them)."""
         self.id: str = events[0].event.id
 
     def history(self) -> list[Any]:
@@ -146,21 +148,33 @@ Source = LogFile | StoredGame
 """A game, wherever it came from."""
 
 
-def read_log(source: str | BinaryIO, name: str | None = None) -> LogFile:
-    """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages).
+def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
+                  on_error: str = "raise") -> LogFile:
+    """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages;
+    by default the path, or the handle's ``name``).
 
-    Raises :class:`InvalidLog` (every input error) and :class:`BadInput` for a file that cannot be read.
+    ``on_error`` says what an input error does: ``"raise"`` (the CLI's way) reads the whole log, then raises
+    :class:`~gamelog.domain.errors.LogInvalid` with every one; ``"stop"`` raises it at the first, reading no
+    further; ``"keep"`` keeps them on the returned log's ``errors`` (its history is what the valid lines make),
+    raising only when not even the header can be read. Raises :class:`BadInput` for a file that cannot be read.
     """
-    name = name or (source if isinstance(source, str) else getattr(source, "name", "<log>"))
+    if on_error not in ("raise", "stop", "keep"):
+        raise ValueError(f"on_error is 'raise', 'stop' or 'keep', not {on_error!r}")
+    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
+    name = name or path or getattr(source, "name", None) or "<log>"
+    events: list[Any] = []
     try:
-        with (open(source, "rb") if isinstance(source, str) else _borrowed(source)) as handle:
+        with (open(path, "rb") if path is not None else _borrowed(source)) as handle:
             reader = LogReader(handle)
-            events = list(decide(reader))
+            for event in decide(reader):
+                if reader.errors and on_error == "stop":
+                    break
+                events.append(event)
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
-    if reader.errors:
-        raise InvalidLog(LogInvalid(name, reader.errors))
-    return LogFile(name, reader.header.game, events)
+    if reader.errors and (on_error != "keep" or not events):
+        raise LogInvalid(name, reader.errors[:1] if on_error == "stop" else reader.errors)
+    return LogFile(name, reader.header.game, events, reader.errors)
 
 
 @contextmanager
@@ -179,14 +193,14 @@ def open_game(game: str, location: str) -> Iterator[Source]:
     game's id in the store at ``location``, which must exist. The store is closed at the end of the block.
 
     Raises :class:`BadInput` (a log that cannot be read, or ``no such log file`` for a missing ``.jsonl`` when
-    there is no store either), :class:`InvalidLog`, and ``StoreMissing``; a stored game's parts raise
+    there is no store either), :class:`~gamelog.domain.errors.LogInvalid`, and ``StoreMissing``; a stored game's parts raise
     :class:`GameNotFound` when first asked for.
     """
     if is_log_file(game):
-        yield read_log(game)
+        yield read_log_file(game)
         return
     if game.endswith(".jsonl") and not store_exists(location):
         raise BadInput(f"no such log file: {game}")
-    with opened_store(location, must_exist=True) as store:
+    with opened_game_store(location, must_exist=True) as store:
         yield StoredGame(store, game, location)
 

@@ -23,7 +23,7 @@ from gamelog.projections.views.compare import compare_views
 from gamelog.projections.views.keeper import ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
-from .sources import is_log_file, opened_store, read_log
+from .sources import is_log_file, opened_game_store, read_log_file
 
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
@@ -49,7 +49,7 @@ def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Veri
 
     Raises :class:`~.errors.GameNotFound` and the store's errors.
     """
-    with opened_store(store, must_exist=True) as opened:
+    with opened_game_store(store, must_exist=True) as opened:
         try:
             return verification(verify_game(opened, game, fingerprint))
         except KeyError:
@@ -58,8 +58,8 @@ def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Veri
 
 def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
     """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint``
-    (which may be short) differs. Raises :class:`~.errors.BadInput` and :class:`~.errors.InvalidLog`."""
-    log = read_log(path)
+    (which may be short) differs. Raises :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
+    log = read_log_file(path)
     head = log.fingerprint()
     problems = []
     if fingerprint is not None and not head.startswith(fingerprint.lower()):
@@ -72,7 +72,7 @@ def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
 def match_log(store: str, path: str, against: str) -> LogMatch:
     """Whether the log file ``path`` still repeats the stored game ``against`` line for line, and if not, where
     it first differs. Raises :class:`~.errors.BadInput` (no such log file) and the store's errors."""
-    with opened_store(store, must_exist=True) as opened:
+    with opened_game_store(store, must_exist=True) as opened:
         if not is_log_file(path):
             raise BadInput(f"no such log file: {path}")
         with open(path, "rb") as handle:

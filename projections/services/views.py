@@ -5,7 +5,7 @@ from __future__ import annotations
 from gamelog.projections.views.keeper import ViewKeeper, ViewStatus
 
 from .progress import Progress
-from .sources import opened_store
+from .sources import opened_game_store
 
 VIEWS = ("lines", "turns", "tracks", "findings", "results")
 """The views, as ``projections status`` names them (they move together: one position)."""
@@ -13,7 +13,7 @@ VIEWS = ("lines", "turns", "tracks", "findings", "results")
 
 def views_status(store: str) -> ViewStatus:
     """The views' position against the head of the store's notification log (the store must exist)."""
-    with opened_store(store, must_exist=True) as opened:
+    with opened_game_store(store, must_exist=True) as opened:
         return ViewKeeper(opened).status()
 
 
@@ -22,7 +22,7 @@ def rebuild_views(store: str, progress: Progress | None = None) -> int:
 
     ``progress`` is opened over the store's events, labelled ``rebuilding views``.
     """
-    with opened_store(store, must_exist=True) as opened:
+    with opened_game_store(store, must_exist=True) as opened:
         keeper = ViewKeeper(opened)
         if progress is None:
             return keeper.rebuild(None)

@@ -33,12 +33,12 @@ def largest_export() -> Path:
 CHILD = """
 import sys, time
 from gamelog.converting import convert_file
-from gamelog.sources import open_store
+from gamelog.sources import open_game_store
 from gamelog.projections.importing.importer import import_log
 from gamelog.projections.views.keeper import ViewKeeper
 start = time.perf_counter()
 log, _ = convert_file(sys.argv[1], "ti-assistant")
-store = open_store(sys.argv[2])
+store = open_game_store(sys.argv[2])
 import_log(store, log, sys.argv[1])
 ViewKeeper(store).catch_up()
 print(time.perf_counter() - start)

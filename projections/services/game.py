@@ -1,0 +1,144 @@
+"""A recorded game as a program reads it: any state, the findings, the audit, a what-if (docs/python-api.md).
+
+python-chess's shape for gamelog: ``gamelog.read_log(handle)`` gives a :class:`Game` whose every state can be
+asked for, as ``chess.pgn.read_game(handle)`` gives a game whose every position can. A game read from a log is
+decided in memory (nothing stored); a game loaded from a store (:class:`~gamelog.stores.Store`) is read from it.
+Every answer is one of the documents the CLI prints as JSON (``gamelog schema NAME``), so a program and a script
+reading ``--format json`` see the same fields.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from itertools import chain
+from typing import Any, BinaryIO, Iterable
+
+from gamelog.domain.errors import InputError
+from gamelog.domain.games import GAMES
+from gamelog.domain.replay import PointNotReached, state_at
+from gamelog.domain.replay_document import Replay
+from gamelog.projections.reports.audit import build_audit, player_entries
+from gamelog.projections.reports.documents import Audit, AuditFinding, Report, ScoreEntry, WhatIf
+from gamelog.projections.reports.model import build_report
+
+from .auditing import compare_without
+from .errors import NotPlayedInRounds, PlayerNotFound, PointNotInGame
+from .sources import Source, read_log_file
+
+__all__ = ["Game", "read_log"]
+
+
+class Game:
+    """One game's history, and every question gamelog answers about it.
+
+    ``id`` is the header's ``id``, ``name`` the game's name in the registry
+    (the header's ``game``), ``players`` the seating order.
+    ``errors`` lists the input errors of a log read with ``strict=False``
+    (each ``describe(filename)`` reads ``FILE:LINE: ...``): the game is then
+    what the valid lines make, and ``gamelog import`` would store none of it.
+    """
+
+    def __init__(self, source: Source):
+        self._source = source
+        self.errors: list[InputError] = list(getattr(source, "errors", []))
+        history = iter(source.history())
+        self.header: Any = next(history).event
+        """The header line as the log gives it (``type`` ``game``: ``game``, ``id``, ``players``, ``setup``)."""
+
+    @property
+    def id(self) -> str:
+        return self.header.id
+
+    @property
+    def name(self) -> str:
+        return self.header.game
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.header.players)
+
+    def __repr__(self) -> str:
+        return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players)>"
+
+    def history(self) -> Iterable[Any]:
+        """Every event of the game in order: each recorded line and what the rules decided on it."""
+        return self._source.history()
+
+    def state(self, *, line: int | None = None, turn: int | None = None, round: int | None = None) -> Replay:
+        """The state after ``line``, at the end of turn ``turn`` or round ``round``, or at the end (none given):
+        ``replay --format json``'s document (``players``, ``turn``, ``round``, ``board``, ``winner``...).
+
+        Raises :class:`~gamelog.errors.PointNotInGame` for a point the history does not reach (or a line before
+        the header), :class:`~gamelog.errors.NotPlayedInRounds` for ``round`` in a game without rounds, and
+        ValueError for more than one of the three.
+        """
+        if sum(x is not None for x in (line, turn, round)) > 1:
+            raise ValueError("give at most one of line, turn and round")
+        if round is not None and GAMES[self.name].round_of is None:
+            raise NotPlayedInRounds(f"{self.id}: {self.name} is not played in rounds; give turn or line")
+        events = iter(self.history())
+        header = next(events)
+        if line is not None and line < header.line:
+            raise PointNotInGame(f"{self.id}: line {line} is before the header (line {header.line})")
+        try:
+            return state_at(self.name, chain([header], events), line=line, turn=turn, round=round).document()
+        except PointNotReached as exc:
+            raise PointNotInGame(f"{self.id}: {exc}") from exc
+
+    def end(self) -> Replay:
+        """The state at the end of the history (:meth:`state` with no point)."""
+        return self.state()
+
+    def audit(self) -> Audit:
+        """``audit --format json``'s document: every finding with its rule and line, how each player's score was
+        made, the corrections, the fingerprint."""
+        with self._source.views() as cursor:
+            return build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
+
+    @property
+    def findings(self) -> list[AuditFinding]:
+        """Every finding (violation, warning, unverifiable) in line order, each with its rule and what the log
+        says on its line."""
+        return self.audit().findings
+
+    def derivation(self, player: str) -> list[ScoreEntry]:
+        """How ``player``'s score was made: every change with its line, points, source, rule and running total.
+
+        Raises :class:`~gamelog.errors.PlayerNotFound`.
+        """
+        if player not in self.players:
+            raise PlayerNotFound(f"no player {player!r} in {self.id!r} (players: {', '.join(self.players)})")
+        with self._source.views() as cursor:
+            return list(player_entries(cursor, self.name, self.id, player))
+
+    def what_if(self, without: Iterable[int]) -> WhatIf:
+        """What changes had the lines ``without`` been void from the start (decided again by the rules; nothing
+        stored changes): ``audit --without --format json``'s document.
+
+        Raises :class:`~gamelog.errors.PointNotInGame` for a line that holds no event.
+        """
+        with self._source.views() as cursor:
+            return compare_without(self._source, cursor, without)[0]
+
+    def report(self, by: str | None = None) -> Report:
+        """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
+        if by == "round" and GAMES[self.name].round_of is None:
+            raise NotPlayedInRounds(f"{self.id}: {self.name} is not played in rounds; report it by turn")
+        with self._source.views() as cursor:
+            return build_report(cursor, self.id, by)
+
+
+def read_log(source: str | os.PathLike[str] | BinaryIO, *, strict: bool = True, name: str | None = None) -> Game:
+    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle.
+
+    ``strict`` (the default) raises :class:`~gamelog.errors.LogInvalid` at the first input error, reading no
+    further (its ``errors`` holds that one; ``lines()`` reads it as ``FILE:LINE: ... at $.path``); with
+    ``strict=False`` every input error is kept on the game's ``errors`` instead, and the game is what the valid
+    lines make (``LogInvalid``, with every error, only when not even the header can be read). ``name`` names the log in messages (by default
+    the path, or the handle's ``name``). Raises :class:`~gamelog.errors.BadInput` for a file that cannot be read,
+    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are).
+    """
+    if isinstance(source, io.TextIOBase):
+        raise TypeError("read_log takes a path or a binary handle: open the log with 'rb'")
+    return Game(read_log_file(source, name, on_error="stop" if strict else "keep"))

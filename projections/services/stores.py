@@ -1,0 +1,84 @@
+"""A store of games as a program uses it: open one, import logs into it, list and load its games (docs/python-api.md).
+
+The same store the CLI's ``--store`` names: a SQLite file path (created on the first import) or a
+``postgresql://user@host:port/db`` URL. Errors are gamelog's: the store's (``StoreError``, ``StoreBusy``,
+``StoreReadOnly``, ``StoreDamaged``) and the services' (:mod:`gamelog.errors`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import BinaryIO
+
+from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
+from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
+from gamelog.projections.views.keeper import ViewKeeper
+
+from .errors import BadInput, GameNotFound
+from .game import Game
+from .sources import StoredGame, check_store_location, open_game_store
+
+__all__ = ["ImportResult", "Outcome", "Store", "open_store"]
+
+
+class Store:
+    """An open store; close it (or use it in a ``with`` block) to give its connections back."""
+
+    def __init__(self, location: str | os.PathLike[str] = DEFAULT_STORE):
+        self.location = check_store_location(os.fspath(location))
+        self._store = open_game_store(self.location)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __repr__(self) -> str:
+        return f"<gamelog.Store {self.location!r}>"
+
+    def import_log(self, source: str | os.PathLike[str] | BinaryIO, *, name: str | None = None) -> ImportResult:
+        """Append a log's new lines to its game, atomically, and bring the views up to date.
+
+        ``source`` is a path or an open binary handle; ``name`` names it in messages. The result's ``outcome``
+        is ``Outcome.IMPORTED``, ``ALREADY_IMPORTED`` (nothing new) or ``CONFLICT`` (the log differs from the
+        stored game at an earlier line: nothing stored, ``message`` says where). Raises
+        :class:`~gamelog.errors.LogInvalid` (every input error; nothing stored), :class:`~gamelog.errors.BadInput` for
+        a file that cannot be read, and the store's errors.
+        """
+        path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
+        name = name or path or getattr(source, "name", None) or "<log>"
+        try:
+            if path is not None:
+                with open(path, "rb") as handle:
+                    result = import_log(self._store, handle, name)
+            else:
+                result = import_log(self._store, source, name)
+        except OSError as exc:
+            raise BadInput(f"{name}: {exc.strerror or exc}") from exc
+        ViewKeeper(self._store).catch_up()
+        return result
+
+    def games(self) -> list[GameSummary]:
+        """Every stored game, by id: ``id``, ``game``, ``players``, ``events``, ``last_line``, ``finished``,
+        ``winner``, ``fingerprint``."""
+        return self._store.games()
+
+    def game(self, game_id: str) -> Game:
+        """The stored game ``game_id``; raises :class:`~gamelog.errors.GameNotFound`."""
+        stored = StoredGame(self._store, game_id, self.location)
+        if self._store.summary(game_id) is None:
+            raise GameNotFound(f"no stored game named {game_id!r} (in {self.location})")
+        return Game(stored)
+
+    def __contains__(self, game_id: object) -> bool:
+        return isinstance(game_id, str) and self._store.summary(game_id) is not None
+
+
+def open_store(location: str | os.PathLike[str] = DEFAULT_STORE) -> Store:
+    """Open (creating a SQLite file on the first write) the store at ``location``: see :class:`Store`."""
+    return Store(location)
+

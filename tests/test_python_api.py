@@ -1,0 +1,78 @@
+"""The Python API: every example of docs/python-api.md runs, and every value it shows is what gamelog gives.
+
+The page's examples are doctests (``>>>``): run from a folder that holds the repository's examples (so the page's
+relative paths work) and nothing else, so that the store the page opens is a fresh file.
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import os
+
+import pytest
+
+import gamelog
+from tests.conftest import EXAMPLES, ROOT
+
+PAGE = ROOT / "docs" / "python-api.md"
+
+
+def test_every_example_of_the_python_api_page_runs_and_shows_what_gamelog_gives(tmp_path, monkeypatch):
+    (tmp_path / "examples").symlink_to(EXAMPLES, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    result = doctest.testfile(str(PAGE), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.attempted >= 30
+    assert result.failed == 0
+    assert (tmp_path / "tournament.sqlite").is_file()
+
+
+def test_the_front_door_names_what_the_page_documents():
+    page = PAGE.read_text(encoding="utf-8")
+    for name in ("read_log", "open_store", "Game", "Store", "LogInvalid", "BadInput", "GameNotFound", "StoreBusy",
+                 "StoreDamaged", "PointNotInGame", "NotPlayedInRounds"):
+        assert name in gamelog.__all__ and hasattr(gamelog, name), name
+        assert name in page, name
+    assert gamelog.__version__
+
+
+def test_strict_reading_stops_at_the_first_input_error_and_lenient_reading_keeps_them_all():
+    log = (b'{"type": "game", "game": "merchant-of-venus", "id": "g", "players": ["Ann", "Bob"]}\n'
+           b'{"type": "turn_started", "player": "Ann"}\n'
+           b'not json\n'
+           b'{"type": "turn_ended", "player": "Cid"}\n'
+           b'{"type": "turn_ended", "player": "Ann"}\n')
+    with pytest.raises(gamelog.LogInvalid) as strict:
+        gamelog.read_log(io.BytesIO(log), name="g.jsonl")
+    assert [e.line for e in strict.value.errors] == [3]
+    lenient = gamelog.read_log(io.BytesIO(log), name="g.jsonl", strict=False)
+    assert [e.line for e in lenient.errors] == [3, 4]
+    assert lenient.end().line == 5 and lenient.end().turn == 1
+
+
+def test_a_game_read_from_a_log_and_the_same_game_stored_give_the_same_answers(tmp_path):
+    log = EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"
+    read = gamelog.read_log(log)
+    with gamelog.open_store(tmp_path / "s.sqlite") as store:
+        assert store.import_log(log).outcome is gamelog.Outcome.IMPORTED
+        stored = store.game(read.id)
+        assert stored.end() == read.end()
+        assert stored.state(round=3) == read.state(round=3)
+        assert stored.audit() == read.audit()
+        assert stored.what_if([281]) == read.what_if([281])
+        assert stored.derivation("Bob") == read.derivation("Bob")
+        assert stored.report() == read.report()
+
+
+def test_a_handle_stays_the_callers_and_a_text_handle_is_refused():
+    path = EXAMPLES / "uchronia" / "complete-3p.jsonl"
+    with open(path, "rb") as handle:
+        game = gamelog.read_log(handle)
+        assert not handle.closed
+    assert game.end().finished
+    with open(path, encoding="utf-8") as text, pytest.raises(TypeError, match="'rb'"):
+        gamelog.read_log(text)
+    with pytest.raises(gamelog.PlayerNotFound):
+        game.derivation("Nobody")
+    with pytest.raises(gamelog.BadInput, match="No such file"):
+        gamelog.read_log(os.path.join(str(EXAMPLES), "missing.jsonl"))
