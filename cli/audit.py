@@ -24,7 +24,7 @@ def _lines(text: str) -> list[int]:
 
 @click.command()
 @click.argument("game")
-@click.option("--player", help="Show how this player's score (VP, or net worth) was made, line by line.")
+@click.option("--player", help="Show how this player's score (as the game counts it) was made, line by line.")
 @click.option("--without", "without_", metavar="LINE[,LINE...]", help="Replay as if these lines were void and show what changes; nothing is edited.")
 @click.option("--format", "fmt", type=RegistryChoice(audit_formats), default="text", show_default=True)
 @store_option

@@ -31,6 +31,22 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+def damage_events_page(location: str) -> None:
+    """Break a SQLite store's file as a disk would: the events table's root page gets a b-tree page type that
+    does not exist, so SQLite calls the file malformed at the next read of that table."""
+    import sqlite3
+
+    with sqlite3.connect(location) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_events'").fetchone()[0]
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(location, "r+b") as handle:  # the events table's root page: its b-tree page type byte
+        handle.seek((root - 1) * page)
+        assert handle.read(1) == b"\x05"  # an interior page of a table b-tree
+        handle.seek((root - 1) * page)
+        handle.write(b"\xff")
+
+
 # --- Stores on each backend (SQLite always; PostgreSQL when GAMELOG_TEST_POSTGRES names a database) ---
 
 POSTGRES_ENV = "GAMELOG_TEST_POSTGRES"

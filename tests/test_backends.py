@@ -19,7 +19,7 @@ import pytest
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.store.backends import BACKENDS, backend_class
 from gamelog.projections.store.errors import StoreBusy, StoreDamaged, StoreError
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, damage_events_page
 from tests.test_concurrency import _hold_write_lock
 
 DATABASE_LIBRARIES = ("eventsourcing", "sqlite3", "psycopg")
@@ -123,15 +123,7 @@ def test_a_damaged_page_raises_store_damaged_from_every_read(tmp_path):
     store = GameStore(location)
     import_log(store, SEED.read_bytes(), str(SEED))
     store.close()
-    with sqlite3.connect(location) as conn:
-        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_events'").fetchone()[0]
-        page = conn.execute("PRAGMA page_size").fetchone()[0]
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    with open(location, "r+b") as handle:  # the events table's root page: its b-tree page type byte
-        handle.seek((root - 1) * page)
-        assert handle.read(1) == b"\x05"  # an interior page of a table b-tree
-        handle.seek((root - 1) * page)
-        handle.write(b"\xff")
+    damage_events_page(location)
     store = GameStore(location)
     for call in (store.stored_game_ids, lambda: list(store.history(GAME)), lambda: store.head(GAME),
                  lambda: store.notifications(0, 10)):

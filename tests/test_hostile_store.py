@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from gamelog.cli.main import main
 from gamelog.projections.store.application import GameStore, StoreError, store_env
 from gamelog.projections.store.chain import event_hash, link, open_sealed, seal
-from tests.conftest import EXAMPLES, _plain, postgres_url
+from tests.conftest import EXAMPLES, _plain, damage_events_page, postgres_url
 from tests.test_tamper import Raw
 
 SEED = EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"
@@ -161,15 +161,7 @@ def test_a_catalog_row_without_events_is_damage(seeded):
 def test_a_malformed_sqlite_page_is_damage_for_every_command(tmp_path):
     location = str(tmp_path / "gamelog.sqlite")
     assert gamelog("import", "--store", location, str(SEED)).exit_code == 0
-    with sqlite3.connect(location) as conn:
-        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_events'").fetchone()[0]
-        page = conn.execute("PRAGMA page_size").fetchone()[0]
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    with open(location, "r+b") as handle:  # the events table's root page: its b-tree page type byte
-        handle.seek((root - 1) * page)
-        assert handle.read(1) == b"\x05"  # an interior page of a table b-tree
-        handle.seek((root - 1) * page)
-        handle.write(b"\xff")
+    damage_events_page(location)
     verify = gamelog("verify", GAME, "--store", location)
     assert verify.exit_code == 3
     assert verify.stdout.startswith("seed-examples: damaged: the store ") and "malformed" in verify.stdout

@@ -92,12 +92,17 @@ def report_formats() -> list[str]:
     return list(REPORT_FORMATS)
 
 
+def _named(kind: str, table: dict[str, Any], name: str) -> Any:
+    """``table[name]``; raises KeyError whose text names the known ones (what the user reads)."""
+    try:
+        return table[name]
+    except KeyError:
+        raise KeyError(f"unknown {kind} {name!r} (known: {', '.join(table)})") from None
+
+
 def report_format(name: str) -> ReportFormat:
     """The report format ``name``; raises KeyError naming the known ones."""
-    try:
-        return REPORT_FORMATS[name]
-    except KeyError:
-        raise KeyError(f"unknown report format {name!r} (known: {', '.join(REPORT_FORMATS)})") from None
+    return _named("report format", REPORT_FORMATS, name)
 
 
 @dataclass(frozen=True)
@@ -128,10 +133,7 @@ def audit_formats() -> list[str]:
 
 def audit_format(name: str) -> AuditFormat:
     """The audit format ``name``; raises KeyError naming the known ones."""
-    try:
-        return AUDIT_FORMATS[name]
-    except KeyError:
-        raise KeyError(f"unknown audit format {name!r} (known: {', '.join(AUDIT_FORMATS)})") from None
+    return _named("audit format", AUDIT_FORMATS, name)
 
 
 # gamelog's own formats, in the order `--help` lists them.
