@@ -9,7 +9,6 @@ file path or a ``postgresql://`` URL.
 from __future__ import annotations
 
 import os
-import re
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
@@ -18,7 +17,8 @@ from typing import Any, BinaryIO, Iterator
 from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.domain.replay import decide
-from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, is_postgres
+from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
+from gamelog.projections.store.backends import backend_class, scheme
 from gamelog.projections.store.verify import fingerprint_of
 from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
 
@@ -30,16 +30,14 @@ __all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "che
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
 
-_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
-
-
 def check_store_location(location: str) -> str:
-    """``location`` when gamelog can open a store there; raises :class:`UnsupportedStore` for a URL it cannot
-    (rather than taking ``ftp://host/db`` for a SQLite file's name)."""
-    url = _URL.match(location)
-    if url and not is_postgres(location):
-        raise UnsupportedStore(f"unsupported URL scheme {url.group(1)!r} in {location!r}: give a SQLite file path "
-                               "or a postgresql://user@host:port/db URL")
+    """``location`` when a store backend takes it (``projections.store.backends``); raises
+    :class:`UnsupportedStore` for a URL none takes (rather than taking ``ftp://host/db`` for a SQLite file's name)."""
+    try:
+        backend_class(location)
+    except StoreError:
+        raise UnsupportedStore(f"unsupported URL scheme {scheme(location)!r} in {location!r}: give a SQLite file "
+                               "path or a postgresql://user@host:port/db URL") from None
     return location
 
 
