@@ -18,17 +18,24 @@ same services (``gamelog.reporting``, ``gamelog.auditing``...). Its errors
 are in :mod:`gamelog.errors`.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from .errors import (BadInput, GameNotFound, GamelogError, InputError, LogInvalid, NotPlayedInRounds,
                      PlayerNotFound, PointNotInGame, StoreBusy, StoreDamaged, StoreError, StoreReadOnly)
 from .game import Game, read_log
 from .stores import ImportResult, Outcome, Store, open_store
 
-try:
-    __version__ = _version("gamelog")
-except PackageNotFoundError:  # imported from a checkout that was never installed
-    __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the installed metadata when first asked for (importlib.metadata costs a
+    command's start-up some 50 ms: only a program that asks pays it)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'gamelog' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamelog")
+    except PackageNotFoundError:  # imported from a checkout that was never installed
+        return "0+unknown"
 
 __all__ = ["BadInput", "Game", "GameNotFound", "GamelogError", "ImportResult", "InputError", "LogInvalid",
            "NotPlayedInRounds", "Outcome", "PlayerNotFound", "PointNotInGame", "Store", "StoreBusy", "StoreDamaged",
