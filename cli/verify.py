@@ -10,8 +10,7 @@ from gamelog.projections.reports.documents import Verification
 from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
                                                        render_verification_json, render_verification_text)
 from gamelog.projections.store.verify import SHORT
-from gamelog.sources import is_log_file
-from gamelog.verifying import match_log, verify_log_file, verify_stored
+from gamelog.verifying import match_log, verify as verify_of
 
 
 @click.command()
@@ -34,12 +33,14 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
         match = match_log(store, game, against)
         click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
         raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    if is_log_file(game):
-        document = verify_log_file(game, fingerprint)
-        click.echo(render_verification_json(document) if fmt == "json" else _log_file_text(game, document))
+    verified = verify_of(store, game, fingerprint)
+    document = verified.document
+    if fmt == "json":
+        click.echo(render_verification_json(document))
+    elif verified.log_file is not None:
+        click.echo(_log_file_text(verified.log_file, document))
     else:
-        document = verify_stored(store, game, fingerprint)
-        click.echo(render_verification_json(document) if fmt == "json" else render_verification_text(document))
+        click.echo(render_verification_text(document))
     raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
 
 

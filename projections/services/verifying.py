@@ -11,6 +11,7 @@ game would have it.
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from gamelog.projections.reports.documents import LogMatch, Problem, Verification
@@ -67,6 +68,22 @@ def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
                                 message=f"the chain head {head[:SHORT]} is not the fingerprint you kept, {fingerprint}"))
     return Verification(game=log.id, intact=not problems, versions=len(log.events), fingerprint=head,
                         problems=problems)
+
+
+@dataclass(frozen=True)
+class Verified:
+    """``verify GAME``'s answer: the verification document, and the log file it is of (None: a stored game)."""
+
+    document: Verification
+    log_file: str | None = None
+
+
+def verify(store: str, game: str, fingerprint: str | None = None) -> Verified:
+    """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`); a stored game's id, its chain,
+    catalog and views (:func:`verify_stored`). Raises what those raise."""
+    if is_log_file(game):
+        return Verified(verify_log_file(game, fingerprint), game)
+    return Verified(verify_stored(store, game, fingerprint))
 
 
 def match_log(store: str, path: str, against: str) -> LogMatch:
