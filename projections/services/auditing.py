@@ -54,7 +54,7 @@ def _not_found(game: str, store: str) -> GameNotFound:
     return GameNotFound(f"no log file or stored game named {game!r} (in {store})")
 
 
-def _players(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
+def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
     return PlayerNotFound(f"no player {player!r} in {game_id!r} (players: {', '.join(players)})")
 
 
@@ -76,7 +76,7 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
             raise _not_found(game, store) from None
         if player is not None:
             if player not in parts.players:
-                raise _players(source.id, parts.players, player)
+                raise player_not_found(source.id, parts.players, player)
             parts = audit_parts(cursor, source.id, player, fingerprint)
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
@@ -105,7 +105,7 @@ def _what_if(game: str, store: str, source: Source, cursor: object, lines: list[
     except GameNotInViews:
         raise _not_found(game, store) from None
     if player is not None and player not in parts.players:
-        raise _players(source.id, parts.players, player)
+        raise player_not_found(source.id, parts.players, player)
     return compare_without(source, cursor, lines)
 
 

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import io
 import os
-from itertools import chain
 from typing import Any, BinaryIO, Iterable
 
 from gamelog.domain.errors import InputError
-from gamelog.domain.games import GAMES
-from gamelog.domain.replay import PointNotReached, state_at
 from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.audit import build_audit, player_entries
 from gamelog.projections.reports.documents import Audit, AuditFinding, Report, ScoreEntry, WhatIf
 from gamelog.projections.reports.model import build_report
 
-from .auditing import compare_without
-from .errors import NotPlayedInRounds, PlayerNotFound, PointNotInGame
+from .auditing import compare_without, player_not_found
+from .replaying import state_of
+from .reporting import check_grouping
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -73,18 +71,7 @@ class Game:
         the header), :class:`~gamelog.errors.NotPlayedInRounds` for ``round`` in a game without rounds, and
         ValueError for more than one of the three.
         """
-        if sum(x is not None for x in (line, turn, round)) > 1:
-            raise ValueError("give at most one of line, turn and round")
-        if round is not None and GAMES[self.name].round_of is None:
-            raise NotPlayedInRounds(f"{self.id}: {self.name} is not played in rounds; give turn or line")
-        events = iter(self.history())
-        header = next(events)
-        if line is not None and line < header.line:
-            raise PointNotInGame(f"{self.id}: line {line} is before the header (line {header.line})")
-        try:
-            return state_at(self.name, chain([header], events), line=line, turn=turn, round=round).document()
-        except PointNotReached as exc:
-            raise PointNotInGame(f"{self.id}: {exc}") from exc
+        return state_of(self._source, line=line, turn=turn, round=round)
 
     def end(self) -> Replay:
         """The state at the end of the history (:meth:`state` with no point)."""
@@ -108,7 +95,7 @@ class Game:
         Raises :class:`~gamelog.errors.PlayerNotFound`.
         """
         if player not in self.players:
-            raise PlayerNotFound(f"no player {player!r} in {self.id!r} (players: {', '.join(self.players)})")
+            raise player_not_found(self.id, self.players, player)
         with self._source.views() as cursor:
             return list(player_entries(cursor, self.name, self.id, player))
 
@@ -123,8 +110,7 @@ class Game:
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
-        if by == "round" and GAMES[self.name].round_of is None:
-            raise NotPlayedInRounds(f"{self.id}: {self.name} is not played in rounds; report it by turn")
+        check_grouping(self._source.name, self.name, by)
         with self._source.views() as cursor:
             return build_report(cursor, self.id, by)
 

@@ -9,7 +9,7 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.replay import PointNotReached, state_at
 
 from .errors import NotPlayedInRounds, PointNotInGame
-from .sources import open_game
+from .sources import Source, open_game
 
 
 def replay(game: str, store: str, *, line: int | None = None, turn: int | None = None,
@@ -17,22 +17,32 @@ def replay(game: str, store: str, *, line: int | None = None, turn: int | None =
     """The replay document of GAME (a log file, or a stored game's id in ``store``) at one point, at most one of
     ``line``, ``turn`` and ``round`` given (the end when none is).
 
+    Raises what :func:`state_of` raises, :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the
+    store's errors.
+    """
+    with open_game(game, store) as source:
+        return state_of(source, line=line, turn=turn, round=round)
+
+
+def state_of(source: Source, *, line: int | None = None, turn: int | None = None,
+             round: int | None = None) -> Replay:
+    """The replay document of a game at one point (the end when none is given), its history folded to there.
+
     Raises :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.PointNotInGame` (a line before the header, a
-    point past the end), :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the store's errors.
+    point past the end), and ValueError for more than one point.
     """
     if sum(x is not None for x in (line, turn, round)) > 1:
         raise ValueError("give at most one of line, turn and round")
-    with open_game(game, store) as source:
-        name = source.game
-        if round is not None and GAMES[name].round_of is None:
-            raise NotPlayedInRounds(f"{game}: {name} is not played in rounds; give --turn or --line")
-        events = iter(source.history())
-        header = next(events)
-        if line is not None and line < header.line:
-            raise PointNotInGame(f"{game}: line {line} is before the header (line {header.line}); "
-                                 "the game starts there")
-        try:
-            state = state_at(name, chain([header], events), line=line, turn=turn, round=round)
-        except PointNotReached as exc:
-            raise PointNotInGame(f"{game}: {exc}") from exc
-        return state.document()
+    name = source.game
+    if round is not None and GAMES[name].round_of is None:
+        raise NotPlayedInRounds(f"{source.name}: {name} is not played in rounds; give --turn or --line")
+    events = iter(source.history())
+    header = next(events)
+    if line is not None and line < header.line:
+        raise PointNotInGame(f"{source.name}: line {line} is before the header (line {header.line}); "
+                             "the game starts there")
+    try:
+        state = state_at(name, chain([header], events), line=line, turn=turn, round=round)
+    except PointNotReached as exc:
+        raise PointNotInGame(f"{source.name}: {exc}") from exc
+    return state.document()

@@ -37,11 +37,17 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
             head = report_head(cursor, source.id, by)
         except GameNotInViews:
             raise GameNotFound(f"no log file or stored game named {game!r} (in {store})") from None
-        if by == "round" and GAMES[head.game].round_of is None:
-            raise NotPlayedInRounds(f"{game}: {head.game} is not played in rounds; report it --by turn")
+        check_grouping(game, head.game, by)
         if chosen.whole:
             whole = build_report(cursor, source.id, by, source.history())
             yield chosen.render(whole, whole.periods, layout)
         else:
             yield chosen.render(head, report_periods(cursor, head), layout)
 
+
+
+def check_grouping(label: str, game: str, by: str | None) -> None:
+    """Raise :class:`~.errors.NotPlayedInRounds` when a report of ``game`` (named ``label`` in the message) is
+    asked by round and the game has no rounds."""
+    if by == "round" and GAMES[game].round_of is None:
+        raise NotPlayedInRounds(f"{label}: {game} is not played in rounds; report it --by turn")
