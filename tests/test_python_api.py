@@ -50,11 +50,12 @@ def test_strict_reading_stops_at_the_first_input_error_and_lenient_reading_keeps
     assert lenient.end().line == 5 and lenient.end().turn == 1
 
 
-def test_a_game_read_from_a_log_and_the_same_game_stored_give_the_same_answers(tmp_path):
+def test_a_game_read_from_a_log_and_the_same_game_stored_give_the_same_answers(locations):
     log = EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"
     read = gamelog.read_log(log)
-    with gamelog.open_store(tmp_path / "s.sqlite") as store:
+    with gamelog.open_store(locations.new()) as store:
         assert store.import_log(log).outcome is gamelog.Outcome.IMPORTED
+        assert [summary.id for summary in store.games()] == [read.id] and read.id in store
         stored = store.game(read.id)
         assert stored.end() == read.end()
         assert stored.state(round=3) == read.state(round=3)
@@ -62,6 +63,9 @@ def test_a_game_read_from_a_log_and_the_same_game_stored_give_the_same_answers(t
         assert stored.what_if([281]) == read.what_if([281])
         assert stored.derivation("Bob") == read.derivation("Bob")
         assert stored.report() == read.report()
+        assert store.import_log(log).outcome is gamelog.Outcome.ALREADY_IMPORTED
+        with pytest.raises(gamelog.GameNotFound):
+            store.game("no-such-game")
 
 
 def test_a_handle_stays_the_callers_and_a_text_handle_is_refused():
