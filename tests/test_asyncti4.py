@@ -1,7 +1,7 @@
 """AsyncTI4 saves (../shared/data/real-asyncti4/pbd*.txt) converted to round-level logs, and the converter's input errors.
 
 The VP below were added up by hand from each save by the bot's rule
-(FORMAT.md §6): a public card in ``scoredPublicObjectives`` counts its points
+(its Player.getTotalVictoryPoints, as docs/log-format.md's "AsyncTI4 saves" describes it): a public card in ``scoredPublicObjectives`` counts its points
 once per scorer (stage I 1, stage II 2); a custom entry counts its
 ``customPublicVP`` once per listing of the user id; each
 ``secret_objectives_scored`` entry 1 (none in ``so_to_po`` here); each

@@ -1,7 +1,7 @@
 """An AsyncTI4 save's victory points, each a log line to be placed: objectives, secrets, custom points, Support for the Throne.
 
-The bot does not store a player's total; it computes it (FORMAT.md §6, from
-the bot's ``Player.getTotalVictoryPoints``): every public-objective card in
+The bot does not store a player's total; it computes it (its
+``Player.getTotalVictoryPoints``, described in docs/log-format.md): every public-objective card in
 ``scoredPublicObjectives`` whose scorers list the player counts its points
 once; every custom objective there (``Custodian/Imperial``, ``Political
 Censure``, ``Shard of the Throne``, a leaked secret...) counts its

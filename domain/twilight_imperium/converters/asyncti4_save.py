@@ -22,7 +22,7 @@ from gamelog.domain.conversion import ConversionError
 
 NOT_A_SAVE = "not an AsyncTI4 save"
 ESCAPES = {"{sp}": " ", "{usc}": "_", "{cln}": ":", "{cma}": ",", "{dsh}": "-", "{smc}": ";", "{pip}": "|", "666fin": ":"}
-"""How the bot escapes characters inside breadcrumb values (FORMAT.md §4)."""
+"""How the bot escapes characters inside breadcrumb values (docs/log-format.md, AsyncTI4 saves)."""
 
 
 def unescape(value: str) -> str:
