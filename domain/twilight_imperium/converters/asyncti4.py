@@ -303,10 +303,12 @@ def _bookkeeping(w: Writer, save: Save, at: str | None) -> None:
                 seat_skipped.add(key)
     if seat_skipped:
         w.note(f"player keys not converted: {', '.join(sorted(seat_skipped))}", "playerinfo", at)
-    used = ("Round", "revealedPOInRound", "startTimeOfRound")
-    crumbs_used = sum(1 for k in save.breadcrumbs if k.startswith(used) or k[-2:] in ("PO", "SO") and "round" in k)
+    crumbs_used = 0
     for k in save.breadcrumbs:
-        w.summary.count("breadcrumb", k.startswith(used) or (k[-2:] in ("PO", "SO") and "round" in k))
+        # Read: picks, reveals, round times and the per-round scores (``<faction>round<N>PO`` / ``SO``).
+        read = k.startswith(("Round", "revealedPOInRound", "startTimeOfRound")) or (k[-2:] in ("PO", "SO") and "round" in k)
+        crumbs_used += read
+        w.summary.count("breadcrumb", read)
     if len(save.breadcrumbs) > crumbs_used:
         w.note(f"{len(save.breadcrumbs) - crumbs_used} of {len(save.breadcrumbs)} breadcrumbs (check_reacts_info) "
                "not converted: message ids, reactions, votes, free text", "check_reacts_info", at)
