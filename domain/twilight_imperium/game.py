@@ -267,6 +267,13 @@ def _from_ti_assistant(export: Any, game_id: str | None = None) -> Any:
     return ti_assistant.convert(export, game_id)
 
 
+def _from_asyncti4(export: Any, game_id: str | None = None) -> Any:
+    """An AsyncTI4 save as a log (``domain.conversion.Conversion``); raises ConversionError."""
+    from gamelog.domain.twilight_imperium.converters import asyncti4  # imported when used, not with the game
+
+    return asyncti4.convert(export, game_id)
+
+
 RULE_TEXTS: dict[str, str] = {
     "TI4-TURN": "Action-phase turns follow initiative order, skipping players who have passed. A strategic action "
                 "uses a strategy card its player holds this round, in the action phase, once a round.",
@@ -283,7 +290,7 @@ RULES = GameRules(
     name="twilight-imperium-4",
     events=EVENTS,
     engine=TwilightEngine,
-    converters={"ti-assistant": _from_ti_assistant},
+    converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
     rounds=RoundStarted,
