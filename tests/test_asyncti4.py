@@ -80,10 +80,21 @@ def test_header_names_players_by_the_save_and_what_a_save_does_not_record(game):
     name, conversion, _ = game
     header = conversion.lines[0]
     assert header["id"] == name and header["setup"]["vp_goal"] == 10 and len(header["players"]) == 6
-    assert header["not_recorded"] == ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order"]
+    # A save never places every point in a round (custom points, action-phase secrets): when is not recorded.
+    assert header["not_recorded"] == ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen",
+                                      "secondary_order", "score_timing"]
     assert "unknown_commodities" not in header["setup"]
     colours = conversion.lines[1 if name != "pbd780" else 2]["text"]
     assert "colours:" in colours and "is user" in colours
+
+
+def test_points_placed_at_the_end_are_no_violation_of_when_they_were_scored(game):
+    """The rules read unplaced points in the save's last phase; where they stand is the converter's, not the table's."""
+    _, _, outcome = game
+    found = [e for e in outcome.events if type(e).__name__ == "FindingRaised"]
+    assert [f for f in found if f.severity == "violation"] == []
+    timing = [f for f in found if f.rule in ("LRR 34.5", "LRR 34.6", "TI4-VP-GOAL")]
+    assert timing and all(f.severity == "unverifiable" and "score timing" in f.message for f in timing)
 
 
 def test_custom_points_name_their_origin(game):

@@ -70,7 +70,8 @@ Pool = Literal["tactic", "fleet", "strategy"]
 Tokens = NonNegativeInt | dict[str, NonNegativeInt]
 Initiative = Annotated[int, msgspec.Meta(ge=0, le=8)]
 """A strategy card's initiative number (0 is the Naalu token)."""
-NotRecorded = Literal["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order"]
+NotRecorded = Literal["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order",
+                      "score_timing"]
 """What a log's source may not record: secret objective draws and returns, trade goods gained and spent,
 command tokens gained and spent, whom the Trade holder chose (LRR 90.5), the order of secondaries (LRR 90.6)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamelog.domain.engine import Engine, decides
+from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
 from gamelog.domain.twilight_imperium import measures, phrases
@@ -239,6 +239,12 @@ class TwilightEngine(Engine):
     def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
         """Store each problem; one that depends only on what the source does not record is unverifiable."""
         return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
+
+    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
+        """Attach a finding; the engine's own (a line after the end) too is unverifiable when it depends only on
+        what the source does not record."""
+        found = rules.unless_not_recorded(self.state, RuleFinding(rule, message, severity))
+        super().find(line, found.rule, found.message, player, found.severity)
 
     @decides(VpScored)
     def vp_scored(self, line: int, e: VpScored) -> None:

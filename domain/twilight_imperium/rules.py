@@ -485,6 +485,8 @@ def _topic(problem: RuleFinding) -> str | None:
         return "secondary_order"
     if problem.rule == TRADE_CHOSEN:
         return "trade_chosen"
+    if problem.rule in (WHEN, STATUS_LIMIT, COMBAT_LIMIT) or problem.rule == VP_GOAL and "nothing may follow" in text:
+        return "score_timing"  # when a point was scored: which phase, with what else, before or after the end
     return None
 
 

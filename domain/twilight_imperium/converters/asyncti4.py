@@ -35,7 +35,13 @@ from gamelog.domain.twilight_imperium.converters.asyncti4_save import Save, Seat
 
 SOURCE = "asyncti4"
 GAME = "twilight-imperium-4"
-NOT_RECORDED = ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order"]
+NOT_RECORDED = ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order",
+                "score_timing"]
+"""What no save tells. ``score_timing``: a save places some points in a round through its breadcrumbs, never all
+(custom points, action-phase secrets, every point of a save from before 2025), and those it cannot place are written
+at the end; the checks of when a point was scored (the phase, one public and one secret a status phase, nothing
+after the end) are then unverifiable, never findings of where the converter put it. Every save of a game gives the
+same header, so that a later save's log can extend an earlier one's."""
 """A save keeps none of: secret draws and returns, trade goods and commodities over time, command tokens,
 whom the Trade holder chose, the order of secondaries (and no turn order inside a round)."""
 INFO_READ = frozenset({"round", "phase_of_game", "vp_count", "game_has_ended", "ended_date", "creation_date",
@@ -115,10 +121,10 @@ def convert(export: bytes | str, game_id: str | None = None) -> Conversion:
     if goal <= 0:
         raise ConversionError("game-info key vp_count", "expected a VP goal above 0")
     created = _date(save)
-    _header(w, save, seats, goal, game_id, created)
     notes: list[tuple[str, str]] = []
     sources = points(save, players, seats, notes)
     placed = _place(save, faction_of, sources)
+    _header(w, save, seats, goal, game_id, created)
     reveals, reveal_rounds = _reveals(save, rounds, w)
     for card in reveals[:2] if reveal_rounds is not None else []:
         w.write({"type": "objective_revealed", "objective": card.name, "stage": card.stage,
