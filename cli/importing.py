@@ -36,6 +36,9 @@ def _tell(said: LogConverted | LogImported) -> None:
         click.echo(f"Error: {said.failure}", err=True)
     if said.result is not None:
         click.echo(_describe(said.path, said.result), err=said.conflict)
+    if said.superseded:
+        click.echo(f"{said.path}: a later export of the stored game: {plural(said.superseded, 'line')} of the "
+                   "earlier one voided by corrections (kept in the history)")
 
 
 def _tell_interruption(stopped: Interruption) -> None:

@@ -135,6 +135,37 @@ def test_conversion_is_deterministic_and_a_shorter_history_is_a_prefix_up_to_its
     assert earlier[:settled] == later[:settled]
 
 
+def test_a_later_save_of_a_stored_game_extends_it_and_voids_what_it_no_longer_has(tmp_path):
+    """The bot's undo copies: the save in round 5 imported first, then the save in round 6; one game, the later's VP."""
+    whole = _save("pbd10972").read_text(encoding="utf-8")
+    cut = whole.replace("\nround 6\n", "\nround 5\n").replace("phase_of_game statusScoring", "phase_of_game action")
+    (tmp_path / "earlier.txt").write_text(cut, encoding="utf-8")
+    store, runner = str(tmp_path / "s.sqlite"), CliRunner()
+    first = runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", str(tmp_path / "earlier.txt")])
+    assert first.exit_code == 0, first.output
+    later = runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", str(_save("pbd10972"))])
+    assert later.exit_code == 0, later.output
+    assert "of the earlier one voided by corrections" in later.output
+    games = json.loads(runner.invoke(main, ["--store", store, "games", "--format", "json"]).output)["games"]
+    assert [g["id"] for g in games] == ["pbd10972"]
+    replay = json.loads(runner.invoke(main, ["--store", store, "replay", "pbd10972", "--format", "json"]).output)
+    factions = convert("asyncti4", whole).lines[0]["setup"]["factions"]
+    assert {factions[p]: s["vp"] for p, s in replay["players"].items()} == BOT_VP["pbd10972"]
+    assert replay["winner"] == WINNER["pbd10972"]
+    again = runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", str(_save("pbd10972"))])
+    assert again.exit_code == 0 and "already imported" in again.output
+    audit = runner.invoke(main, ["--store", store, "audit", "pbd10972", "--format", "json"])
+    assert audit.exit_code == 0, audit.output  # the corrections and what they void break no rule
+
+
+def test_another_game_under_a_stored_id_is_still_a_conflict(tmp_path):
+    store, runner = str(tmp_path / "s.sqlite"), CliRunner()
+    assert runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", "--id", "g",
+                                str(_save("pbd10972"))]).exit_code == 0
+    other = runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", "--id", "g", str(_save("pbd1415"))])
+    assert other.exit_code == 1 and "conflict" in other.output
+
+
 SAVE = "\n".join([
     "123", "Owner", "pbd1", "-mapinfo-", "-gameinfo-", "round 1", "vp_count 10", "brand_new_key 7", "Click a button",
     "-endgameinfo-", "-playerinfo-",

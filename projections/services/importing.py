@@ -25,6 +25,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 from .converting import convert_file
 from .progress import Progress
 from .sources import opened_game_store
+from .superseding import superseding
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]
 
@@ -50,6 +51,8 @@ class LogImported:
     result: ImportResult | None
     errors: tuple[str, ...] = ()
     failure: str | None = None
+    superseded: int = 0
+    """Stored lines of an earlier export of the game that this later one voided (``correction`` lines)."""
 
     @property
     def malformed(self) -> bool:
@@ -160,8 +163,11 @@ class Importer:
                                f"{path}: {plural(len(invalid.errors), 'input error')}; nothing stored")
 
     def _import_converted(self, path: str, log: bytes) -> LogImported:
+        """Import a converted export; a later export of a stored game extends it (:mod:`.superseding`)."""
         try:
-            return LogImported(path, import_log(self.store, log, f"{path} (converted)"))
+            superseded = superseding(self.store, log, path)
+            return LogImported(path, import_log(self.store, superseded.log, f"{path} (converted)"),
+                               superseded=superseded.voided)
         except LogInvalid as invalid:
             return LogImported(path, None, tuple(invalid.lines()))
 
