@@ -12,7 +12,7 @@ from gamelog.projections.reports.catalog import render_games_json, render_games_
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @store_option
 def games(fmt: str, store: str) -> None:
     """List the stored games: id, game, players, events, last line, finished, winner, fingerprint.
@@ -26,7 +26,7 @@ def games(fmt: str, store: str) -> None:
 
 
 @click.command()
-@click.argument("name", required=False, default="log", type=click.Choice(SCHEMAS))
+@click.argument("name", required=False, default="log", type=click.Choice(SCHEMAS, case_sensitive=False))
 def schema(name: str) -> None:
     """Print a JSON Schema: of the log format (v1, the default), or of a command's JSON output.
 

@@ -13,7 +13,7 @@ from gamelog.converting import convert_file, export_formats
 
 
 @click.command()
-@click.option("--from", "source_format", required=True, type=click.Choice(export_formats()),
+@click.option("--from", "source_format", required=True, type=click.Choice(export_formats(), case_sensitive=False),
               help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
 @click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")

@@ -60,7 +60,7 @@ def _tell_interruption(stopped: Interruption) -> None:
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--from", "source_format", type=click.Choice(export_formats()),
+@click.option("--from", "source_format", type=click.Choice(export_formats(), case_sensitive=False),
               help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
 @store_option

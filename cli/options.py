@@ -40,11 +40,12 @@ store_option = click.option(
 
 
 class RegistryChoice(click.Choice):
-    """A choice of the names a registry holds when the command runs (a format plugged in later is offered)."""
+    """A choice of the names a registry holds when the command runs (a format plugged in later is offered), in any
+    case: ``--format HTML`` is ``html``."""
 
     def __init__(self, names: Callable[[], Sequence[str]]):
         self._names = names
-        super().__init__(list(names()))
+        super().__init__(list(names()), case_sensitive=False)
 
     @property  # type: ignore[override]
     def choices(self) -> Sequence[str]:

@@ -15,7 +15,7 @@ from gamelog.replaying import replay as replay_of
 @click.option("--line", type=click.IntRange(min=1), help="The state after this log line (the header's or a later one).")
 @click.option("--turn", type=click.IntRange(min=1), help="The state at the end of this turn (counted from 1).")
 @click.option("--round", "round_", type=click.IntRange(min=1), help="The state at the end of this round (in a game played in rounds).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people (wrapped to the terminal's width), json for programs (docs/cli.md).")
 @store_option
 def replay(game: str, line: int | None, turn: int | None, round_: int | None, fmt: str, store: str) -> None:

@@ -15,7 +15,7 @@ from gamelog.reporting import report as report_of
 
 @click.command()
 @click.argument("game")
-@click.option("--by", type=click.Choice(["turn", "round"]), help="Group by turn or by round (default: the game's own period, as its rules say).")
+@click.option("--by", type=click.Choice(["turn", "round"], case_sensitive=False), help="Group by turn or by round (default: the game's own period, as its rules say).")
 @click.option("--format", "fmt", type=RegistryChoice(report_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @store_option

@@ -11,7 +11,7 @@ from gamelog.validating import validate as validate_logs
 
 @click.command()
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people, json for programs (one document on stdout; `gamelog schema validate`).")
 def validate(logs: tuple[str, ...], fmt: str) -> None:
     """Check logs: report every input error and every rule finding; store nothing.

@@ -17,7 +17,7 @@ from gamelog.verifying import match_log, verify as verify_of
 @click.argument("game")
 @click.option("--fingerprint", metavar="HEX", help="The fingerprint you kept (from `games` or `audit`): the history must still end there.")
 @click.option("--against", "against", metavar="GAME", help="GAME is then a log file: say whether it still matches this stored game.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="json: one document on stdout (`gamelog schema verify`, or `verify-against` with --against).")
 @store_option
 def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, store: str) -> None:

@@ -1,0 +1,35 @@
+"""The command line as shells and their users expect it (issue 23 item 5): formats in any case, stdin as ``-``,
+capped input errors, NO_COLOR and --color, examples in every help, and a file that is not a store said so."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from gamelog.cli.main import main
+from tests.conftest import EXAMPLES
+
+UCHRONIA = str(EXAMPLES / "uchronia" / "complete-3p.jsonl")
+
+
+def invoke(*args: str, input: bytes | None = None, env: dict[str, str] | None = None):
+    return CliRunner().invoke(main, list(args), input=input, env={"COLUMNS": "80", **(env or {})})
+
+
+@pytest.mark.parametrize("args, starts", [
+    (["report", UCHRONIA, "--format", "HTML"], "<!DOCTYPE html>"),
+    (["report", UCHRONIA, "--format", "Json"], "{"),
+    (["report", UCHRONIA, "--format", "MARKDOWN"], "# uchronia"),
+    (["audit", UCHRONIA, "--format", "JSON"], "{"),
+    (["replay", UCHRONIA, "--format", "Json"], "{"),
+    (["validate", UCHRONIA, "--format", "JSON"], "{"),
+    (["report", UCHRONIA, "--by", "ROUND", "--format", "text"], None),
+    (["schema", "Report"], "{"),
+])
+def test_formats_and_choices_are_taken_in_any_case(args, starts):
+    result = invoke(*args)
+    if starts is None:  # uchronia has no rounds: the choice was taken, the service refused it
+        assert result.exit_code == 2 and "not played in rounds" in result.stderr
+        return
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(starts)
