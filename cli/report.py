@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from gamelog.cli.options import RegistryChoice, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import styled, text_width
 from gamelog.projections.reports.registry import Layout, report_formats
 from gamelog.reporting import report as report_of
 
@@ -27,7 +25,6 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     for a forge, json and csv for programs, html for one self-contained page
     with charts. The fields of json: docs/cli.md.
     """
-    styled = output is None and sys.stdout.isatty()
-    layout = Layout(click.style, text_width()) if styled else Layout(width=text_width())
+    layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
     with report_of(game, store, fmt=fmt, by=by, layout=layout) as pieces:
         write_pieces(pieces, output)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from gamelog.cli import terminal
 from gamelog.cli.main import main
 from tests.conftest import EXAMPLES
 
@@ -33,3 +34,30 @@ def test_formats_and_choices_are_taken_in_any_case(args, starts):
         return
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(starts)
+
+
+BOLD = "\x1b[1m"
+
+
+@pytest.mark.parametrize("group, env, tty, bold", [
+    ([], {}, True, True),  # auto on a terminal: bold
+    ([], {}, False, False),  # auto, piped: plain
+    ([], {"NO_COLOR": "1"}, True, False),  # https://no-color.org: any non-empty value
+    ([], {"NO_COLOR": ""}, True, True),  # empty: as if unset
+    (["--color", "never"], {}, True, False),
+    (["--color", "always"], {}, False, True),  # even piped
+    (["--color", "ALWAYS"], {"NO_COLOR": "1"}, False, True),  # asked for outright: the option wins
+    (["--color", "auto"], {"NO_COLOR": "yes"}, True, False),
+])
+def test_no_color_and_the_color_option(monkeypatch, group, env, tty, bold):
+    monkeypatch.setattr(terminal, "_stdout_is_terminal", lambda: tty)
+    result = CliRunner().invoke(main, [*group, "report", UCHRONIA], env={"COLUMNS": "80", **env},
+                                color=tty)  # the runner's stdout as a terminal: click keeps what was styled
+    assert result.exit_code == 0, result.output
+    assert (BOLD in result.stdout) is bold
+
+
+def test_a_report_written_to_a_file_is_never_styled(tmp_path):
+    target = tmp_path / "r.txt"
+    assert invoke("--color", "always", "report", UCHRONIA, "-o", str(target)).exit_code == 0
+    assert "\x1b" not in target.read_text()
