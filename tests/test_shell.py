@@ -61,3 +61,30 @@ def test_a_report_written_to_a_file_is_never_styled(tmp_path):
     target = tmp_path / "r.txt"
     assert invoke("--color", "always", "report", UCHRONIA, "-o", str(target)).exit_code == 0
     assert "\x1b" not in target.read_text()
+
+
+@pytest.fixture
+def foreign_database(tmp_path):
+    import sqlite3
+    from contextlib import closing
+
+    path = tmp_path / "other.db"
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (text)")
+        db.commit()
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [["games"], ["replay", "some-game"], ["report", "some-game"], ["audit", "some-game"],
+                                     ["verify", "some-game"], ["projections", "status"], ["import", UCHRONIA]])
+@pytest.mark.parametrize("what", ["README", "folder", "foreign database"])
+def test_a_file_that_is_not_a_store_exits_2_saying_so(command, what, foreign_database, tmp_path):
+    location = {"README": str(EXAMPLES.parent / "README.md"), "folder": str(tmp_path),
+                "foreign database": foreign_database}[what]
+    before = open(location, "rb").read() if what != "folder" else None
+    result = invoke("--store", location, *command)
+    assert result.exit_code == 2, result.output
+    assert "is not a gamelog store" in result.stderr or "not a gamelog store" in result.stderr
+    assert "damaged" not in result.stderr and len(result.stderr.splitlines()) == 1
+    if before is not None:
+        assert open(location, "rb").read() == before  # not turned into a store
