@@ -88,3 +88,34 @@ def test_a_file_that_is_not_a_store_exits_2_saying_so(command, what, foreign_dat
     assert "damaged" not in result.stderr and len(result.stderr.splitlines()) == 1
     if before is not None:
         assert open(location, "rb").read() == before  # not turned into a store
+
+
+LOG = open(UCHRONIA, "rb").read()
+
+
+@pytest.mark.parametrize("args, expect", [
+    (["validate", "-"], "<stdin>: no findings"),
+    (["validate", "-", "-"], "<stdin>: no findings\n<stdin>: no findings"),  # read once, the same bytes twice
+    (["replay", "-"], "uchronia 'uchronia-3p-demo' after line 121"),
+    (["report", "-"], "uchronia 'uchronia-3p-demo': Ann, Bob, Cy"),
+    (["audit", "-"], "audit of uchronia 'uchronia-3p-demo'"),
+    (["verify", "-"], "<stdin>: game 'uchronia-3p-demo'"),
+    (["import", "-"], "<stdin>: imported "),
+])
+def test_a_dash_reads_the_log_from_stdin(args, expect, tmp_path):
+    result = invoke("--store", str(tmp_path / "s.sqlite"), *args, input=LOG)
+    assert result.exit_code == 0, result.output
+    assert expect in result.output
+
+
+def test_a_dash_names_stdin_in_input_errors(tmp_path):
+    result = invoke("validate", "-", input=LOG[:300])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("<stdin>:") and "<stdin>: 1 input error" in result.stdout
+
+
+def test_an_export_from_stdin_is_imported(tmp_path):
+    export = (EXAMPLES.parent / "tests" / "fixtures" / "ti-assistant" / "small-game.json").read_bytes()
+    result = invoke("--store", str(tmp_path / "s.sqlite"), "import", "--from", "ti-assistant", "-", input=export)
+    assert result.exit_code == 0, result.output
+    assert "<stdin>: converted" in result.stderr

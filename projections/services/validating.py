@@ -9,6 +9,8 @@ from gamelog.domain.engine import VIOLATION
 from gamelog.projections.reports.documents import FileCheck
 from gamelog.projections.reports.validation import check_file
 
+from .sources import STDIN, input_name, open_input
+
 
 @dataclass(frozen=True)
 class Validated:
@@ -28,6 +30,7 @@ class Validated:
 
 
 def validate(paths: Iterable[str]) -> Validated:
-    """Read and decide each log (constant memory), keeping its input errors and findings. Raises nothing for a
-    log that cannot be read: that is its one error."""
-    return Validated([check_file(path) for path in paths])
+    """Read and decide each log (constant memory; ``-`` is standard input), keeping its input errors and findings.
+    Raises nothing for a log that cannot be read: that is its one error."""
+    return Validated([check_file(input_name(path), open_input(path)) if path == STDIN else check_file(path)
+                      for path in paths])
