@@ -7,8 +7,8 @@ from contextlib import closing
 
 import click
 
-from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION
-from gamelog.cli.options import store_option
+from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, MAX_ERRORS, capped
+from gamelog.cli.options import max_errors_option, store_option
 from gamelog.cli.terminal import progress
 from gamelog.converting import export_formats
 from gamelog.domain.messages import plural
@@ -25,12 +25,12 @@ def _describe(path: str, result: ImportResult) -> str:
     return f"Error: {path}: conflict: {result.message}; nothing stored"
 
 
-def _tell(said: LogConverted | LogImported) -> None:
+def _tell(said: LogConverted | LogImported, max_errors: int = MAX_ERRORS) -> None:
     """What became of one log: on stdout, or on stderr (input errors, then ``Error: ...``) for a failure."""
     if isinstance(said, LogConverted):
         click.echo(f"{said.path}: converted {said.summary.entries} entries from {said.source_format}", err=True)
         return
-    for line in said.errors:  # every input error, one a line (FILE:LINE: ... at $.path)
+    for line in capped(list(said.errors), max_errors):  # input errors, one a line (FILE:LINE: ... at $.path)
         click.echo(line, err=True)
     if said.failure is not None:
         click.echo(f"Error: {said.failure}", err=True)
@@ -63,8 +63,10 @@ def _tell_interruption(stopped: Interruption) -> None:
 @click.option("--from", "source_format", type=click.Choice(export_formats(), case_sensitive=False),
               help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
+@max_errors_option
 @store_option
-def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | None, store: str) -> None:
+def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | None, max_errors: int,
+            store: str) -> None:
     """Append each log's new events to the store.
 
     Each log is imported whole or not at all. The same log again adds nothing;
@@ -79,7 +81,7 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
         try:
             with closing(importer.outcomes()) as outcomes:
                 for said in outcomes:
-                    _tell(said)
+                    _tell(said, max_errors)
                     if isinstance(said, LogImported):
                         malformed, conflict = malformed or said.malformed, conflict or said.conflict
         except KeyboardInterrupt as interrupt:

@@ -39,6 +39,11 @@ store_option = click.option(
 )
 
 
+max_errors_option = click.option(
+    "--max-errors", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+    help="Print a log's first N input errors, then how many more there are (0: print them all).")
+
+
 class RegistryChoice(click.Choice):
     """A choice of the names a registry holds when the command runs (a format plugged in later is offered), in any
     case: ``--format HTML`` is ``html``."""

@@ -119,3 +119,44 @@ def test_an_export_from_stdin_is_imported(tmp_path):
     result = invoke("--store", str(tmp_path / "s.sqlite"), "import", "--from", "ti-assistant", "-", input=export)
     assert result.exit_code == 0, result.output
     assert "<stdin>: converted" in result.stderr
+
+
+@pytest.fixture
+def fifty_errors(tmp_path):
+    import json
+
+    path = tmp_path / "bad.jsonl"
+    header = {"type": "game", "game": "uchronia", "id": "x", "players": ["Ann", "Bob"]}
+    path.write_text("\n".join([json.dumps(header)] + [json.dumps({"type": "bogus"})] * 50) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("command, flag, shown", [
+    (["validate"], [], 20), (["validate"], ["--max-errors", "5"], 5), (["validate"], ["--max-errors", "0"], 50),
+    (["import"], [], 20), (["import"], ["--max-errors", "1"], 1), (["import"], ["--max-errors", "0"], 50),
+    (["replay"], [], 20), (["report"], [], 20), (["audit"], [], 20), (["verify"], [], 20),
+])
+def test_input_errors_are_capped(command, flag, shown, fifty_errors, tmp_path):
+    result = invoke("--store", str(tmp_path / "s.sqlite"), *command, *flag, fifty_errors)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if "unknown event type 'bogus'" in line]
+    assert len(errors) == shown
+    more = [line for line in result.stderr.splitlines() if line.startswith("... and ")]
+    assert more == ([] if shown == 50 else [f"... and {50 - shown} more input error{'s' if 50 - shown > 1 else ''} "
+                                            "(--max-errors 0 shows all)"])
+
+
+TI_EXPORT = str(EXAMPLES.parent / "tests" / "fixtures" / "ti-assistant" / "small-game.json")
+
+
+@pytest.mark.parametrize("command", [["validate"], ["import"], ["replay"], ["report"], ["audit"], ["verify"]])
+@pytest.mark.parametrize("path, says", [
+    (str(EXAMPLES.parent / "README.md"), "not a gamelog log: its first line is not JSON"),
+    (str(EXAMPLES.parent / "docs" / "cli.md"), "not a gamelog log: its first line is not JSON"),
+    (TI_EXPORT, "looks like a ti-assistant export: give --from ti-assistant"),
+])
+def test_a_file_that_is_not_a_log_says_so_in_one_line(command, path, says, tmp_path):
+    result = invoke("--store", str(tmp_path / "s.sqlite"), *command, path)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if ":" in line and "nothing stored" not in line]
+    assert len(errors) == 1 and says in errors[0], result.stderr

@@ -24,7 +24,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 
 from .converting import convert_file
 from .progress import Progress
-from .sources import STDIN, input_name, opened_game_store, read_input
+from .sources import STDIN, export_hint, input_name, opened_game_store, read_input
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]
 
@@ -152,13 +152,14 @@ class Importer:
             return import_log(self.store, handle, path, advance)
 
     @staticmethod
-    def _import(path: str, run: Callable[[], ImportResult]) -> LogImported:
-        path = input_name(path)
+    def _import(given: str, run: Callable[[], ImportResult]) -> LogImported:
+        path = input_name(given)
         try:
             return LogImported(path, run())
         except OSError as exc:
             return LogImported(path, None, failure=f"{path}: {exc.strerror or exc}")
         except LogInvalid as invalid:
+            invalid = LogInvalid(invalid.filename, export_hint(invalid.errors, given))
             return LogImported(path, None, tuple(invalid.lines()),
                                f"{path}: {plural(len(invalid.errors), 'input error')}; nothing stored")
 

@@ -17,8 +17,11 @@ from functools import cached_property
 from itertools import chain
 from typing import Any, BinaryIO, Iterator
 
+import msgspec
+
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.reader import LogReader
+from gamelog.domain.games import converters
+from gamelog.domain.reader import NOT_A_LOG, LogReader
 from gamelog.domain.replay import decide
 from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
 from gamelog.projections.store.backends import backend_class, scheme
@@ -27,7 +30,7 @@ from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 
-__all__ = ["DEFAULT_STORE", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
+__all__ = ["DEFAULT_STORE", "EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "export_hint", "is_log_file",
            "input_name", "open_game", "open_game_store", "open_input", "opened_game_store", "read_input",
            "read_log_file", "store_exists"]
 
@@ -70,6 +73,33 @@ def read_input(path: str) -> bytes:
         return _stdin_bytes()
     with open(path, "rb") as handle:
         return handle.read()
+
+
+EXPORT_HINT_LIMIT = 64 << 20
+"""The largest file tried as another tool's export when it is not a log (converting reads it whole)."""
+
+
+def export_hint(errors: list[InputError], path: str | None, data: bytes | None = None) -> list[InputError]:
+    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``) told what the
+    file looks like when one of the converters takes it: ``looks like a ti-assistant export: give --from
+    ti-assistant``. ``path`` (or ``data``, its bytes) is read again only then."""
+    if len(errors) != 1 or errors[0].message != NOT_A_LOG:
+        return errors
+    try:
+        if data is None:
+            if path is None or (path != STDIN and os.path.getsize(path) > EXPORT_HINT_LIMIT):
+                return errors
+            data = read_input(path)
+    except OSError:
+        return errors
+    for name, convert in sorted(converters().items()):
+        try:
+            convert(data, None)
+        except Exception:  # not this tool's export (a converter says so in its own way)
+            continue
+        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like a {name} export: "
+                                                           f"give --from {name}")]
+    return errors
 
 
 def check_store_location(location: str) -> str:
@@ -213,7 +243,8 @@ def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
     if reader.errors and (on_error != "keep" or not events):
-        raise LogInvalid(name, reader.errors[:1] if on_error == "stop" else reader.errors)
+        errors = reader.errors[:1] if on_error == "stop" else reader.errors
+        raise LogInvalid(name, export_hint(errors, path))
     return LogFile(name, reader.header.game, events, reader.errors)
 
 
