@@ -7,6 +7,7 @@ import json
 import click
 
 from gamelog.cli.options import store_option
+from gamelog.cli.terminal import text_width
 from gamelog.listing import SCHEMAS, list_games, schema as schema_of
 from gamelog.projections.reports.catalog import render_games_json, render_games_text
 
@@ -15,14 +16,17 @@ from gamelog.projections.reports.catalog import render_games_json, render_games_
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @store_option
 def games(fmt: str, store: str) -> None:
-    """List the stored games: id, game, players, events, last line, finished, winner, fingerprint.
+    """List the stored games: id, game, players, log lines, last line, finished, winner, fingerprint.
+
+    "log lines" counts the game's recorded event lines; `verify` counts its
+    stored events. A table wider than the terminal becomes one block a game.
 
     The fingerprint is the head of the game's hash chain: keep it outside the
     store, and `gamelog verify GAME --fingerprint HEX` proves later that the
     history is unchanged.
     """
     document = list_games(store)
-    click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store))
+    click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store, text_width()))
 
 
 @click.command()

@@ -19,7 +19,7 @@ def _describe(path: str, result: ImportResult) -> str:
     if result.outcome is Outcome.IMPORTED and not result.events:
         return f"{path}: imported the header of game {result.game_id!r}, no event lines yet"
     if result.outcome is Outcome.IMPORTED:
-        return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
+        return f"{path}: imported {plural(result.events, 'log line')} (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
     if result.outcome is Outcome.ALREADY_IMPORTED:
         return f"{path}: already imported (game {result.game_id!r}); nothing added"
     return f"Error: {path}: conflict: {result.message}; nothing stored"
@@ -53,7 +53,7 @@ def _tell_interruption(stopped: Interruption) -> None:
         click.echo(f"Interrupted; the views' position could not be read ({stopped.views_unreadable})", err=True)
         return
     views = "the views are up to date" if not stopped.behind else (
-        f"the views are {plural(stopped.behind, 'event')} behind: the next report, audit or import catches them up "
+        f"the views are {plural(stopped.behind, 'stored event')} behind: the next report, audit or import catches them up "
         "(`gamelog projections status`)")
     click.echo(f"Interrupted; {views}.", err=True)
 

@@ -18,11 +18,15 @@ def projections() -> None:
 @projections.command()
 @store_option
 def status(store: str) -> None:
-    """Each view's position against the head of the store's notification log."""
+    """Each view's store position against the head of the store's notification log.
+
+    The store position counts stored events of every game in the store (its
+    notification log), not one game's log lines.
+    """
     s = views_status(store)
-    state = "up to date" if s.behind == 0 else f"{plural(s.behind, 'event')} behind"
+    state = "up to date" if s.behind == 0 else f"{plural(s.behind, 'stored event')} behind"
     for view in VIEWS:
-        click.echo(f"{view:<9} at {s.position} of {s.head}: {state}")
+        click.echo(f"{view:<9} at store position {s.position} of {s.head}: {state}")
 
 
 @projections.command()
@@ -30,4 +34,4 @@ def status(store: str) -> None:
 def rebuild(store: str) -> None:
     """Rebuild every view from scratch, with progress on a terminal."""
     folded = rebuild_views(store, progress)
-    click.echo(f"rebuilt the views from {plural(folded, 'event')}")
+    click.echo(f"rebuilt the views from {plural(folded, 'stored event')}")

@@ -46,6 +46,6 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
 
 def _log_file_text(path: str, document: Verification) -> str:
     """The log's fingerprint in one line, then, if it differs from the one kept, why."""
-    out = [f"{path}: game {document.game!r}, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}"]
+    out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
     out += [f"{path}: {p.message}" for p in document.problems]
     return "\n".join(out)

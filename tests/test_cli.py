@@ -75,7 +75,7 @@ def test_validate_json_lists_each_finding_with_line_rule_and_severity(gamelog):
 def test_import_then_games_then_replay_a_stored_game(gamelog):
     first = gamelog("import", SEED)
     assert first.exit_code == 0
-    assert first.stdout == f"{SEED}: imported 61 events (lines 5-78) into game 'seed-examples'\n"
+    assert first.stdout == f"{SEED}: imported 61 log lines (lines 5-78) into game 'seed-examples'\n"
     again = gamelog("import", SEED)
     assert again.stdout == f"{SEED}: already imported (game 'seed-examples'); nothing added\n"
     listing = json.loads(gamelog("games", "--format", "json").stdout)
@@ -147,8 +147,8 @@ def test_store_may_come_before_the_command(gamelog, tmp_path, monkeypatch):
     assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout == "no games in other.sqlite\n"
     monkeypatch.setenv("GAMELOG_STORE", "env.sqlite")
     assert gamelog("games").stdout == "no games in env.sqlite\n"
-    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("id ")
-    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at 138 of 138")
+    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("seed-examples\n  game: merchant-of-venus")
+    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at store position 138 of 138")
 
 
 @pytest.mark.parametrize("url", ["ftp://host/db", "sqlite:///x.db", "mysql://u@h/db"])
@@ -164,7 +164,7 @@ def test_an_unsupported_store_url_is_an_error_not_a_file_name(gamelog, tmp_path,
 def test_verify_of_a_log_file_gives_its_fingerprint_as_games_shows_it(gamelog):
     result = gamelog("verify", SEED)
     assert result.exit_code == 0
-    assert result.stdout == f"{SEED}: game 'seed-examples', 138 events, fingerprint 091f5cd18eb23135\n"
+    assert result.stdout == f"{SEED}: game 'seed-examples', 138 stored events, fingerprint 091f5cd18eb23135\n"
     document = json.loads(gamelog("verify", SEED, "--format", "json").stdout)
     gamelog("import", SEED)
     (stored,) = json.loads(gamelog("games", "--format", "json").stdout)["games"]
