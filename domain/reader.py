@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 import msgspec
 
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import MAX_LINES, PLAYER, Recorded
+from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Recorded
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.messages import MESSAGE_LIMIT, cut, quote
 from gamelog.domain.msgspec_wording import (
@@ -41,6 +41,7 @@ class _HeaderProbe(msgspec.Struct):
     type: Any = None
     game: Any = None
     players: Any = None
+    version: Any = None
 
 
 _probe = msgspec.json.Decoder(_HeaderProbe)
@@ -194,6 +195,12 @@ class LogReader:
                 return None
             self.errors.append(_line_error(self.header_line, raw, exc))
             return self._check_rest(None, None)
+        if isinstance(probe.version, int) and not isinstance(probe.version, bool) and probe.version > FORMAT_VERSION:
+            # A later format: its lines may mean what this reader cannot tell. One error says so; nothing more is read.
+            self.errors.append(_error(self.header_line, f"log format version {probe.version}: this gamelog reads "
+                                                        f"version {FORMAT_VERSION}; upgrade gamelog", "$.version"))
+            self._lines = iter(())
+            return None
         repeated = repeated_key(raw)  # one line: checked exactly, without counting first
         rules = self._named_game(probe, repeated)
         if rules is None:

@@ -160,3 +160,25 @@ def test_a_file_that_is_not_a_log_says_so_in_one_line(command, path, says, tmp_p
     assert result.exit_code == 2, result.output
     errors = [line for line in result.stderr.splitlines() if ":" in line and "nothing stored" not in line]
     assert len(errors) == 1 and says in errors[0], result.stderr
+
+
+@pytest.mark.parametrize("version, errors", [(None, []), (1, []), (2, ["log format version 2: this gamelog reads "
+                                                                       "version 1; upgrade gamelog"])])
+def test_the_log_header_may_give_its_format_version(version, errors):
+    from gamelog.domain.reader import LogReader
+    import json
+
+    header = {"type": "game", "game": "uchronia", "id": "v", "players": ["Ann", "Bob"]}
+    if version is not None:
+        header["version"] = version
+    lines = [json.dumps(header), json.dumps({"type": "turn_started", "player": "Ann"}), '{"type": "bogus"}']
+    reader = LogReader(("\n".join(lines[:2 if version != 2 else 3]) + "\n").encode())
+    list(reader.events())
+    assert [e.message for e in reader.errors] == errors  # a later version: one error, its lines not read
+
+
+def test_format_version_1_leaves_the_fingerprint_unchanged(tmp_path):
+    plain = b'{"type": "game", "game": "uchronia", "id": "v", "players": ["Ann", "Bob"]}\n'
+    versioned = plain.replace(b"]}", b'], "version": 1}')
+    fingerprints = {invoke("verify", "-", input=log).stdout.split("fingerprint ")[1] for log in (plain, versioned)}
+    assert len(fingerprints) == 1
