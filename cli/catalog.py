@@ -24,6 +24,12 @@ def games(fmt: str, store: str) -> None:
     The fingerprint is the head of the game's hash chain: keep it outside the
     store, and `gamelog verify GAME --fingerprint HEX` proves later that the
     history is unchanged.
+
+    Examples:
+
+    \b
+      gamelog games
+      gamelog games --store games.sqlite --format json
     """
     document = list_games(store)
     click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store, text_width()))
@@ -37,5 +43,11 @@ def schema(name: str) -> None:
     NAME is log (a log's lines: the default), or the document that
     `--format json` prints: validate, games, replay, report, audit, what-if
     (audit --without), verify, verify-against (verify --against).
+
+    Examples:
+
+    \b
+      gamelog schema
+      gamelog schema report > report.schema.json
     """
     click.echo(json.dumps(schema_of(name), indent=2, sort_keys=True))

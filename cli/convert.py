@@ -24,6 +24,12 @@ def convert(source_format: str, export: str, output: str | None, game_id: str | 
     Every entry of the export becomes log events, or a note when the log
     format has no event for it; the summary of kinds and counts goes to
     stderr. Exit 2 when the export cannot be read or converted.
+
+    Examples:
+
+    \b
+      gamelog convert --from ti-assistant export.json -o game.jsonl
+      gamelog convert --from ti-assistant export.json | gamelog validate -
     """
     log, summary = convert_file(export, source_format, game_id)
     if output:

@@ -74,6 +74,13 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
     game at an earlier line is refused whole (a conflict). Exit 0 when every
     log was imported or already was, 1 on a conflict, 2 on a malformed log.
     Interrupted (Ctrl-C), it says what was stored and exits 130.
+
+    Examples:
+
+    \b
+      gamelog import game.jsonl
+      gamelog import --store games.sqlite logs/*.jsonl
+      gamelog import --from ti-assistant export.json
     """
     shown = progress if sys.stderr.isatty() else None  # a bar for a large log, on a terminal only
     malformed = conflict = False

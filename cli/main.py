@@ -72,6 +72,14 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
     with import, and look back at any point with replay. GAME is a log file
     path or the id of a stored game. Every command, its JSON documents and
     exit codes: docs/cli.md; the rules by ID: docs/rules.md.
+
+    Examples:
+
+    \b
+      gamelog validate game.jsonl
+      gamelog import game.jsonl && gamelog games
+      gamelog report game.jsonl --format html -o report.html
+      gamelog COMMAND --help
     """
     ctx.color = click_color(color)
 

@@ -22,6 +22,12 @@ def replay(game: str, line: int | None, turn: int | None, round_: int | None, fm
     """Show what GAME looked like after a line, turn or round (the end by default).
 
     GAME is a log file (read in memory, nothing stored) or a stored game's id.
+
+    Examples:
+
+    \b
+      gamelog replay game.jsonl --turn 3
+      gamelog replay my-game-id --round 2 --format json
     """
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")

@@ -24,6 +24,13 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
     with charts. The fields of json: docs/cli.md.
+
+    Examples:
+
+    \b
+      gamelog report game.jsonl
+      gamelog report my-game-id --format html -o report.html
+      gamelog report game.jsonl --by round --format markdown
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
     with report_of(game, store, fmt=fmt, by=by, layout=layout) as pieces:

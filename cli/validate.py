@@ -20,6 +20,13 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
 
     Exit 0 when no log breaks a rule, 1 when one does (a violation), 2 when a
     log is malformed or missing.
+
+    Examples:
+
+    \b
+      gamelog validate game.jsonl
+      gamelog validate --format json logs/*.jsonl
+      cat game.jsonl | gamelog validate -
     """
     validated = validate_logs(logs)
     if fmt == "json":

@@ -28,6 +28,13 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
     or duplicated event. GAME may be a log file: its fingerprint, as `games`
     would show it once imported (nothing stored). With --against, GAME is a
     log file compared line by line with a stored game (exit 1 when it differs).
+
+    Examples:
+
+    \b
+      gamelog verify my-game-id
+      gamelog verify my-game-id --fingerprint 091f5cd18eb23135
+      gamelog verify game.jsonl --against my-game-id
     """
     if against is not None:
         match = match_log(store, game, against)

@@ -182,3 +182,17 @@ def test_format_version_1_leaves_the_fingerprint_unchanged(tmp_path):
     versioned = plain.replace(b"]}", b'], "version": 1}')
     fingerprints = {invoke("verify", "-", input=log).stdout.split("fingerprint ")[1] for log in (plain, versioned)}
     assert len(fingerprints) == 1
+
+
+def _commands(group, prefix=()):
+    for name, command in group.commands.items():
+        yield (*prefix, name)
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*prefix, name))
+
+
+@pytest.mark.parametrize("command", [(), *_commands(main)], ids=lambda c: " ".join(c) or "gamelog")
+def test_every_commands_help_has_examples(command):
+    out = invoke(*command, "--help").stdout
+    examples = out.split("Examples:\n\n", 1)[1].split("\n\n")[0].splitlines()
+    assert examples and all(line.startswith("    ") and "gamelog " in line for line in examples), out  # as lines (\b)
