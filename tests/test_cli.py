@@ -83,7 +83,8 @@ def test_import_then_games_then_replay_a_stored_game(gamelog):
                                   "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
                                   "last_line": 78, "finished": True, "winner": "Human", "versions": 138,
                                   # events hold no clock, so the same log has the same fingerprint everywhere
-                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}]}
+                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}],
+                       "version": 1}
     state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
     assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
     assert state["players"]["Qossuth"]["ious"] == {}
@@ -105,7 +106,7 @@ def test_import_of_an_invalid_log_exits_2_and_stores_nothing(gamelog, bad_log):
     result = gamelog("import", bad_log)
     assert result.exit_code == 2
     assert "Error: " + bad_log + ": 2 input errors; nothing stored" in result.stderr
-    assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": []}
+    assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": [], "version": 1}
 
 
 def test_replay_of_a_log_file_at_a_line(gamelog):
