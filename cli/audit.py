@@ -33,6 +33,13 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, store: 
 
     GAME is a log file or a stored game's id. Exit 1 when the game (or, with
     --without, the game without those lines) breaks a rule, 0 otherwise.
+
+    Examples:
+
+    \b
+      gamelog audit game.jsonl
+      gamelog audit game.jsonl --player Ann
+      gamelog audit my-game-id --without 12,40
     """
     layout = Layout(width=text_width())
     if without_ is not None:

@@ -7,31 +7,47 @@ import json
 import click
 
 from gamelog.cli.options import store_option
+from gamelog.cli.terminal import text_width
 from gamelog.listing import SCHEMAS, list_games, schema as schema_of
 from gamelog.projections.reports.catalog import render_games_json, render_games_text
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @store_option
 def games(fmt: str, store: str) -> None:
-    """List the stored games: id, game, players, events, last line, finished, winner, fingerprint.
+    """List the stored games: id, game, players, log lines, last line, finished, winner, fingerprint.
+
+    "log lines" counts the game's recorded event lines; `verify` counts its
+    stored events. A table wider than the terminal becomes one block a game.
 
     The fingerprint is the head of the game's hash chain: keep it outside the
     store, and `gamelog verify GAME --fingerprint HEX` proves later that the
     history is unchanged.
+
+    Examples:
+
+    \b
+      gamelog games
+      gamelog games --store games.sqlite --format json
     """
     document = list_games(store)
-    click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store))
+    click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store, text_width()))
 
 
 @click.command()
-@click.argument("name", required=False, default="log", type=click.Choice(SCHEMAS))
+@click.argument("name", required=False, default="log", type=click.Choice(SCHEMAS, case_sensitive=False))
 def schema(name: str) -> None:
     """Print a JSON Schema: of the log format (v1, the default), or of a command's JSON output.
 
     NAME is log (a log's lines: the default), or the document that
     `--format json` prints: validate, games, replay, report, audit, what-if
     (audit --without), verify, verify-against (verify --against).
+
+    Examples:
+
+    \b
+      gamelog schema
+      gamelog schema report > report.schema.json
     """
     click.echo(json.dumps(schema_of(name), indent=2, sort_keys=True))

@@ -13,7 +13,7 @@ from gamelog.converting import convert_file, export_formats
 
 
 @click.command()
-@click.option("--from", "source_format", required=True, type=click.Choice(export_formats()),
+@click.option("--from", "source_format", required=True, type=click.Choice(export_formats(), case_sensitive=False),
               help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
 @click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")
@@ -24,6 +24,12 @@ def convert(source_format: str, export: str, output: str | None, game_id: str | 
     Every entry of the export becomes log events, or a note when the log
     format has no event for it; the summary of kinds and counts goes to
     stderr. Exit 2 when the export cannot be read or converted.
+
+    Examples:
+
+    \b
+      gamelog convert --from ti-assistant export.json -o game.jsonl
+      gamelog convert --from ti-assistant export.json | gamelog validate -
     """
     log, summary = convert_file(export, source_format, game_id)
     if output:

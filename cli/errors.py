@@ -21,6 +21,18 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
 EXIT_PIPE_CLOSED = 141  # the reader of the output went away (128 + SIGPIPE, as a shell reports it)
 
 
+MAX_ERRORS = 20
+"""How many of a log's input errors are printed unless ``--max-errors`` says otherwise (0: all)."""
+
+
+def capped(lines: list[str], limit: int = MAX_ERRORS) -> list[str]:
+    """The first ``limit`` input errors (all for 0), then ``... and N more input errors`` for the rest."""
+    if not limit or len(lines) <= limit:
+        return list(lines)
+    rest = len(lines) - limit
+    return lines[:limit] + [f"... and {rest} more input error{'s' if rest != 1 else ''} (--max-errors 0 shows all)"]
+
+
 class InputProblem(click.ClickException):
     """A malformed log, a missing file, an unknown game: ``Error: ...``, exit 2."""
 
@@ -65,5 +77,5 @@ def cli_error(exc: Exception) -> click.ClickException | None:
     """The CLI error that ``exc`` becomes (:data:`ERRORS`), or None when it is none of gamelog's: a bug."""
     for error, problem in ERRORS:
         if isinstance(exc, error):
-            return problem("\n".join(exc.lines()) if isinstance(exc, LogInvalid) else str(exc))
+            return problem("\n".join(capped(exc.lines())) if isinstance(exc, LogInvalid) else str(exc))
     return None

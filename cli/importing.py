@@ -7,8 +7,8 @@ from contextlib import closing
 
 import click
 
-from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION
-from gamelog.cli.options import store_option
+from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, MAX_ERRORS, capped
+from gamelog.cli.options import max_errors_option, store_option
 from gamelog.cli.terminal import progress
 from gamelog.converting import export_formats
 from gamelog.domain.messages import plural
@@ -19,18 +19,18 @@ def _describe(path: str, result: ImportResult) -> str:
     if result.outcome is Outcome.IMPORTED and not result.events:
         return f"{path}: imported the header of game {result.game_id!r}, no event lines yet"
     if result.outcome is Outcome.IMPORTED:
-        return f"{path}: imported {result.events} events (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
+        return f"{path}: imported {plural(result.events, 'log line')} (lines {result.first_line}-{result.last_line}) into game {result.game_id!r}"
     if result.outcome is Outcome.ALREADY_IMPORTED:
         return f"{path}: already imported (game {result.game_id!r}); nothing added"
     return f"Error: {path}: conflict: {result.message}; nothing stored"
 
 
-def _tell(said: LogConverted | LogImported) -> None:
+def _tell(said: LogConverted | LogImported, max_errors: int = MAX_ERRORS) -> None:
     """What became of one log: on stdout, or on stderr (input errors, then ``Error: ...``) for a failure."""
     if isinstance(said, LogConverted):
         click.echo(f"{said.path}: converted {said.summary.entries} entries from {said.source_format}", err=True)
         return
-    for line in said.errors:  # every input error, one a line (FILE:LINE: ... at $.path)
+    for line in capped(list(said.errors), max_errors):  # input errors, one a line (FILE:LINE: ... at $.path)
         click.echo(line, err=True)
     if said.failure is not None:
         click.echo(f"Error: {said.failure}", err=True)
@@ -56,18 +56,20 @@ def _tell_interruption(stopped: Interruption) -> None:
         click.echo(f"Interrupted; the views' position could not be read ({stopped.views_unreadable})", err=True)
         return
     views = "the views are up to date" if not stopped.behind else (
-        f"the views are {plural(stopped.behind, 'event')} behind: the next report, audit or import catches them up "
+        f"the views are {plural(stopped.behind, 'stored event')} behind: the next report, audit or import catches them up "
         "(`gamelog projections status`)")
     click.echo(f"Interrupted; {views}.", err=True)
 
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--from", "source_format", type=click.Choice(export_formats()),
+@click.option("--from", "source_format", type=click.Choice(export_formats(), case_sensitive=False),
               help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
+@max_errors_option
 @store_option
-def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | None, store: str) -> None:
+def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | None, max_errors: int,
+            store: str) -> None:
     """Append each log's new events to the store.
 
     Each log is imported whole or not at all. The same log again adds nothing;
@@ -75,6 +77,13 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
     game at an earlier line is refused whole (a conflict). Exit 0 when every
     log was imported or already was, 1 on a conflict, 2 on a malformed log.
     Interrupted (Ctrl-C), it says what was stored and exits 130.
+
+    Examples:
+
+    \b
+      gamelog import game.jsonl
+      gamelog import --store games.sqlite logs/*.jsonl
+      gamelog import --from ti-assistant export.json
     """
     shown = progress if sys.stderr.isatty() else None  # a bar for a large log, on a terminal only
     malformed = conflict = False
@@ -82,7 +91,7 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
         try:
             with closing(importer.outcomes()) as outcomes:
                 for said in outcomes:
-                    _tell(said)
+                    _tell(said, max_errors)
                     if isinstance(said, LogImported):
                         malformed, conflict = malformed or said.malformed, conflict or said.conflict
         except KeyboardInterrupt as interrupt:

@@ -15,6 +15,7 @@ from gamelog.cli.importing import import_
 from gamelog.cli.projections import projections
 from gamelog.cli.replay import replay
 from gamelog.cli.report import report
+from gamelog.cli.terminal import COLORS, click_color
 from gamelog.cli.validate import validate
 from gamelog.cli.verify import verify
 
@@ -61,14 +62,26 @@ def _quiet_stdout() -> None:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gamelog")
 @click.option("--store", metavar="PATH|URL", help="The store, for any command (as the command's own --store).")
-def main(store: str | None) -> None:
+@click.option("--color", type=click.Choice(COLORS, case_sensitive=False), default="auto", show_default=True,
+              help="Bold and colour: on a terminal only (auto; none when NO_COLOR is set), always, or never.")
+@click.pass_context
+def main(ctx: click.Context, store: str | None, color: str) -> None:
     """gamelog: recorded tabletop games as an event-sourced history.
 
     Read a log (JSON Lines, see docs/log-format.md) with validate, keep it
     with import, and look back at any point with replay. GAME is a log file
     path or the id of a stored game. Every command, its JSON documents and
     exit codes: docs/cli.md; the rules by ID: docs/rules.md.
+
+    Examples:
+
+    \b
+      gamelog validate game.jsonl
+      gamelog import game.jsonl && gamelog games
+      gamelog report game.jsonl --format html -o report.html
+      gamelog COMMAND --help
     """
+    ctx.color = click_color(color)
 
 
 for command in (validate, import_, games, replay, report, audit, verify, projections, convert, schema):

@@ -39,12 +39,18 @@ store_option = click.option(
 )
 
 
+max_errors_option = click.option(
+    "--max-errors", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+    help="Print a log's first N input errors, then how many more there are (0: print them all).")
+
+
 class RegistryChoice(click.Choice):
-    """A choice of the names a registry holds when the command runs (a format plugged in later is offered)."""
+    """A choice of the names a registry holds when the command runs (a format plugged in later is offered), in any
+    case: ``--format HTML`` is ``html``."""
 
     def __init__(self, names: Callable[[], Sequence[str]]):
         self._names = names
-        super().__init__(list(names()))
+        super().__init__(list(names()), case_sensitive=False)
 
     @property  # type: ignore[override]
     def choices(self) -> Sequence[str]:

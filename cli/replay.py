@@ -15,13 +15,19 @@ from gamelog.replaying import replay as replay_of
 @click.option("--line", type=click.IntRange(min=1), help="The state after this log line (the header's or a later one).")
 @click.option("--turn", type=click.IntRange(min=1), help="The state at the end of this turn (counted from 1).")
 @click.option("--round", "round_", type=click.IntRange(min=1), help="The state at the end of this round (in a game played in rounds).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people (wrapped to the terminal's width), json for programs (docs/cli.md).")
 @store_option
 def replay(game: str, line: int | None, turn: int | None, round_: int | None, fmt: str, store: str) -> None:
     """Show what GAME looked like after a line, turn or round (the end by default).
 
     GAME is a log file (read in memory, nothing stored) or a stored game's id.
+
+    Examples:
+
+    \b
+      gamelog replay game.jsonl --turn 3
+      gamelog replay my-game-id --round 2 --format json
     """
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")

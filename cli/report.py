@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from gamelog.cli.options import RegistryChoice, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import styled, text_width
 from gamelog.projections.reports.registry import Layout, report_formats
 from gamelog.reporting import report as report_of
 
 
 @click.command()
 @click.argument("game")
-@click.option("--by", type=click.Choice(["turn", "round"]), help="Group by turn or by round (default: the game's own period, as its rules say).")
+@click.option("--by", type=click.Choice(["turn", "round"], case_sensitive=False), help="Group by turn or by round (default: the game's own period, as its rules say).")
 @click.option("--format", "fmt", type=RegistryChoice(report_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @store_option
@@ -26,8 +24,14 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
     with charts. The fields of json: docs/cli.md.
+
+    Examples:
+
+    \b
+      gamelog report game.jsonl
+      gamelog report my-game-id --format html -o report.html
+      gamelog report game.jsonl --by round --format markdown
     """
-    styled = output is None and sys.stdout.isatty()
-    layout = Layout(click.style, text_width()) if styled else Layout(width=text_width())
+    layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
     with report_of(game, store, fmt=fmt, by=by, layout=layout) as pieces:
         write_pieces(pieces, output)

@@ -27,6 +27,44 @@ BAR_WIDTH = 36
 """click's own default width of the bar."""
 
 
+COLORS = ("auto", "always", "never")
+"""The group's ``--color``: on a terminal only (and NO_COLOR unset), always (even piped), or never."""
+
+
+def color_choice() -> str:
+    """The ``--color`` given to the group (``auto`` outside a command, or when none was given)."""
+    ctx = click.get_current_context(silent=True)
+    return (ctx.find_root().params.get("color") or "auto").lower() if ctx is not None else "auto"
+
+
+def no_color() -> bool:
+    """Whether the environment asks for no colour: ``NO_COLOR`` set to any non-empty value (https://no-color.org)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def click_color(choice: str) -> bool | None:
+    """What ``click.Context.color`` is for ``--color choice``: True keeps styles even when piped, False strips
+    them everywhere, None lets click strip them when the output is not a terminal."""
+    if choice == "always":
+        return True
+    if choice == "never" or no_color():
+        return False
+    return None
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def styled() -> bool:
+    """Whether to style what goes to stdout (``click.style``): ``--color always`` styles it anywhere; ``never``,
+    or ``NO_COLOR`` with ``auto``, nowhere; ``auto`` when stdout is a terminal only."""
+    choice = color_choice()
+    if choice == "always":
+        return True
+    return choice == "auto" and not no_color() and _stdout_is_terminal()
+
+
 def text_width() -> int:
     """The width to wrap text to: ``COLUMNS``, else the terminal's, else 80."""
     return shutil.get_terminal_size((WIDTH, 24)).columns

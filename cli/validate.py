@@ -4,27 +4,36 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
+from gamelog.cli.options import max_errors_option
 from gamelog.projections.reports.validation import error_lines, finding_lines, render_validation_json
 from gamelog.validating import validate as validate_logs
 
 
 @click.command()
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people, json for programs (one document on stdout; `gamelog schema validate`).")
-def validate(logs: tuple[str, ...], fmt: str) -> None:
+@max_errors_option
+def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
     """Check logs: report every input error and every rule finding; store nothing.
 
     Exit 0 when no log breaks a rule, 1 when one does (a violation), 2 when a
     log is malformed or missing.
+
+    Examples:
+
+    \b
+      gamelog validate game.jsonl
+      gamelog validate --format json logs/*.jsonl
+      cat game.jsonl | gamelog validate -
     """
     validated = validate_logs(logs)
     if fmt == "json":
         click.echo(render_validation_json(validated.checks))
     else:
         for check in validated.checks:
-            for line in error_lines(check):
+            for line in capped(error_lines(check), max_errors):
                 click.echo(line, err=True)
             for line in finding_lines(check):
                 click.echo(line)

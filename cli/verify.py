@@ -17,7 +17,7 @@ from gamelog.verifying import match_log, verify as verify_of
 @click.argument("game")
 @click.option("--fingerprint", metavar="HEX", help="The fingerprint you kept (from `games` or `audit`): the history must still end there.")
 @click.option("--against", "against", metavar="GAME", help="GAME is then a log file: say whether it still matches this stored game.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="json: one document on stdout (`gamelog schema verify`, or `verify-against` with --against).")
 @store_option
 def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, store: str) -> None:
@@ -28,6 +28,13 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
     or duplicated event. GAME may be a log file: its fingerprint, as `games`
     would show it once imported (nothing stored). With --against, GAME is a
     log file compared line by line with a stored game (exit 1 when it differs).
+
+    Examples:
+
+    \b
+      gamelog verify my-game-id
+      gamelog verify my-game-id --fingerprint 091f5cd18eb23135
+      gamelog verify game.jsonl --against my-game-id
     """
     if against is not None:
         match = match_log(store, game, against)
@@ -46,6 +53,6 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
 
 def _log_file_text(path: str, document: Verification) -> str:
     """The log's fingerprint in one line, then, if it differs from the one kept, why."""
-    out = [f"{path}: game {document.game!r}, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}"]
+    out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
     out += [f"{path}: {p.message}" for p in document.problems]
     return "\n".join(out)

@@ -74,6 +74,10 @@ CORRECTION_RULE = "LOG-CORRECTION"
 """``Recorded.PLAYER_FIELDS`` of an event whose only player field is ``player``."""
 
 
+FORMAT_VERSION = 1
+"""The log format's version this reader reads: a header may say ``"version": 1``; a higher one is refused."""
+
+
 class Recorded(
     msgspec.Struct,
     frozen=True,
@@ -168,6 +172,8 @@ class GameHeader(Recorded, kw_only=True):
 
     id: Name
     players: list[Name]
+    version: Annotated[int, msgspec.Meta(ge=1, le=FORMAT_VERSION, description="the log format's version")] = 1
+    """The log format's version (optional, 1 by default; omitted when 1, so a stored header is unchanged)."""
 
     def __post_init__(self) -> None:
         self.check()

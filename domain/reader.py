@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 import msgspec
 
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import MAX_LINES, PLAYER, Recorded
+from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Recorded
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.messages import MESSAGE_LIMIT, cut, quote
 from gamelog.domain.msgspec_wording import (
@@ -41,10 +41,12 @@ class _HeaderProbe(msgspec.Struct):
     type: Any = None
     game: Any = None
     players: Any = None
+    version: Any = None
 
 
 _probe = msgspec.json.Decoder(_HeaderProbe)
 _any_object = msgspec.json.Decoder(dict)
+_any_value = msgspec.json.Decoder()
 _encode = msgspec.json.Encoder().encode
 
 
@@ -106,6 +108,29 @@ def _value_at(raw: bytes, path: str) -> Any:
 
 _HASH = ord("#")
 
+NOT_A_LOG = "not a gamelog log: its first line is not JSON"
+"""The one input error of a file whose first line is not JSON at all: the rest of it is not read."""
+
+
+def _not_a_log(raw: bytes) -> bool:
+    """Whether a first line that did not decode says the file is no log at all: text that is not JSON (a Markdown
+    heading), or the opening ``{`` or ``[`` of a JSON document printed over many lines (another tool's export).
+    A header that is JSON but wrong (a key twice, too deep) is a log with errors, each line checked."""
+    if raw in (b"{", b"["):
+        return True
+    return not raw.startswith((b"{", b"[")) and not _is_json(raw)
+
+
+def _is_json(raw: bytes) -> bool:
+    """Whether ``raw`` is one JSON value of any shape."""
+    try:
+        _any_value.decode(raw)
+    except msgspec.DecodeError as exc:
+        return read_message(exc).kind != MALFORMED
+    except RecursionError:
+        return True
+    return True
+
 
 class LogReader:
     """Reads one log: ``header`` first, then ``events()`` yields ``(line, event)``.
@@ -164,8 +189,18 @@ class LogReader:
         try:
             probe = _probe.decode(raw)
         except (msgspec.MsgspecError, RecursionError) as exc:
+            if _not_a_log(raw):  # a README, another tool's JSON document: one error says so, not one per line
+                self.errors.append(_error(self.header_line, NOT_A_LOG))
+                self._lines = iter(())
+                return None
             self.errors.append(_line_error(self.header_line, raw, exc))
             return self._check_rest(None, None)
+        if isinstance(probe.version, int) and not isinstance(probe.version, bool) and probe.version > FORMAT_VERSION:
+            # A later format: its lines may mean what this reader cannot tell. One error says so; nothing more is read.
+            self.errors.append(_error(self.header_line, f"log format version {probe.version}: this gamelog reads "
+                                                        f"version {FORMAT_VERSION}; upgrade gamelog", "$.version"))
+            self._lines = iter(())
+            return None
         repeated = repeated_key(raw)  # one line: checked exactly, without counting first
         rules = self._named_game(probe, repeated)
         if rules is None:

@@ -55,6 +55,8 @@ class Replay(Document, kw_only=True, tag_field="game"):
     forum: dict[str, int] | None = None
     end: End | UnsetType = UNSET
     voided_lines: list[int]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
     @property
     def game(self) -> str:

@@ -103,8 +103,8 @@ def test_gamelog_import_of_several_logs_says_each_outcome_and_exits_2_on_an_inva
     result = CliRunner().invoke(main, ["--store", store, "import", *logs], catch_exceptions=False)
     assert result.exit_code == 2
     out = result.stdout.splitlines()
-    assert out[0].endswith("imported 300 events (lines 2-301) into game 'g0'")
-    assert out[5].endswith("imported 60 events (lines 202-261) into game 'grow'")
+    assert out[0].endswith("imported 300 log lines (lines 2-301) into game 'g0'")
+    assert out[5].endswith("imported 60 log lines (lines 202-261) into game 'grow'")
     assert "bad.jsonl:" in result.stderr and "nothing stored" in result.stderr
     assert "conflict: line 102 differs from the stored game 'g0'" in result.stderr
     assert [g.id for g in GameStore(store).games()] == ["g0", "g1", "g2", "g3", "grow"]

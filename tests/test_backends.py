@@ -108,9 +108,18 @@ def _summary(header: dict):
     return GameSummary(header["id"], header["game"], header["players"], 0, 1, False, None)
 
 
-def test_a_file_that_is_not_a_database_raises_store_damaged(tmp_path):
+def test_a_file_that_is_not_a_database_raises_not_a_store(tmp_path):
+    from gamelog.projections.store.errors import NotAStore
+
     path = tmp_path / "junk.sqlite"
     path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(NotAStore, match="is not a gamelog store"):
+        GameStore(str(path))
+
+
+def test_a_sqlite_file_whose_pages_are_junk_raises_store_damaged(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"SQLite format 3\x00" + b"this is not a database" * 100)
     with pytest.raises(StoreDamaged, match="is damaged") as damaged:
         GameStore(str(path))
     assert not isinstance(damaged.value, sqlite3.Error)

@@ -75,7 +75,7 @@ def test_validate_json_lists_each_finding_with_line_rule_and_severity(gamelog):
 def test_import_then_games_then_replay_a_stored_game(gamelog):
     first = gamelog("import", SEED)
     assert first.exit_code == 0
-    assert first.stdout == f"{SEED}: imported 61 events (lines 5-78) into game 'seed-examples'\n"
+    assert first.stdout == f"{SEED}: imported 61 log lines (lines 5-78) into game 'seed-examples'\n"
     again = gamelog("import", SEED)
     assert again.stdout == f"{SEED}: already imported (game 'seed-examples'); nothing added\n"
     listing = json.loads(gamelog("games", "--format", "json").stdout)
@@ -83,7 +83,8 @@ def test_import_then_games_then_replay_a_stored_game(gamelog):
                                   "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
                                   "last_line": 78, "finished": True, "winner": "Human", "versions": 138,
                                   # events hold no clock, so the same log has the same fingerprint everywhere
-                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}]}
+                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}],
+                       "version": 1}
     state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
     assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
     assert state["players"]["Qossuth"]["ious"] == {}
@@ -105,7 +106,7 @@ def test_import_of_an_invalid_log_exits_2_and_stores_nothing(gamelog, bad_log):
     result = gamelog("import", bad_log)
     assert result.exit_code == 2
     assert "Error: " + bad_log + ": 2 input errors; nothing stored" in result.stderr
-    assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": []}
+    assert json.loads(gamelog("games", "--format", "json").stdout) == {"games": [], "version": 1}
 
 
 def test_replay_of_a_log_file_at_a_line(gamelog):
@@ -147,8 +148,8 @@ def test_store_may_come_before_the_command(gamelog, tmp_path, monkeypatch):
     assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout == "no games in other.sqlite\n"
     monkeypatch.setenv("GAMELOG_STORE", "env.sqlite")
     assert gamelog("games").stdout == "no games in env.sqlite\n"
-    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("id ")
-    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at 138 of 138")
+    assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("seed-examples\n  game: merchant-of-venus")
+    assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at store position 138 of 138")
 
 
 @pytest.mark.parametrize("url", ["ftp://host/db", "sqlite:///x.db", "mysql://u@h/db"])
@@ -164,7 +165,7 @@ def test_an_unsupported_store_url_is_an_error_not_a_file_name(gamelog, tmp_path,
 def test_verify_of_a_log_file_gives_its_fingerprint_as_games_shows_it(gamelog):
     result = gamelog("verify", SEED)
     assert result.exit_code == 0
-    assert result.stdout == f"{SEED}: game 'seed-examples', 138 events, fingerprint 091f5cd18eb23135\n"
+    assert result.stdout == f"{SEED}: game 'seed-examples', 138 stored events, fingerprint 091f5cd18eb23135\n"
     document = json.loads(gamelog("verify", SEED, "--format", "json").stdout)
     gamelog("import", SEED)
     (stored,) = json.loads(gamelog("games", "--format", "json").stdout)["games"]

@@ -114,7 +114,7 @@ def test_the_cli_reports_the_losing_importer_as_a_conflict_exit_1(locations, tmp
     children = run_children(_cli_child, [(location, log, barrier, out) for out in outputs])
     codes = {c.exitcode: Path(out).read_text() for c, out in zip(children, outputs)}
     assert sorted(codes) == [0, 1], codes
-    assert f"imported {events} events" in codes[0]
+    assert f"imported {events} log lines" in codes[0]
     assert "conflict: another import of game 'race' was stored first" in codes[1]
     assert "nothing stored" in codes[1] and "Traceback" not in codes[1]
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from gamelog.cli.main import main
 from gamelog.domain.replay import run
 from gamelog.projections.reports.documents import NAMES, document_type, encode
+from gamelog.projections.reports.schemas import _open
 from gamelog.projections.reports.schemas import SCHEMAS
 from gamelog.projections.store.application import game_uuid
 from gamelog.projections.views.keeper import views_in_memory
@@ -87,7 +88,16 @@ def test_every_json_output_decodes_into_its_structs_and_back_to_the_same_bytes(s
 def test_the_schema_command_prints_the_schema_of_each_documents_type(name):
     printed = json.loads(gamelog("schema", name))
     assert printed["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert {k: v for k, v in printed.items() if k != "$schema"} == msgspec.json.schema(document_type(name))
+    assert {k: v for k, v in printed.items() if k != "$schema"} == _open(msgspec.json.schema(document_type(name)))
+    # Documents gain fields within their version: no object of their schemas forbids them.
+    assert '"additionalProperties": false' not in json.dumps(printed)
+    assert printed["$defs"][printed["$ref"].rsplit("/", 1)[1]]["properties"]["version"] == {"type": "integer",
+                                                                                          "default": 1} \
+        if "$ref" in printed else True
+
+
+def test_the_log_schema_stays_strict():
+    assert '"additionalProperties": false' in gamelog("schema", "log")
 
 
 def test_the_log_schema_stays_the_default():

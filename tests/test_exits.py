@@ -108,19 +108,19 @@ def test_ctrl_c_after_the_commit_says_the_log_was_stored_and_the_views_are_behin
     big, events, seed = two_logs
     code, out, err = interrupt_import_at(location, [big, seed], "after-commit", tmp_path)
     assert code == 130
-    assert out == f"{big}: imported {events} events (lines 2-{events + 1}) into game 'big' (stored before the interrupt)\n"
+    assert out == f"{big}: imported {events} log lines (lines 2-{events + 1}) into game 'big' (stored before the interrupt)\n"
     store = GameStore(location)
     assert [g.id for g in store.games()] == ["big"]
     behind = store.count_events()
     store.close()
     assert err.splitlines() == [
         f"not imported: {seed}",
-        f"Interrupted; the views are {behind} events behind: the next report, audit or import catches them up "
+        f"Interrupted; the views are {behind} stored events behind: the next report, audit or import catches them up "
         "(`gamelog projections status`).",
     ]
     assert "Aborted!" not in err
     status = CliRunner().invoke(main, ["projections", "status", "--store", location])
-    assert f"lines     at 0 of {behind}: {behind} events behind" in status.stdout
+    assert f"lines     at store position 0 of {behind}: {behind} stored events behind" in status.stdout
 
 
 def test_ctrl_c_mid_import_stores_nothing_of_that_log_and_says_so(locations, tmp_path, two_logs, monkeypatch):
@@ -128,8 +128,8 @@ def test_ctrl_c_mid_import_stores_nothing_of_that_log_and_says_so(locations, tmp
     big, _, seed = two_logs
     code, out, err = interrupt_import_at(location, [seed, big], "mid-import", tmp_path)
     assert code == 130
-    assert out.startswith(f"{seed}: imported 61 events")
-    assert err.splitlines() == [f"{big}: interrupted; nothing of it stored", "Interrupted; the views are 138 events behind: "
+    assert out.startswith(f"{seed}: imported 61 log lines")
+    assert err.splitlines() == [f"{big}: interrupted; nothing of it stored", "Interrupted; the views are 138 stored events behind: "
                                 "the next report, audit or import catches them up (`gamelog projections status`)."]
     store = GameStore(location)
     assert [g.id for g in store.games()] == ["seed-examples"] and store.count_events("big") == 0
@@ -141,8 +141,8 @@ def test_ctrl_c_while_the_views_catch_up_leaves_every_log_stored(locations, tmp_
     big, events, seed = two_logs
     code, out, err = interrupt_import_at(location, [seed], "views", tmp_path)
     assert code == 130
-    assert out == f"{seed}: imported 61 events (lines 5-78) into game 'seed-examples'\n"
-    assert err.endswith("Interrupted; the views are 138 events behind: the next report, audit or import catches "
+    assert out == f"{seed}: imported 61 log lines (lines 5-78) into game 'seed-examples'\n"
+    assert err.endswith("Interrupted; the views are 138 stored events behind: the next report, audit or import catches "
                         "them up (`gamelog projections status`).\n")
     report = CliRunner().invoke(main, ["report", "seed-examples", "--store", location])
     assert report.exit_code == 0 and "Human won" in report.stdout  # caught up by the next reader
@@ -213,7 +213,7 @@ def test_every_reading_command_works_on_a_read_only_store(read_only_store):
     code, out, err = run_as_reader(["audit", "seed-examples", "--store", location], scratch)
     assert (code, err) == (0, "") and "Human 2214" in out
     code, out, err = run_as_reader(["verify", "seed-examples", "--store", location], scratch)
-    assert (code, err) == (0, "") and "seed-examples: intact, 138 events" in out
+    assert (code, err) == (0, "") and "seed-examples: intact, 138 stored events" in out
     code, out, err = run_as_reader(["verify", "uchronia-3p-demo", "--store", location], scratch)
     assert (code, err) == (0, "") and "uchronia-3p-demo: intact" in out
     code, out, err = run_as_reader(["import", "--store", location, str(UCHRONIA)], scratch)

@@ -89,7 +89,7 @@ def test_a_header_only_log_is_a_game_listed_replayed_and_verified(locations, tmp
     # and it grows like any game: the lines after the header are added
     log.write_text(log.read_text() + '{"type": "turn_started", "player": "Ann"}\n')
     grown = gamelog("import", "--store", location, str(log))
-    assert grown.stdout == f"{log}: imported 1 events (lines 2-2) into game 'hdr'\n"
+    assert grown.stdout == f"{log}: imported 1 log line (lines 2-2) into game 'hdr'\n"
 
 
 def test_a_game_stored_without_its_catalog_row_gets_it_from_rebuild(seeded):

@@ -166,6 +166,6 @@ def test_a_game_whose_views_are_merely_behind_is_intact(stored):
     grown = SEED.read_bytes() + b'{"type": "note", "text": "after the end"}\n'
     import_log(store, grown, "seed.jsonl")  # no catch-up: the views are now behind
     store.close()
-    assert "1 event behind" in gamelog("projections", "status", "--store", location).stdout
+    assert "1 stored event behind" in gamelog("projections", "status", "--store", location).stdout
     assert gamelog("verify", "seed-examples", "--store", location).exit_code == 0
     assert gamelog("verify", GAME, "--store", location).exit_code == 0

@@ -126,7 +126,7 @@ def test_the_cli_exits_3_naming_every_problem(store):
 def test_the_cli_says_intact_and_checks_a_kept_fingerprint(store):
     fingerprint = verify_game(store, GAME).fingerprint
     ok = CliRunner().invoke(main, ["verify", GAME, "--store", store.location, "--fingerprint", fingerprint[:16]])
-    assert ok.exit_code == 0 and f"intact, 138 events, fingerprint {fingerprint[:16]}" in ok.stdout
+    assert ok.exit_code == 0 and f"intact, 138 stored events, fingerprint {fingerprint[:16]}" in ok.stdout
     wrong = CliRunner().invoke(main, ["verify", GAME, "--store", store.location, "--fingerprint", "00ff"])
     assert wrong.exit_code == 3
 

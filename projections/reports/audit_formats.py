@@ -54,7 +54,8 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
     head = parts.head
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
-                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint)]))
+                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint),
+                          ("version", head.version)]))
 
 
 def _joined(lines: Iterable[str]) -> Iterator[str]:

@@ -50,6 +50,8 @@ class Validation(Document, kw_only=True):
     """``validate --format json``: one entry per log named."""
 
     files: list[FileCheck]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- games ------------------------------------------------------------------------
@@ -73,6 +75,8 @@ class Games(Document, kw_only=True):
     """``games --format json``."""
 
     games: list[GameEntry]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- report -----------------------------------------------------------------------
@@ -165,6 +169,8 @@ class Report(Document, kw_only=True):
     states: list[Replay] | UnsetType = UNSET
     """The state after the header, then after each line of ``periods`` in order (``replay --line N``'s document):
     what the HTML report's replay shows. Only the HTML report asks for it; ``--format json`` leaves it out."""
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- audit ------------------------------------------------------------------------
@@ -218,6 +224,8 @@ class Audit(Document, kw_only=True):
     scores: dict[str, Score]
     corrections: list[CorrectionEntry]
     fingerprint: str = ""
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- audit --without (what-if) ----------------------------------------------------
@@ -257,6 +265,8 @@ class WhatIf(Document, kw_only=True):
     standings: list[StandingsChange]
     result: Results
     winner_changes: bool
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- verify -----------------------------------------------------------------------
@@ -284,6 +294,8 @@ class Verification(Document, kw_only=True):
     versions: int
     fingerprint: str
     problems: list[Problem]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 class LogMatch(Document, kw_only=True):
@@ -293,6 +305,8 @@ class LogMatch(Document, kw_only=True):
     against: str
     matches: bool
     difference: str | None
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 # -- encoding and schemas ---------------------------------------------------------

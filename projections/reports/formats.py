@@ -187,25 +187,27 @@ def render_json(report: Report) -> str:
     return encode(report, indent=1) + "\n"
 
 
-_NO_PERIODS = '"periods": []\n}'
+_NO_PERIODS = '"periods": []'
 
 
 def json_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
     """:func:`render_json` of ``report`` with ``periods`` as its periods, a period at a time (the same bytes).
 
     ``report`` holds no periods (and no ``states``, which only the HTML report
-    reads): its JSON ends with the empty ``periods``, which is opened instead,
+    reads): its JSON holds the empty ``periods`` (then only what follows them, such as ``version``), opened instead,
     and each period is encoded alone and indented to its depth (its strings hold
     no raw newline: JSON escapes them).
     """
     if report.periods or report.states is not UNSET:
         raise ValueError("json_pieces takes a report without periods or states (model.report_head)")
     head = encode(report, indent=1)
-    if not head.endswith(_NO_PERIODS):
-        raise ValueError("the report's JSON does not end with its periods")
-    yield head[:-len("[]\n}")]
+    at = head.rfind(_NO_PERIODS)
+    if at < 0:
+        raise ValueError("the report's JSON holds no empty periods to fill")
+    tail = head[at + len(_NO_PERIODS):]
+    yield head[:at + len(_NO_PERIODS) - len("[]")]
     sep = "[\n  "
     for period in periods:
         yield sep + encode(period, indent=1).replace("\n", "\n  ")
         sep = ",\n  "
-    yield ("[]" if sep.startswith("[") else "\n ]") + "\n}\n"
+    yield ("[]" if sep.startswith("[") else "\n ]") + tail + "\n"

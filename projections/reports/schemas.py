@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import msgspec
 
@@ -51,8 +51,24 @@ def log_schema() -> dict:
 
 
 def document_schema(name: str) -> dict:
-    """The JSON Schema of the document ``name`` (one of ``documents.NAMES``), generated from its Structs."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **msgspec.json.schema(document_type(name))}
+    """The JSON Schema of the document ``name`` (one of ``documents.NAMES``), generated from its Structs.
+
+    Every object allows added fields (no ``additionalProperties: false``): a
+    document gains fields within its version (docs/cli.md, "Compatibility"),
+    and a program checking it with this schema must keep working.
+    """
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            **_open(msgspec.json.schema(document_type(name)))}
+
+
+def _open(node: Any) -> Any:
+    """The schema with every ``additionalProperties: false`` taken out, at any depth."""
+    if isinstance(node, dict):
+        return {key: _open(value) for key, value in node.items()
+                if not (key == "additionalProperties" and value is False)}
+    if isinstance(node, list):
+        return [_open(value) for value in node]
+    return node
 
 
 def schema_of(name: str) -> dict:

@@ -6,6 +6,8 @@ spilled to a temporary file, so memory stays bounded on logs of any length.
 
 from __future__ import annotations
 
+from typing import BinaryIO
+
 from gamelog.domain.events import FindingRaised
 from gamelog.domain.messages import finding, input_error, plural, severity_summary
 from gamelog.domain.reader import LogReader
@@ -15,13 +17,14 @@ from gamelog.projections.reports.documents import FileCheck, Finding, InputError
 from gamelog.projections.reports.safe import clean
 
 
-def check_file(path: str) -> FileCheck:
-    """Read and decide one log, keeping only its errors and findings (constant memory).
+def check_file(path: str, source: BinaryIO | None = None) -> FileCheck:
+    """Read and decide one log, keeping only its errors and findings (constant memory): the file at ``path``, or
+    ``source`` (an open binary handle, closed here) named ``path``.
 
     A file that cannot be read is one error with no line (``"line": null``).
     """
     try:
-        handle = open(path, "rb")
+        handle = source if source is not None else open(path, "rb")
     except OSError as exc:
         error = InputErrorEntry(line=None, path="$", message=f"cannot read the file: {exc.strerror or exc}")
         return FileCheck(path=path, errors=[error], findings=[])

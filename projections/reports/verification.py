@@ -22,7 +22,7 @@ def render_verification_text(document: Verification) -> str:
     """Each problem on a line of its own (an event's, or a derived table's), then the verdict."""
     out = [f"{document.game}: {_where(p)}{p.kind}: {p.message}" for p in document.problems]
     if document.intact:
-        out.append(f"{document.game}: intact, {document.versions} events, fingerprint {document.fingerprint[:SHORT]}")
+        out.append(f"{document.game}: intact, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}")
     elif any(p.version or p.kind != "derived" for p in document.problems):
         out.append(f"{document.game}: the stored history was altered ({len(document.problems)} problem(s))")
     else:

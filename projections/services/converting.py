@@ -10,6 +10,7 @@ from gamelog.domain.games import converters
 from gamelog.domain.reader import LogReader
 
 from .errors import BadInput
+from .sources import input_name, read_input
 
 
 class Converted(NamedTuple):
@@ -25,7 +26,7 @@ def export_formats() -> list[str]:
 
 
 def convert_file(path: str, source_format: str, game_id: str | None = None) -> Converted:
-    """Read and convert one export file; ``game_id`` is the game's id (default: taken from the export).
+    """Read and convert one export file (``-``: standard input); ``game_id`` is the game's id (default: taken from the export).
 
     Raises :class:`~.errors.BadInput` (``FILE: <message> at $.path``) for an
     unknown format, a file that cannot be read or an export the converter
@@ -35,19 +36,19 @@ def convert_file(path: str, source_format: str, game_id: str | None = None) -> C
     known = converters()
     if source_format not in known:
         raise BadInput(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
+    name = input_name(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_input(path)
     except OSError as exc:
-        raise BadInput(f"{path}: {exc.strerror or exc}") from exc
+        raise BadInput(f"{name}: {exc.strerror or exc}") from exc
     try:
         conversion = known[source_format](raw, game_id)
     except ConversionError as exc:
-        raise BadInput(exc.describe(path)) from exc
+        raise BadInput(exc.describe(name)) from exc
     log = conversion.to_bytes()
     reader = LogReader(log)
     for _ in reader.events():
         pass
     if reader.errors:
-        raise LogInvalid(f"{path} (converted)", reader.errors)
+        raise LogInvalid(f"{name} (converted)", reader.errors)
     return Converted(log, conversion.summary)

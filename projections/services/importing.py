@@ -24,7 +24,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 
 from .converting import convert_file
 from .progress import Progress
-from .sources import opened_game_store
+from .sources import STDIN, export_hint, input_name, opened_game_store, read_input
 from .superseding import superseding
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]
@@ -129,7 +129,7 @@ class Importer:
                 self._begun.append(path)  # finished, or interrupted: what is stored of it is said either way
                 if self.source_format is not None:
                     converted = convert_file(path, self.source_format, self.game_id)
-                    yield LogConverted(path, self.source_format, converted.summary)
+                    yield LogConverted(input_name(path), self.source_format, converted.summary)
                     outcome = self._import_converted(path, converted.log)
                 else:
                     outcome = self._import(path, run)
@@ -140,30 +140,35 @@ class Importer:
     def _runs(self) -> Iterator[tuple[str, Callable[[], ImportResult] | None]]:
         """Each log with the call that imports it: several plain logs are decided in worker processes, one a
         core."""
-        if self.source_format is None and len(self.logs) > 1 and (os.cpu_count() or 1) > 1:
+        if self.source_format is None and len(self.logs) > 1 and (os.cpu_count() or 1) > 1 and STDIN not in self.logs:
             yield from import_logs(self.store, self.logs)
             return
         for path in self.logs:
             yield path, (None if self.source_format is not None else lambda path=path: self._import_file(path))
 
     def _import_file(self, path: str) -> ImportResult:
+        if path == STDIN:
+            return import_log(self.store, read_input(path), input_name(path))
         shown = self.progress is not None and os.path.getsize(path) >= PROGRESS_FROM_BYTES
         with open(path, "rb") as handle, \
                 (self.progress(count_lines(path), f"importing {path}") if shown else nullcontext(None)) as advance:
             return import_log(self.store, handle, path, advance)
 
     @staticmethod
-    def _import(path: str, run: Callable[[], ImportResult]) -> LogImported:
+    def _import(given: str, run: Callable[[], ImportResult]) -> LogImported:
+        path = input_name(given)
         try:
             return LogImported(path, run())
         except OSError as exc:
             return LogImported(path, None, failure=f"{path}: {exc.strerror or exc}")
         except LogInvalid as invalid:
+            invalid = LogInvalid(invalid.filename, export_hint(invalid.errors, given))
             return LogImported(path, None, tuple(invalid.lines()),
                                f"{path}: {plural(len(invalid.errors), 'input error')}; nothing stored")
 
     def _import_converted(self, path: str, log: bytes) -> LogImported:
         """Import a converted export; a later export of a stored game extends it (:mod:`.superseding`)."""
+        path = input_name(path)
         try:
             superseded = superseding(self.store, log, path)
             return LogImported(path, import_log(self.store, superseded.log, f"{path} (converted)"),

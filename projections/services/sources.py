@@ -1,21 +1,27 @@
 """Where a game comes from: a log file read in memory, or a game kept in a store; and the store itself.
 
 GAME, as every command takes it (docs/cli.md), is decided here and nowhere
-else: an existing file is a log, read and decided in memory (nothing
-stored); anything else is the ``id`` of a stored game. A store is a SQLite
+else: ``-`` is a log read from standard input (once, as bytes); an existing
+file is a log, read and decided in memory (nothing stored); anything else is
+the ``id`` of a stored game. A store is a SQLite
 file path or a ``postgresql://`` URL.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
 from typing import Any, BinaryIO, Iterator
 
+import msgspec
+
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.reader import LogReader
+from gamelog.domain.games import converters
+from gamelog.domain.reader import NOT_A_LOG, LogReader
 from gamelog.domain.replay import decide
 from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
 from gamelog.projections.store.backends import backend_class, scheme
@@ -24,11 +30,77 @@ from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 
-__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
-           "open_game", "open_game_store", "opened_game_store", "read_log_file", "store_exists"]
+__all__ = ["DEFAULT_STORE", "EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "export_hint", "is_log_file",
+           "input_name", "open_game", "open_game_store", "open_input", "opened_game_store", "read_input",
+           "read_log_file", "store_exists"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
+
+STDIN = "-"
+"""The name of standard input where a log or an export is named (``gamelog validate -``)."""
+
+STDIN_NAME = "<stdin>"
+"""Standard input as messages name it (``<stdin>:3: ...``)."""
+
+_stdin_read: tuple[object, bytes] | None = None
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes, read once: ``validate - -`` reads the same log twice rather than an empty second."""
+    global _stdin_read
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if _stdin_read is None or _stdin_read[0] is not stream:
+        data = stream.read()
+        _stdin_read = (stream, data if isinstance(data, bytes) else data.encode("utf-8"))
+    return _stdin_read[1]
+
+
+def input_name(path: str) -> str:
+    """A log or an export as messages name it: its path, or :data:`STDIN_NAME` for ``-``."""
+    return STDIN_NAME if path == STDIN else path
+
+
+def open_input(path: str) -> BinaryIO:
+    """A log or an export, open for reading as bytes: the file at ``path``, or standard input for ``-``.
+    Raises OSError as ``open`` does."""
+    return io.BytesIO(_stdin_bytes()) if path == STDIN else open(path, "rb")
+
+
+def read_input(path: str) -> bytes:
+    """All the bytes of a log or an export (:func:`open_input`); raises OSError."""
+    if path == STDIN:
+        return _stdin_bytes()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+EXPORT_HINT_LIMIT = 64 << 20
+"""The largest file tried as another tool's export when it is not a log (converting reads it whole)."""
+
+
+def export_hint(errors: list[InputError], path: str | None, data: bytes | None = None) -> list[InputError]:
+    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``) told what the
+    file looks like when one of the converters takes it: ``looks like a ti-assistant export: give --from
+    ti-assistant``. ``path`` (or ``data``, its bytes) is read again only then."""
+    if len(errors) != 1 or errors[0].message != NOT_A_LOG:
+        return errors
+    try:
+        if data is None:
+            if path is None or (path != STDIN and os.path.getsize(path) > EXPORT_HINT_LIMIT):
+                return errors
+            data = read_input(path)
+    except OSError:
+        return errors
+    for name, convert in sorted(converters().items()):
+        try:
+            convert(data, None)
+        except Exception:  # not this tool's export (a converter says so in its own way)
+            continue
+        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like a {name} export: "
+                                                           f"give --from {name}")]
+    return errors
+
 
 def check_store_location(location: str) -> str:
     """``location`` when a store backend takes it (``projections.store.backends``); raises
@@ -159,10 +231,10 @@ def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
     if on_error not in ("raise", "stop", "keep"):
         raise ValueError(f"on_error is 'raise', 'stop' or 'keep', not {on_error!r}")
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
-    name = name or path or getattr(source, "name", None) or "<log>"
+    name = name or (input_name(path) if path is not None else None) or getattr(source, "name", None) or "<log>"
     events: list[Any] = []
     try:
-        with (open(path, "rb") if path is not None else _borrowed(source)) as handle:
+        with (open_input(path) if path is not None else _borrowed(source)) as handle:
             reader = LogReader(handle)
             for event in decide(reader):
                 if reader.errors and on_error == "stop":
@@ -171,7 +243,8 @@ def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
     if reader.errors and (on_error != "keep" or not events):
-        raise LogInvalid(name, reader.errors[:1] if on_error == "stop" else reader.errors)
+        errors = reader.errors[:1] if on_error == "stop" else reader.errors
+        raise LogInvalid(name, export_hint(errors, path))
     return LogFile(name, reader.header.game, events, reader.errors)
 
 
@@ -181,13 +254,13 @@ def _borrowed(handle: BinaryIO) -> Iterator[BinaryIO]:
 
 
 def is_log_file(game: str) -> bool:
-    """Whether GAME names a log file (an existing file) rather than a stored game."""
-    return os.path.isfile(game)
+    """Whether GAME names a log file (an existing file, or ``-``: standard input) rather than a stored game."""
+    return game == STDIN or os.path.isfile(game)
 
 
 @contextmanager
 def open_game(game: str, location: str) -> Iterator[Source]:
-    """GAME resolved: an existing file is read as a log (the store is not opened); anything else is a stored
+    """GAME resolved: ``-`` (standard input) or an existing file is read as a log (the store is not opened); anything else is a stored
     game's id in the store at ``location``, which must exist. The store is closed at the end of the block.
 
     Raises :class:`BadInput` (a log that cannot be read, or ``no such log file`` for a missing ``.jsonl`` when

@@ -24,7 +24,7 @@ from gamelog.projections.views.compare import compare_views
 from gamelog.projections.views.keeper import ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
-from .sources import is_log_file, opened_game_store, read_log_file
+from .sources import input_name, is_log_file, open_input, opened_game_store, read_log_file
 
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
@@ -82,7 +82,7 @@ def verify(store: str, game: str, fingerprint: str | None = None) -> Verified:
     """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`); a stored game's id, its chain,
     catalog and views (:func:`verify_stored`). Raises what those raise."""
     if is_log_file(game):
-        return Verified(verify_log_file(game, fingerprint), game)
+        return Verified(verify_log_file(game, fingerprint), input_name(game))
     return Verified(verify_stored(store, game, fingerprint))
 
 
@@ -92,8 +92,8 @@ def match_log(store: str, path: str, against: str) -> LogMatch:
     with opened_game_store(store, must_exist=True) as opened:
         if not is_log_file(path):
             raise BadInput(f"no such log file: {path}")
-        with open(path, "rb") as handle:
-            return log_match(path, against, compare_log(opened, handle, against))
+        with open_input(path) as handle:
+            return log_match(input_name(path), against, compare_log(opened, handle, against))
 
 
 def _views(store: GameStore, game_id: str, positions: array) -> list[ChainBreak]:

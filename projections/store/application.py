@@ -42,11 +42,12 @@ from eventsourcing.persistence import MapperDeserialisationError
 from gamelog.projections.store.backends import backend_class, backend_for
 from gamelog.projections.store.backends.base import LOCK_TIMEOUT
 from gamelog.projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
-from gamelog.projections.store.errors import StoreBusy, StoreDamaged, StoreError, StoreReadOnly, VersionCollision
+from gamelog.projections.store.errors import (NotAStore, StoreBusy, StoreDamaged, StoreError, StoreReadOnly,
+                                              VersionCollision)
 from gamelog.projections.store.mapper import StructMapper, encoded
 
 __all__ = ["DEFAULT_STORE", "LOCK_TIMEOUT", "GameStore", "GameSummary", "StoreApplication", "StoreBusy",
-           "StoreDamaged", "StoreError", "StoreReadOnly", "VersionCollision", "game_uuid", "header_rules",
+           "NotAStore", "StoreDamaged", "StoreError", "StoreReadOnly", "VersionCollision", "game_uuid", "header_rules",
            "is_postgres", "sealed_rows", "store_env"]
 
 DEFAULT_STORE = "gamelog.sqlite"

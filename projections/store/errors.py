@@ -12,6 +12,11 @@ class StoreError(Exception):
     """Raised when the store cannot be opened, read or written, or is not what gamelog expects."""
 
 
+class NotAStore(StoreError):
+    """Raised when the location holds something that is not a gamelog store: a file that is not a database, or a
+    database of another program's (it has tables, none of them gamelog's)."""
+
+
 class StoreBusy(StoreError):
     """Raised when another writer held the store's write lock for longer than the lock timeout."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import weakref
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 from uuid import UUID
@@ -33,7 +33,7 @@ from eventsourcing.sqlite import (
 )
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor
-from gamelog.projections.store.errors import StoreError
+from gamelog.projections.store.errors import NotAStore, StoreError
 
 SYNCHRONOUS = "FULL"
 _SYNCHRONOUS_CODES = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
@@ -122,6 +122,39 @@ def read_only_name(path: str) -> str | None:
     return f"file:{quote(os.path.abspath(path))}?{mode}"
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first bytes of every SQLite database file."""
+
+EVENTS_TABLE = "stored_events"
+"""The table every gamelog store has (eventsourcing's events)."""
+
+
+def check_a_store(path: str) -> None:
+    """Raise :class:`NotAStore` when ``path`` is a file that is not a SQLite database (its first bytes say so), or a
+    SQLite database holding tables but not gamelog's: a README given as ``--store`` is not a damaged store.
+
+    A missing or empty file is a store yet to be made; a file that cannot be read here is left to SQLite to say why.
+    """
+    if os.path.isdir(path):
+        raise NotAStore(f"{path} is a folder, not a gamelog store (give a SQLite file's path)")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return
+    if not head:
+        return
+    if head != SQLITE_HEADER:
+        raise NotAStore(f"{path} is not a gamelog store: it is not a SQLite database")
+    try:
+        with closing(sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=1)) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return  # damaged, locked: opening it says which
+    if tables and EVENTS_TABLE not in tables:
+        raise NotAStore(f"{path} is not a gamelog store: a SQLite database without gamelog's tables")
+
+
 def scratch_database(name: str = "") -> sqlite3.Connection:
     """A private SQLite database: ``""`` a temporary file deleted when closed (any size), ``":memory:"`` in memory."""
     return sqlite3.connect(name)
@@ -139,6 +172,7 @@ class SQLiteBackend(Backend):
                 "SQLITE_LOCK_TIMEOUT": str(self.lock_timeout)}
 
     def prepare(self, env: dict[str, str]) -> None:
+        check_a_store(self.location)
         name = read_only_name(self.location)
         self.read_only = name is not None
         if name is not None:
