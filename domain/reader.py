@@ -46,7 +46,6 @@ class _HeaderProbe(msgspec.Struct):
 
 _probe = msgspec.json.Decoder(_HeaderProbe)
 _any_object = msgspec.json.Decoder(dict)
-_any_value = msgspec.json.Decoder()
 _encode = msgspec.json.Encoder().encode
 
 
@@ -108,28 +107,17 @@ def _value_at(raw: bytes, path: str) -> Any:
 
 _HASH = ord("#")
 
-NOT_A_LOG = "not a gamelog log: its first line is not JSON"
-"""The one input error of a file whose first line is not JSON at all: the rest of it is not read."""
+NOT_A_LOG = "not a gamelog log: its first line is not a JSON object"
+"""The one input error of a file whose first line is no JSON object at all: the rest of it is not read."""
 
 
 def _not_a_log(raw: bytes) -> bool:
     """Whether a first line that did not decode says the file is no log at all: text that is not JSON (a Markdown
-    heading), or the opening ``{`` or ``[`` of a JSON document printed over many lines (another tool's export).
-    A header that is JSON but wrong (a key twice, too deep) is a log with errors, each line checked."""
-    if raw in (b"{", b"["):
-        return True
-    return not raw.startswith((b"{", b"[")) and not _is_json(raw)
-
-
-def _is_json(raw: bytes) -> bool:
-    """Whether ``raw`` is one JSON value of any shape."""
-    try:
-        _any_value.decode(raw)
-    except msgspec.DecodeError as exc:
-        return read_message(exc).kind != MALFORMED
-    except RecursionError:
-        return True
-    return True
+    heading), a JSON value that is not an object (another tool's save starting with a number), or the lone opening
+    ``{`` of a JSON document printed over many lines (another tool's export). A header that is an object but wrong
+    (a key twice, too deep, a field missing) is a log with errors, each line checked."""
+    stripped = raw.strip()
+    return stripped == b"{" or not stripped.startswith(b"{")
 
 
 class LogReader:

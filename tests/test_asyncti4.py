@@ -158,6 +158,14 @@ def test_a_later_save_of_a_stored_game_extends_it_and_voids_what_it_no_longer_ha
     assert audit.exit_code == 0, audit.output  # the corrections and what they void break no rule
 
 
+def test_a_save_given_as_a_log_says_what_it_is_in_one_line():
+    result = CliRunner().invoke(main, ["validate", str(_save("pbd780"))])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0].endswith(
+        "not a gamelog log: its first line is not a JSON object; it looks like an asyncti4 export: "
+        "give --from asyncti4 at $")
+
+
 def test_another_game_under_a_stored_id_is_still_a_conflict(tmp_path):
     store, runner = str(tmp_path / "s.sqlite"), CliRunner()
     assert runner.invoke(main, ["--store", store, "import", "--from", "asyncti4", "--id", "g",

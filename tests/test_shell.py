@@ -151,8 +151,8 @@ TI_EXPORT = str(EXAMPLES.parent / "tests" / "fixtures" / "ti-assistant" / "small
 
 @pytest.mark.parametrize("command", [["validate"], ["import"], ["replay"], ["report"], ["audit"], ["verify"]])
 @pytest.mark.parametrize("path, says", [
-    (str(EXAMPLES.parent / "README.md"), "not a gamelog log: its first line is not JSON"),
-    (str(EXAMPLES.parent / "docs" / "cli.md"), "not a gamelog log: its first line is not JSON"),
+    (str(EXAMPLES.parent / "README.md"), "not a gamelog log: its first line is not a JSON object"),
+    (str(EXAMPLES.parent / "docs" / "cli.md"), "not a gamelog log: its first line is not a JSON object"),
     (TI_EXPORT, "looks like a ti-assistant export: give --from ti-assistant"),
 ])
 def test_a_file_that_is_not_a_log_says_so_in_one_line(command, path, says, tmp_path):

@@ -97,7 +97,8 @@ def export_hint(errors: list[InputError], path: str | None, data: bytes | None =
             convert(data, None)
         except Exception:  # not this tool's export (a converter says so in its own way)
             continue
-        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like a {name} export: "
+        article = "an" if name[:1] in "aeiou" else "a"
+        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like {article} {name} export: "
                                                            f"give --from {name}")]
     return errors
 
