@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.model import GameNotInViews, build_report, report_head, report_periods
+from gamelog.projections.reports.model import build_report, report_head, report_periods
 from gamelog.projections.reports.registry import Layout, report_format
 
-from .errors import BadInput, GameNotFound, NotPlayedInRounds
-from .sources import open_game
+from .errors import BadInput, NotPlayedInRounds
+from .sources import open_game, reading_views
 
 
 @contextmanager
@@ -32,11 +32,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         chosen = report_format(fmt)
     except KeyError as exc:
         raise BadInput(exc.args[0]) from None
-    with open_game(game, store) as source, source.views() as cursor:
-        try:
-            head = report_head(cursor, source.id, by)
-        except GameNotInViews:
-            raise GameNotFound(f"no log file or stored game named {game!r} (in {store})") from None
+    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+        head = report_head(cursor, source.id, by)
         if by == "round" and GAMES[head.game].round_of is None:
             raise NotPlayedInRounds(f"{game}: {head.game} is not played in rounds; report it --by turn")
         if chosen.whole:
