@@ -15,19 +15,22 @@ from gamelog.projections.reports.model import build_report, report_head, report_
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
-from .sources import open_game, reading_views
+from .outputs import check_output
+from .sources import is_log_file, open_game, reading_views
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
-           layout: Layout = Layout()) -> Iterator[Iterable[str]]:
+           layout: Layout = Layout(), output: str | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
-    ``by`` is ``turn`` or ``round`` (the game's own period by default).
+    ``by`` is ``turn`` or ``round`` (the game's own period by default). ``output``, given, is the file the report
+    will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
+    check_output(output, store=store, inputs=[game] if is_log_file(game) else [])
     try:
         chosen = report_format(fmt)
     except KeyError as exc:
