@@ -32,7 +32,11 @@ from gamelog.projections.store.library import insert_events_in, insert_tracking_
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
 SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
-"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit)."""
+"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit).
+
+It is folded to lower case, as PostgreSQL folds a name it is given unquoted."""
+SYSTEM_SCHEMAS = frozenset({"information_schema"})
+"""PostgreSQL's own schemas (with every ``pg_`` one): never a store's."""
 
 
 def adapter(schema: str, tables: Iterable[str]) -> Any:
@@ -53,12 +57,18 @@ class PostgresBackend(Backend):
     position_column = "notification_id"
 
     def environment(self) -> dict[str, str]:
-        """The library's environment; raises StoreError for a schema name that is not a plain SQL identifier."""
+        """The library's environment; raises StoreError for a schema name that is not a plain SQL identifier, or
+        names one of PostgreSQL's own schemas once folded to lower case."""
         url = urlparse(self.location)
-        schema = parse_qs(url.query).get("schema", [""])[-1]
-        if schema and not SCHEMA_NAME.fullmatch(schema):
-            raise StoreError(f"?schema={schema!r} is not a schema name gamelog takes: use letters, digits and _ "
+        given = parse_qs(url.query).get("schema", [""])[-1]
+        if given and not SCHEMA_NAME.fullmatch(given):
+            raise StoreError(f"?schema={given!r} is not a schema name gamelog takes: use letters, digits and _ "
                              "(not first), at most 63 characters")
+        # PostgreSQL folds an unquoted name to lower case, and the library quotes it in some
+        # statements and not in others: the name is folded once, here, so every statement names one schema.
+        schema = given.lower()
+        if schema in SYSTEM_SCHEMAS or schema.startswith("pg_"):
+            raise StoreError(f"?schema={given!r} is one of PostgreSQL's own schemas: name a schema of gamelog's")
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(url.path.lstrip("/")) or "postgres",
