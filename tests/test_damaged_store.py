@@ -117,6 +117,7 @@ def test_no_damage_to_a_derived_table_makes_any_command_exit_70(seeded, table, h
     rebuilt = gamelog("projections", "rebuild", "--store", location)
     if (table, how) == ("gamelog_games", "insert"):  # a row whose events are gone is the record that they were
         assert_damaged(rebuilt, "the catalog lists 'ghost' but none of the events are stored")
+        return
     else:
         assert rebuilt.exit_code == 0, rebuilt.output
     again = gamelog("verify", GAME, "--store", location)
@@ -225,3 +226,29 @@ def test_rebuild_says_a_catalog_row_whose_events_are_gone(seeded):
     raw.run("DELETE FROM {events}")
     assert_damaged(gamelog("projections", "rebuild", "--store", location),
                    f"the catalog lists '{GAME}' but none of the events are stored")
+
+
+# --- item 7: verify names rows that belong to no stored game ---
+
+ORPHANS = {
+    "view_results": ("INSERT INTO {view_results} VALUES ('ghost', 3, 'Mallory', 'X', 'forged')",
+                     "view_results: rows of game 'ghost', which is not stored"),
+    "view_context": ("INSERT INTO {view_context} VALUES ('00ff', 'ghost', '{}')",
+                     "view_context: rows of game 'ghost', which is not stored"),
+    "gamelog_games": (INSERTS["gamelog_games"].replace("{t}", "{gamelog_games}"),
+                      "gamelog_games: row 'ghost' is of no stored game"),
+    "tracking": ("INSERT INTO {tracking} VALUES ('ghost', 99999)", "a position of 'ghost', which is not the views'"),
+}
+
+
+@pytest.mark.parametrize("table", sorted(ORPHANS))
+def test_verify_names_rows_of_a_game_that_does_not_exist(seeded, table):
+    location, raw = seeded
+    sql, message = ORPHANS[table]
+    raw.run(sql)
+    result = gamelog("verify", GAME, "--store", location)
+    assert result.exit_code == 3, result.output
+    assert f"{GAME}: derived: " in result.stdout and message in result.stdout, result.stdout
+    if table != "gamelog_games":  # a catalog row whose events are gone stays: it records that they were there
+        assert gamelog("projections", "rebuild", "--store", location).exit_code == 0
+        assert gamelog("verify", GAME, "--store", location).exit_code == 0

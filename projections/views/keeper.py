@@ -77,6 +77,11 @@ class ViewKeeper:
         return self.backend.tracking_table_name(VIEWS)
 
     @property
+    def library_row(self) -> str:
+        """The tracking table's row the library keeps for itself (its record of the table's migration)."""
+        return self.tracking.table_migration_identifier
+
+    @property
     def tracking_table(self) -> str:
         """The tracking table's name as SQL (schema-qualified where the backend has schemas)."""
         return self.backend.table(self.tracking_name)
@@ -241,7 +246,8 @@ class ViewKeeper:
         with self.transaction() as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
-            cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name = ?", (VIEWS,))
+            # The views' table: any position but the library's own record of the table's version is a stray.
+            cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name <> ?", (self.library_row,))
         states = _States()
         folded = self.catch_up(progress, states)
         if not states.complete or not states.write_catalog(self.store):
