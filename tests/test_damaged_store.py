@@ -252,3 +252,21 @@ def test_verify_names_rows_of_a_game_that_does_not_exist(seeded, table):
     if table != "gamelog_games":  # a catalog row whose events are gone stays: it records that they were there
         assert gamelog("projections", "rebuild", "--store", location).exit_code == 0
         assert gamelog("verify", GAME, "--store", location).exit_code == 0
+
+
+# --- item 5: a game whose events were deleted, imported again ---
+
+def test_reimporting_a_game_whose_events_were_deleted_never_crashes(seeded):
+    location, raw = seeded
+    raw.run("DELETE FROM {events}")
+    again = gamelog("import", str(SEED), "--store", location)
+    assert again.exit_code in (0, 3), again.output
+    if again.exit_code == 3:  # the views still hold the deleted game: said, with what repairs it
+        assert_damaged(again, "the views are damaged", REBUILD)
+    for command in ("report", "audit"):
+        result = gamelog(command, GAME, "--store", location)
+        assert_no_crash(result, command)
+        assert result.exit_code in (0, 3)
+    assert gamelog("projections", "rebuild", "--store", location).exit_code == 0
+    for command in ("report", "audit", "verify"):
+        assert gamelog(command, GAME, "--store", location).exit_code == 0
