@@ -246,3 +246,32 @@ def test_a_process_that_loses_the_race_to_create_the_views_tables_tries_again(lo
     assert looks == ["__migration__"]  # the race was played
     assert (keeper.status().position, keeper.status().head) == (0, 0)
     store.close()
+
+
+# --- issue 25 item 16: creating a store is safe under concurrency ---
+
+def _open_child(location: str, barrier, results) -> None:
+    """Child process: open (creating) the store once every opener is ready; report what happened."""
+    barrier.wait(WAIT)
+    try:
+        GameStore(location).close()
+        results.put("opened")
+    except Exception as exc:  # the test says which, rather than a child's traceback
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_processes_creating_a_store_at_once_all_open_it(locations):
+    openers, rounds = 4, 4
+    for _ in range(rounds):
+        location = locations.new()
+        barrier, results = SPAWN.Barrier(openers), SPAWN.Queue()
+        children = [SPAWN.Process(target=_open_child, args=(location, barrier, results)) for _ in range(openers)]
+        for child in children:
+            child.start()
+        outcomes = sorted(results.get(timeout=WAIT) for _ in children)
+        for child in children:
+            child.join(WAIT)
+        assert outcomes == ["opened"] * openers
+        store = GameStore(location)
+        assert store.games() == [] and store.count_events() == 0
+        store.close()

@@ -151,9 +151,11 @@ class GameStore(Application):
             raise
         except Exception as exc:  # the library raises several kinds for a bad location
             translated = self.backend.translate(exc)
-            if isinstance(translated, StoreDamaged):
+            if isinstance(translated, (StoreDamaged, StoreBusy)):
                 raise translated from exc
             raise StoreError(f"cannot open the store {store}: {exc}") from exc
+        finally:
+            self.backend.prepared()  # the tables exist now (or never will): another creator may look
 
     def construct_mapper(self) -> StructMapper:
         return StructMapper()
