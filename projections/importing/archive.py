@@ -159,7 +159,8 @@ def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResu
 
 
 def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
-    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since."""
+    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since, or
+    another importer's rows of it were stored first (a version collision)."""
     try:
         with store_errors(store, path, prepared.game_id):
             with store.transaction() as cursor:
@@ -172,8 +173,8 @@ def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Co
                 commit.result = prepared.result
                 commit.head = bytes.fromhex(prepared.summary.fingerprint)
             commit.done = True
-    except LostRace as lost:
-        return lost.result
+    except LostRace:
+        return None  # another importer stored the game first: the ordinary import reads the log against it
     return commit.result
 
 
