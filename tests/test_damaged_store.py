@@ -101,6 +101,7 @@ def reading_commands(location: str) -> list[tuple[str, ...]]:
         ("audit", GAME, "--without", "5", *store),
         ("replay", GAME, *store),
         ("games", *store),
+        ("projections", "status", *store),
         ("verify", GAME, *store),
         ("import", str(OTHER), *store),
         ("report", "uchronia-disputed", *store),
