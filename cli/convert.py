@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.errors import InputProblem
+from gamelog.cli.output import write_file
 from gamelog.converting import convert_file, export_formats
 
 
@@ -31,13 +31,9 @@ def convert(source_format: str, export: str, output: str | None, game_id: str | 
       gamelog convert --from ti-assistant export.json -o game.jsonl
       gamelog convert --from ti-assistant export.json | gamelog validate -
     """
-    log, summary = convert_file(export, source_format, game_id)
+    log, summary = convert_file(export, source_format, game_id, output=output)
     if output:
-        try:
-            with open(output, "wb") as handle:
-                handle.write(log)
-        except OSError as exc:
-            raise InputProblem(f"{output}: {exc.strerror or exc}") from exc
+        write_file(output, [log])
     else:
         click.get_binary_stream("stdout").write(log)
     where = output or "stdout"

@@ -41,19 +41,30 @@ def write_pieces(pieces: Iterable[str], path: str | None = None) -> None:
         if not last.endswith("\n"):
             click.echo("")
         return
+    write_file(path, _chunks(pieces))
+
+
+def write_file(path: str, chunks: Iterable[str] | Iterable[bytes]) -> None:
+    """Write ``chunks`` (text, or bytes) to ``path`` atomically: to a temporary file in its folder, renamed over it
+    at the end, so a failure leaves no half-written file and a symbolic link at ``path`` is replaced, never
+    followed. Raises :class:`~cli.errors.InputProblem` when ``path`` cannot be written."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as handle:
+        with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False, suffix=".tmp") as handle:
             try:
-                for chunk in _chunks(pieces):
-                    handle.write(chunk)
+                for chunk in chunks:
+                    handle.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             except BaseException:
                 handle.close()
                 os.unlink(handle.name)
                 raise
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file, not the temp file's 0600
-        os.replace(handle.name, path)
+        try:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file, not the temp file's 0600
+            os.replace(handle.name, path)
+        except BaseException:
+            os.unlink(handle.name)  # the old file is as it was: leave no temporary file beside it
+            raise
     except OSError as exc:
         raise InputProblem(f"cannot write {path}: {exc.strerror or exc}") from exc

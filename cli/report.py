@@ -33,5 +33,7 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
       gamelog report game.jsonl --by round --format markdown
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
-    with report_of(game, store, fmt=fmt, by=by, layout=layout) as pieces:
+    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output) as pieces:
         write_pieces(pieces, output)
+    if output:
+        click.echo(f"{game}: the {fmt} report written to {output}", err=True)

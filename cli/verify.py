@@ -7,6 +7,7 @@ import click
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
 from gamelog.cli.options import store_option
 from gamelog.projections.reports.documents import Verification
+from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
                                                        render_verification_json, render_verification_text)
 from gamelog.projections.store.verify import SHORT
@@ -52,7 +53,7 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
 
 
 def _log_file_text(path: str, document: Verification) -> str:
-    """The log's fingerprint in one line, then, if it differs from the one kept, why."""
+    """The log's fingerprint in one line, then, if it differs from the one kept, why (cleaned of control characters)."""
     out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
     out += [f"{path}: {p.message}" for p in document.problems]
-    return "\n".join(out)
+    return "\n".join(clean(line) for line in out)

@@ -43,10 +43,12 @@ def make_log(tmp_path: Path, game_id: str, events: int) -> tuple[str, int]:
 
 def _wait_before_writing(barrier) -> None:
     """Make every importer in this process wait at ``barrier`` between reading and writing."""
-    original = importer._append
+    original, waited = importer._append, []
 
     def append_after_barrier(*args, **kwargs):
-        barrier.wait(WAIT)
+        if not waited:  # once: the loser of the race reads its log again, and writes on its own
+            waited.append(True)
+            barrier.wait(WAIT)
         return original(*args, **kwargs)
 
     importer._append = append_after_barrier
@@ -87,7 +89,8 @@ def drain(queue, n: int) -> list:
     return sorted(queue.get(timeout=WAIT) for _ in range(n))
 
 
-def test_two_importers_of_the_same_game_one_imports_the_other_is_a_conflict(locations, tmp_path):
+def test_two_importers_of_the_same_log_one_imports_the_other_finds_it_already_imported(locations, tmp_path):
+    """Issue 25 item 15: the loser of the race reads its log again against what the winner stored."""
     location = locations.new()
     GameStore(location).close()  # created once, so the children only open it
     log, events = make_log(tmp_path, "race", 5000)
@@ -95,7 +98,7 @@ def test_two_importers_of_the_same_game_one_imports_the_other_is_a_conflict(loca
     children = run_children(_import_child, [(location, log, barrier, results)] * 2)
     assert [c.exitcode for c in children] == [0, 0]
     outcomes = drain(results, 2)
-    assert [o[1] for o in outcomes] == ["conflict", "imported"]
+    assert [o[1] for o in outcomes] == ["already imported", "imported"]
     store = GameStore(location)
     (summary,) = store.games()
     assert (summary.id, summary.last_line) == ("race", events + 1)
@@ -105,18 +108,37 @@ def test_two_importers_of_the_same_game_one_imports_the_other_is_a_conflict(loca
     store.close()
 
 
-def test_the_cli_reports_the_losing_importer_as_a_conflict_exit_1(locations, tmp_path):
+def test_the_cli_says_the_losing_importer_of_the_same_log_found_it_already_imported(locations, tmp_path):
     location = locations.new()
     GameStore(location).close()
     log, events = make_log(tmp_path, "race", 2000)
     barrier = SPAWN.Barrier(2)
     outputs = [str(tmp_path / "out-0.txt"), str(tmp_path / "out-1.txt")]
     children = run_children(_cli_child, [(location, log, barrier, out) for out in outputs])
-    codes = {c.exitcode: Path(out).read_text() for c, out in zip(children, outputs)}
-    assert sorted(codes) == [0, 1], codes
-    assert f"imported {events} log lines" in codes[0]
-    assert "conflict: another import of game 'race' was stored first" in codes[1]
-    assert "nothing stored" in codes[1] and "Traceback" not in codes[1]
+    assert [c.exitcode for c in children] == [0, 0]
+    said = sorted(Path(out).read_text() for out in outputs)
+    assert sum(f"imported {events} log lines" in text for text in said) == 1, said
+    assert sum("already imported (game 'race'); nothing added" in text for text in said) == 1, said
+    assert not any("Traceback" in text or "conflict" in text for text in said)
+
+
+def test_the_cli_reports_the_losing_importer_of_a_different_log_as_a_conflict_exit_1(locations, tmp_path):
+    location = locations.new()
+    GameStore(location).close()
+    log, events = make_log(tmp_path, "race", 2000)
+    lines = Path(log).read_bytes().splitlines(keepends=True)
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(b"".join(lines[:-1]))  # the same game, one line short: it differs from the winner's
+    barrier = SPAWN.Barrier(2)
+    outputs = [str(tmp_path / "out-0.txt"), str(tmp_path / "out-1.txt")]
+    children = run_children(_cli_child, [(location, path, barrier, out)
+                                         for path, out in zip((log, str(other)), outputs)])
+    codes = sorted(c.exitcode for c in children)
+    said = " ".join(Path(out).read_text() for out in outputs)
+    if codes == [0, 1]:  # the long log stored first: the short one lacks its last line
+        assert "conflict" in said and "nothing stored" in said and "Traceback" not in said
+    else:  # the short log stored first: the long one adds its last line
+        assert codes == [0, 0] and "imported 1 log line" in said, said
 
 
 def test_importers_of_different_games_both_succeed(locations, tmp_path):
@@ -246,3 +268,32 @@ def test_a_process_that_loses_the_race_to_create_the_views_tables_tries_again(lo
     assert looks == ["__migration__"]  # the race was played
     assert (keeper.status().position, keeper.status().head) == (0, 0)
     store.close()
+
+
+# --- issue 25 item 16: creating a store is safe under concurrency ---
+
+def _open_child(location: str, barrier, results) -> None:
+    """Child process: open (creating) the store once every opener is ready; report what happened."""
+    barrier.wait(WAIT)
+    try:
+        GameStore(location).close()
+        results.put("opened")
+    except Exception as exc:  # the test says which, rather than a child's traceback
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_processes_creating_a_store_at_once_all_open_it(locations):
+    openers, rounds = 4, 4
+    for _ in range(rounds):
+        location = locations.new()
+        barrier, results = SPAWN.Barrier(openers), SPAWN.Queue()
+        children = [SPAWN.Process(target=_open_child, args=(location, barrier, results)) for _ in range(openers)]
+        for child in children:
+            child.start()
+        outcomes = sorted(results.get(timeout=WAIT) for _ in children)
+        for child in children:
+            child.join(WAIT)
+        assert outcomes == ["opened"] * openers
+        store = GameStore(location)
+        assert store.games() == [] and store.count_events() == 0
+        store.close()

@@ -108,3 +108,63 @@ def test_an_importer_killed_mid_import_leaves_the_game_whole_or_absent(locations
     if store.backend.name != "postgresql":
         with sqlite3.connect(location) as check:
             assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+# --- issue 25 item 12: an archive import's worker processes end with it ---
+
+def _descendants(pid: int) -> set[int]:
+    """Every living process under ``pid`` (read from /proc: children, their children...)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process tree from /proc")
+def test_the_workers_of_an_archive_import_killed_with_sigkill_end_too(tmp_path):
+    import subprocess
+    import sys
+
+    logs = []
+    for n in range(8):
+        path = tmp_path / f"g{n}.jsonl"
+        with open(path, "wb") as handle:
+            write_log(handle, 6000, game_id=f"g{n}")
+        logs.append(str(path))
+    child = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "import", "--store",
+                                 str(tmp_path / "s.sqlite"), *logs],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    helpers: set[int] = set()
+    deadline = time.monotonic() + WAIT
+    while len(helpers) < 3 and child.poll() is None and time.monotonic() < deadline:
+        helpers = _descendants(child.pid)  # the forkserver, the resource tracker, the workers
+        time.sleep(0.05)
+    assert len(helpers) >= 3, "the import ended before its workers were seen"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in helpers if _alive(pid)]
+    for pid in left:  # leave nothing behind, whatever the outcome
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} of the import's {len(helpers)} helper processes outlived it"

@@ -46,7 +46,12 @@ def _pause(reached) -> None:
 
 
 def _interrupted_importer(location: str, logs: list[str], point: str, reached, output: str) -> None:
-    """Child: ``gamelog import`` of ``logs``, pausing at ``point`` to be sent SIGINT; output to files."""
+    """Child: ``gamelog import`` of ``logs``, pausing at ``point`` to be sent SIGINT; output to files.
+
+    SIGINT gets Python's own handler first: a child inherits an ignored SIGINT (pytest started as a background
+    job of a script), and then the interrupt would never arrive.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from gamelog.projections.importing import archive, importer
     from gamelog.projections.views.keeper import ViewKeeper
 
@@ -121,6 +126,19 @@ def test_ctrl_c_after_the_commit_says_the_log_was_stored_and_the_views_are_behin
     assert "Aborted!" not in err
     status = CliRunner().invoke(main, ["projections", "status", "--store", location])
     assert f"lines     at store position 0 of {behind}: {behind} stored events behind" in status.stdout
+
+
+def test_ctrl_c_reaches_the_importer_when_the_tests_started_with_sigint_ignored(tmp_path, two_logs):
+    """Issue 25 item 14: run as a background job, pytest starts with SIGINT ignored, and its children with it."""
+    location = str(tmp_path / "s.sqlite")
+    big, _, seed = two_logs
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code, _, err = interrupt_import_at(location, [big, seed], "after-commit", tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert code == 130, err
+    assert f"not imported: {seed}" in err
 
 
 def test_ctrl_c_mid_import_stores_nothing_of_that_log_and_says_so(locations, tmp_path, two_logs, monkeypatch):

@@ -188,3 +188,35 @@ def test_a_refused_schema_name_leaves_no_schema_behind():
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM information_schema.schemata WHERE schema_name LIKE 'gl bad%'"
                             ).fetchone()[0] == 0
+
+
+# --- issue 25 item 6: schema names as PostgreSQL folds them; its own schemas refused ---
+
+@pytest.mark.parametrize("name", ["information_schema", "Information_Schema", "pg_catalog", "PG_TOAST", "pg_temp_1"])
+def test_postgresqls_own_schemas_are_refused_first(name):
+    with pytest.raises(StoreError, match=r"is one of PostgreSQL's own schemas"):
+        store_env(f"postgresql://u@127.0.0.1:1/db?schema={name}")
+
+
+def test_a_schema_name_with_upper_case_letters_is_folded_as_postgresql_folds_it(tmp_path):
+    import uuid
+
+    import psycopg
+
+    url = _plain(postgres_url())
+    name = f"GL_Test_{uuid.uuid4().hex[:12]}"
+    location = f"{url}?schema={name}"
+    try:
+        imported = gamelog("import", "--store", location, str(SEED))
+        assert imported.exit_code == 0, imported.output
+        listed = gamelog("games", "--store", location)
+        assert listed.exit_code == 0 and GAME in listed.stdout
+        assert gamelog("report", GAME, "--store", location).exit_code == 0
+        with psycopg.connect(url) as conn:
+            schemas = {r[0] for r in conn.execute("SELECT schema_name FROM information_schema.schemata "
+                                                   "WHERE lower(schema_name) = %s", (name.lower(),))}
+        assert schemas == {name.lower()}
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{name.lower()}" CASCADE')
+            conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')

@@ -266,3 +266,38 @@ def test_the_games_table_becomes_one_block_a_game_when_too_wide(tmp_path):
                                             "winner", "fingerprint"]
     narrow = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "80"}).stdout
     assert too_wide(narrow, 80) == [] and "  log lines: 61" in narrow.splitlines()
+
+
+# --- issue 25 item 9: verify's text and the CSV report clean control characters too ---
+
+CONTROLS = ("\x1b", "\x07", "\u202e", "\x00")
+
+
+@pytest.fixture
+def escaping_id(tmp_path):
+    path = tmp_path / "escaping.jsonl"
+    path.write_bytes(log_bytes(
+        {"game": "uchronia", "id": f"g{ESCAPE}\x1b]0;owned\x07", "players": ["Ann", "Bob"]},
+        {"type": "turn_started", "player": "Ann"},
+        {"type": "note", "player": "Ann", "text": "bell\x07 nul\x00 esc\x1b[2J rtl\u202etxt.exe"},
+        {"type": "turn_ended", "player": "Ann"}))
+    return str(path)
+
+
+def test_verify_text_holds_no_control_character(escaping_id, tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    run("import", "--store", store, escaping_id, code=0)
+    game = f"g{ESCAPE}\x1b]0;owned\x07"
+    outputs = [run("verify", game, "--store", store, code=0),
+               run("verify", game, "--fingerprint", "00", "--store", store, code=3),
+               run("verify", escaping_id, "--fingerprint", "00", code=3),
+               run("verify", escaping_id, "--against", game, "--store", store, code=0)]
+    for out in outputs:
+        assert not any(c in out for c in CONTROLS), repr(out)
+        assert "owned" in out or "matches" in out
+
+
+def test_the_csv_report_holds_no_control_character(escaping_id):
+    out = run("report", escaping_id, "--format", "csv", code=0)
+    assert not any(c in out for c in CONTROLS), repr(out)
+    assert "g[2J]0;owned," in out

@@ -588,3 +588,27 @@ def test_a_bad_not_recorded_value_is_an_input_error():
     reader = LogReader(_with_header(lambda h: h.update(not_recorded=["dice"])))
     list(reader.events())
     assert reader.errors and "not_recorded" in str(reader.errors[0])
+
+
+# --- issue 25 item 13: an escaped lone surrogate is one input error, never a crash ---
+
+@pytest.mark.parametrize("where", ["action", "player"])
+def test_a_lone_surrogate_in_the_export_is_one_input_error(tmp_path, where):
+    text = SMALL.read_text(encoding="utf-8")
+    export = json.loads(text)
+    if where == "action":
+        export["actionLog"][0]["data"]["action"] = "\ud800"
+        path = "$.actionLog[0].data.action"
+    else:
+        export["data"]["factions"][1]["playerName"] = "\ud800"
+        path = "$.data.factions[1].playerName"
+    spoiled = tmp_path / "spoiled.json"
+    spoiled.write_text(json.dumps(export), encoding="utf-8")  # ensure_ascii: the surrogate as "\ud800"
+    assert "\\ud800" in spoiled.read_text(encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    for args in (["convert", "--from", "ti-assistant", str(spoiled)],
+                 ["import", "--from", "ti-assistant", "--store", store, str(spoiled)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        assert "a lone UTF-16 surrogate" in result.output and path in result.output, result.output
+        assert "internal error" not in result.output and "UnicodeEncodeError" not in result.output

@@ -27,6 +27,8 @@ import multiprocessing
 import os
 import signal
 import tempfile
+import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -75,10 +77,45 @@ class Prepared:
 _store: GameStore | None = None  # a worker's store, opened once per process
 
 
-def _start_worker(location: str) -> None:
+WATCH = 0.5
+"""Seconds between a worker's looks at whether the importer that started it is still there."""
+
+
+def _start_worker(location: str, importer: int) -> None:
     global _store
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the writer's to handle
+    threading.Thread(target=_end_with, args=(importer,), name="end-with-importer", daemon=True).start()
     _store = GameStore(location)
+
+
+def _end_with(importer: int) -> None:
+    """End this worker once the importer ``importer`` (a process id) is gone, even killed with SIGKILL.
+
+    A worker's parent is the pool's forkserver, not the importer, and the pool's
+    queues do not close when the importer is killed: a worker waiting for its next
+    log would wait for ever, keeping the forkserver and the resource tracker alive
+    with it. So each worker looks, and ends; the forkserver and the resource
+    tracker then end as their last user is gone.
+    """
+    while True:
+        time.sleep(WATCH)
+        if not _running(importer):
+            os._exit(1)
+
+
+def _running(pid: int) -> bool:
+    """Whether the process ``pid`` is running (not gone, nor a zombie waiting for its parent)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # there, though not ours to signal
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True  # no /proc: the signal's answer stands
 
 
 def prepare(path: str, scratch: str) -> Prepared | None:
@@ -159,7 +196,8 @@ def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResu
 
 
 def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
-    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since."""
+    """The rows and the catalog row in one transaction; None (nothing written) when the game moved since, or
+    another importer's rows of it were stored first (a version collision)."""
     try:
         with store_errors(store, path, prepared.game_id):
             with store.transaction() as cursor:
@@ -172,8 +210,8 @@ def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Co
                 commit.result = prepared.result
                 commit.head = bytes.fromhex(prepared.summary.fingerprint)
             commit.done = True
-    except LostRace as lost:
-        return lost.result
+    except LostRace:
+        return None  # another importer stored the game first: the ordinary import reads the log against it
     return commit.result
 
 
@@ -207,7 +245,8 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None) 
         # connection must not cross a fork, and this process holds the store's.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(store.location,))
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                   initargs=(store.location, os.getpid()))
         try:
             ahead: deque[tuple[str, Future]] = deque()
             queue = iter(paths)

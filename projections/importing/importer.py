@@ -17,8 +17,10 @@ transaction, so memory stays flat however long the log is.
 
 Concurrent importers: two of the same game both find it absent (or both at the
 same version), and the second to write collides on an event version
-(:class:`~projections.store.errors.VersionCollision`), so it is a ``conflict``
-and stores nothing. Importers of different games take turns at the store's
+(:class:`~projections.store.errors.VersionCollision`), its transaction rolled
+back; it then reads its log again against what the first stored, as if it had
+come second: an identical log is ``already imported``, a longer one adds its
+new lines, one that differs is a ``conflict``. Importers of different games take turns at the store's
 write lock; one that waits longer than the store's lock timeout stops with
 :class:`~projections.store.errors.StoreBusy`, storing nothing.
 """
@@ -107,8 +109,21 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     line number after each batch written.
     """
     commit = _Commit()
+    start = None if isinstance(source, (bytes, bytearray, memoryview)) or not source.seekable() else source.tell()
     try:
-        return _import(store, source, filename, progress, commit)
+        try:
+            return _import(store, source, filename, progress, commit)
+        except LostRace as lost:
+            # Another import of the game was stored first: read the log again against what it stored, so an
+            # identical log is "already imported", a longer one adds its new lines, a different one a conflict.
+            if start is None and not isinstance(source, (bytes, bytearray, memoryview)):
+                return lost.result  # a stream that cannot be read again
+            if start is not None:
+                source.seek(start)  # type: ignore[union-attr]
+            try:
+                return _import(store, source, filename, progress, commit)
+            except LostRace as again:
+                return again.result
     except KeyboardInterrupt:
         raise ImportInterrupted(filename, commit.stored(store)) from None
 
@@ -129,8 +144,6 @@ def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress:
         if reader.errors:
             raise LogInvalid(filename, reader.errors) from None
         return ImportResult(Outcome.CONFLICT, game_id, message=conflict.message)
-    except LostRace as lost:
-        return lost.result
 
 
 class LostRace(Exception):

@@ -27,13 +27,29 @@ class GameNotInViews(Exception):
     """Raised when the views hold no game of that id."""
 
 
+class ContextDamaged(Exception):
+    """Raised when the game's running context in the views is not one (a row edited by hand): the views are damaged."""
+
+
+CONTEXT_KEYS = ("game", "players", "goal")
+"""What a report reads of a game's running context."""
+
+
 def read_context(cursor: Any, game_id: str) -> dict[str, Any]:
-    """The game's running context in the views (its game, players, goal...); raises :class:`GameNotInViews`."""
+    """The game's running context in the views (its game, players, goal...); raises :class:`GameNotInViews`, and
+    :class:`ContextDamaged` when the row holds no context of a registered game."""
     cursor.execute("SELECT context FROM view_context WHERE game = ?", (game_id,))
     found = cursor.fetchone()
     if found is None:
         raise GameNotInViews(game_id)
-    return json.loads(found[0])
+    try:
+        context = json.loads(found[0])
+    except (TypeError, ValueError) as exc:
+        raise ContextDamaged(f"the running context of game {game_id!r} in view_context is not JSON") from exc
+    if not isinstance(context, dict) or any(key not in context for key in CONTEXT_KEYS) \
+            or context["game"] not in GAMES or not isinstance(context["players"], list):
+        raise ContextDamaged(f"the running context of game {game_id!r} in view_context is not one gamelog wrote")
+    return context
 
 
 PAGE = 5000

@@ -44,12 +44,19 @@ def markdown(text: str | None) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", clean(text or ""))
 
 
+_CSV_KEPT = frozenset("\t\n\r")
+"""The control characters a CSV cell keeps: a quoted cell holds line breaks and tabs as they are."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection")."""
 
 
 def csv_cell(value: object) -> object:
-    """A CSV cell: text that a spreadsheet would read as a formula gets a leading ``'``; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    """A CSV cell: text without control characters but its line breaks and tabs (a CSV is read on terminals too:
+    no escape, ``NUL`` or bidirectional override survives), and text that a spreadsheet would read as a formula
+    gets a leading ``'``; numbers stay numbers."""
+    if isinstance(value, str):
+        if not value.isprintable():
+            value = "".join(c for c in value if c in _CSV_KEPT or not (unicodedata.category(c) == "Cc" or c in _BIDI))
+        if value.startswith(FORMULA_STARTS):
+            return "'" + value
     return value

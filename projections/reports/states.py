@@ -14,11 +14,15 @@ from gamelog.domain.replay_document import Replay
 from gamelog.domain.games import GAMES
 
 
+class LineNotInHistory(ValueError):
+    """Raised when a line asked for (a line of the views) holds no event of the history: the two disagree."""
+
+
 def line_states(game: str, history: Iterable[Any], lines: Iterable[int]) -> list[Replay]:
     """The replay document after the header's line, then after each of ``lines`` (in order), from one fold.
 
     ``history`` is the game's stored (or freshly decided) events, the header's
-    first. Raises ``ValueError`` when a line of ``lines`` has no event in it.
+    first. Raises :class:`LineNotInHistory` when a line of ``lines`` has no event in it.
     """
     it = iter(history)
     first = next(it)
@@ -41,5 +45,5 @@ def line_states(game: str, history: Iterable[Any], lines: Iterable[int]) -> list
 
 def _document_at(state: Any, line: int) -> Replay:
     if state.line != line:
-        raise ValueError(f"the history holds no event on line {line}")
+        raise LineNotInHistory(f"the history holds no event on line {line}")
     return state.document()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gamelog.projections.reports.documents import LogMatch, Problem, Verification, encode
+from gamelog.projections.reports.safe import clean
 from gamelog.projections.store.verify import SHORT, Verdict
 
 
@@ -19,7 +20,8 @@ def render_verification_json(document: Verification) -> str:
 
 
 def render_verification_text(document: Verification) -> str:
-    """Each problem on a line of its own (an event's, or a derived table's), then the verdict."""
+    """Each problem on a line of its own (an event's, or a derived table's), then the verdict; each line cleaned
+    of control characters (a game's id is the log's: it may hold a terminal's escapes)."""
     out = [f"{document.game}: {_where(p)}{p.kind}: {p.message}" for p in document.problems]
     if document.intact:
         out.append(f"{document.game}: intact, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}")
@@ -28,7 +30,7 @@ def render_verification_text(document: Verification) -> str:
     else:
         out.append(f"{document.game}: the stored events are intact, but what is derived from them was altered "
                    f"({len(document.problems)} problem(s)); `gamelog projections rebuild` derives it again")
-    return "\n".join(out)
+    return "\n".join(clean(line) for line in out)
 
 
 def _where(problem: Problem) -> str:
@@ -46,7 +48,7 @@ def render_log_match_json(document: LogMatch) -> str:
 
 
 def render_log_match_text(document: LogMatch) -> str:
-    """One line: the log matches the stored game, or what differs."""
+    """One line, cleaned of control characters: the log matches the stored game, or what differs."""
     if document.matches:
-        return f"{document.log} matches the stored game {document.against!r}"
-    return f"{document.log} differs from the stored game {document.against!r}: {document.difference}"
+        return clean(f"{document.log} matches the stored game {document.against!r}")
+    return clean(f"{document.log} differs from the stored game {document.against!r}: {document.difference}")

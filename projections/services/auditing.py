@@ -15,13 +15,13 @@ from gamelog.domain.engine import VIOLATION
 from gamelog.domain.replay import PointNotReached, without as replay_without
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import WhatIf
-from gamelog.projections.reports.model import GameNotInViews, build_report
+from gamelog.projections.reports.model import build_report
 from gamelog.projections.reports.registry import AuditFormat, Layout, audit_format
 from gamelog.projections.reports.whatif import compare
 from gamelog.projections.views.keeper import views_in_memory
 
-from .errors import BadInput, GameNotFound, PlayerNotFound, PointNotInGame
-from .sources import Source, open_game
+from .errors import BadInput, PlayerNotFound, PointNotInGame
+from .sources import Source, open_game, reading_views
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,6 @@ def _format(fmt: str) -> AuditFormat:
         raise BadInput(exc.args[0]) from None
 
 
-def _not_found(game: str, store: str) -> GameNotFound:
-    return GameNotFound(f"no log file or stored game named {game!r} (in {store})")
-
-
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
     return PlayerNotFound(f"no player {player!r} in {game_id!r} (players: {', '.join(players)})")
 
@@ -68,12 +64,9 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
     store's errors.
     """
     chosen = _format(fmt)
-    with open_game(game, store) as source, source.views() as cursor:
+    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
         fingerprint = source.fingerprint()
-        try:
-            parts = audit_parts(cursor, source.id, fingerprint=fingerprint)
-        except GameNotInViews:
-            raise _not_found(game, store) from None
+        parts = audit_parts(cursor, source.id, fingerprint=fingerprint)
         if player is not None:
             if player not in parts.players:
                 raise player_not_found(source.id, parts.players, player)
@@ -93,17 +86,13 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
     """
     chosen = _format(fmt)
     lines = sorted(set(without))
-    with open_game(game, store) as source, source.views() as cursor:
-        diff, violations = _what_if(game, store, source, cursor, lines, player)
+    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+        diff, violations = _what_if(source, cursor, lines, player)
     return WhatIfAnswer(diff, chosen.what_if(diff, layout), violations)
 
 
-def _what_if(game: str, store: str, source: Source, cursor: object, lines: list[int],
-             player: str | None) -> tuple[WhatIf, int]:
-    try:
-        parts = audit_parts(cursor, source.id)
-    except GameNotInViews:
-        raise _not_found(game, store) from None
+def _what_if(source: Source, cursor: object, lines: list[int], player: str | None) -> tuple[WhatIf, int]:
+    parts = audit_parts(cursor, source.id)
     if player is not None and player not in parts.players:
         raise player_not_found(source.id, parts.players, player)
     return compare_without(source, cursor, lines)

@@ -10,6 +10,7 @@ from gamelog.domain.games import converters
 from gamelog.domain.reader import LogReader
 
 from .errors import BadInput
+from .outputs import check_output
 from .sources import input_name, read_input
 
 
@@ -25,14 +26,17 @@ def export_formats() -> list[str]:
     return sorted(converters())
 
 
-def convert_file(path: str, source_format: str, game_id: str | None = None) -> Converted:
+def convert_file(path: str, source_format: str, game_id: str | None = None, *, output: str | None = None) -> Converted:
     """Read and convert one export file (``-``: standard input); ``game_id`` is the game's id (default: taken from the export).
+
+    ``output``, given, is where the log will be written: it may not be the export (:func:`~.outputs.check_output`).
 
     Raises :class:`~.errors.BadInput` (``FILE: <message> at $.path``) for an
     unknown format, a file that cannot be read or an export the converter
     cannot read, and :class:`~gamelog.domain.errors.LogInvalid` for a converted log that
     would not be valid v1 (a bad ``game_id``): its errors name the output's lines.
     """
+    check_output(output, inputs=[path])
     known = converters()
     if source_format not in known:
         raise BadInput(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")

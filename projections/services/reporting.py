@@ -11,32 +11,32 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.model import GameNotInViews, build_report, report_head, report_periods
+from gamelog.projections.reports.model import build_report, report_head, report_periods
 from gamelog.projections.reports.registry import Layout, report_format
 
-from .errors import BadInput, GameNotFound, NotPlayedInRounds
-from .sources import open_game
+from .errors import BadInput, NotPlayedInRounds
+from .outputs import check_output
+from .sources import is_log_file, open_game, reading_views
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
-           layout: Layout = Layout()) -> Iterator[Iterable[str]]:
+           layout: Layout = Layout(), output: str | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
-    ``by`` is ``turn`` or ``round`` (the game's own period by default).
+    ``by`` is ``turn`` or ``round`` (the game's own period by default). ``output``, given, is the file the report
+    will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
+    check_output(output, store=store, inputs=[game] if is_log_file(game) else [])
     try:
         chosen = report_format(fmt)
     except KeyError as exc:
         raise BadInput(exc.args[0]) from None
-    with open_game(game, store) as source, source.views() as cursor:
-        try:
-            head = report_head(cursor, source.id, by)
-        except GameNotInViews:
-            raise GameNotFound(f"no log file or stored game named {game!r} (in {store})") from None
+    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+        head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
         if chosen.whole:
             whole = build_report(cursor, source.id, by, source.history())

@@ -23,16 +23,19 @@ from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.games import converters
 from gamelog.domain.reader import NOT_A_LOG, LogReader
 from gamelog.domain.replay import decide
+from gamelog.projections.reports.model import ContextDamaged, GameNotInViews
+from gamelog.projections.reports.states import LineNotInHistory
 from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
 from gamelog.projections.store.backends import backend_class, scheme
 from gamelog.projections.store.verify import fingerprint_of
-from gamelog.projections.views.keeper import ViewKeeper, views_in_memory
+from gamelog.projections.views.keeper import ViewKeeper, views_damaged, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 
-__all__ = ["DEFAULT_STORE", "EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "export_hint", "is_log_file",
-           "input_name", "open_game", "open_game_store", "open_input", "opened_game_store", "read_input",
-           "read_log_file", "store_exists"]
+__all__ = ["DEFAULT_STORE", "EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source",
+           "StoredGame", "check_store_location", "export_hint", "input_name", "is_log_file", "open_game",
+           "open_game_store", "open_input", "opened_game_store", "read_input", "read_log_file", "reading_views",
+           "store_exists"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
@@ -167,6 +170,9 @@ class LogFile:
         """The fingerprint this log's game would have once imported."""
         return fingerprint_of(self.id, self.events)
 
+    def not_in_views(self) -> GameNotFound:
+        return GameNotFound(f"no game {self.id!r} in the views of {self.name}")
+
 
 class StoredGame:
     """A game kept in a store, read as it is asked for: its catalog row, its history, its views."""
@@ -180,11 +186,21 @@ class StoredGame:
     def not_found(self) -> GameNotFound:
         return GameNotFound(f"no log file or stored game named {self.id!r} (in {self.location})")
 
+    def not_in_views(self) -> StoreError:
+        """What it means that the views hold no game of this id: the catalog lists it, so the views are damaged
+        (``StoreDamaged``, saying to rebuild them); else :class:`GameNotFound`."""
+        self.summary  # raises GameNotFound, or StoreDamaged for a game stored without its catalog row
+        return views_damaged(f"they hold no game {self.id!r}, which the catalog lists")
+
     @cached_property
     def summary(self) -> GameSummary:
-        """The game's catalog row; raises :class:`GameNotFound`."""
+        """The game's catalog row; raises :class:`GameNotFound`, and ``StoreDamaged`` when the game's events are
+        stored but its catalog row is not."""
         summary = self.store.summary(self.id)
         if summary is None:
+            if self.store.has_game(self.id):
+                raise StoreDamaged(f"the catalog (gamelog_games) has no row for game {self.id!r}, whose events are "
+                                   "stored; run `gamelog projections rebuild` to derive it again")
             raise self.not_found()
         return summary
 
@@ -204,7 +220,14 @@ class StoredGame:
 
     @contextmanager
     def views(self) -> Iterator[Any]:
-        """A cursor on the store's views, brought up to date first."""
+        """A cursor on the store's views, brought up to date first.
+
+        What is read from the views is derived from the game's events, so each of them is read first: one that
+        cannot be read (or none at all) raises ``StoreDamaged`` rather than a report made of views that hide it.
+        Raises :class:`GameNotFound`, and ``StoreDamaged`` for views that cannot be brought up to date.
+        """
+        for _ in self.history():  # raises StoreDamaged naming the first event that cannot be read
+            pass
         keeper = ViewKeeper(self.store)
         keeper.catch_up()
         with keeper.connection() as cursor:
@@ -217,6 +240,21 @@ class StoredGame:
 
 Source = LogFile | StoredGame
 """A game, wherever it came from."""
+
+
+@contextmanager
+def reading_views(source: Source) -> Iterator[None]:
+    """Read the views of ``source`` in the block: views that do not hold the game, or hold what its events do
+    not give (a running context that is not one, a line no event has), are the store's damage for a stored game
+    (``StoreDamaged``, saying to rebuild them), :class:`GameNotFound` when the game is not stored."""
+    try:
+        yield
+    except GameNotInViews:
+        raise source.not_in_views() from None
+    except (ContextDamaged, LineNotInHistory) as exc:
+        if isinstance(source, StoredGame):
+            raise views_damaged(str(exc)) from exc
+        raise
 
 
 def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,

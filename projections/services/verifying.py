@@ -17,11 +17,13 @@ from typing import Any, Iterator
 from gamelog.projections.reports.documents import LogMatch, Problem, Verification
 from gamelog.projections.reports.verification import log_match, verification
 from gamelog.projections.store.application import GameStore, game_uuid
+from gamelog.projections.store.catalog import rows_without_events
 from gamelog.projections.store.chain import ChainBreak
 from gamelog.projections.store.verify import (SHORT, Verdict, compare_catalog, compare_log, read_every_event,
                                               reading_problems, verify_chain)
 from gamelog.projections.views.compare import compare_views
-from gamelog.projections.views.keeper import ViewKeeper, derived_views
+from gamelog.projections.views.folder import TABLES
+from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
 from .sources import input_name, is_log_file, open_input, opened_game_store, read_log_file
@@ -29,7 +31,8 @@ from .sources import input_name, is_log_file, open_input, opened_game_store, rea
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
     """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived
-    (the catalog row's derived columns, and the views up to their tracking position).
+    (the catalog row's derived columns, and the views up to their tracking position); and the rows of the
+    catalog, the views and their tracking table that belong to no stored game (:func:`orphan_rows`).
 
     ``fingerprint`` may be the short form (its first hex digits). Raises
     ``KeyError`` when neither events nor a catalog row of the game exist.
@@ -42,6 +45,7 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
             else:
                 verdict.problems.extend(compare_catalog(store, verdict))
                 verdict.problems.extend(_views(store, game_id, verdict.positions))
+                verdict.problems.extend(orphan_rows(store, game_id))
     return verdict
 
 
@@ -126,6 +130,34 @@ def _views(store: GameStore, game_id: str, positions: array) -> list[ChainBreak]
                                                                   f"store's log, which the views of game {game_id!r} "
                                                                   "hold", keeper.tracking_name)]
     return problems + views
+
+
+def orphan_rows(store: GameStore, game_id: str) -> list[ChainBreak]:
+    """The rows that belong to no stored game, each table's named: catalog rows whose events are all gone (but
+    ``game_id``'s, which its verdict names already), view rows of a game not stored, tracking positions of
+    anything but the views. Raises StoreDamaged when a game's header cannot be read."""
+    stored = set(store.stored_game_ids())
+    originators = {game_uuid(g).hex for g in stored}
+    problems = [ChainBreak(0, "derived", f"gamelog_games: row {g!r} is of no stored game (none of its events are "
+                                         "stored)", "gamelog_games")
+                for g in rows_without_events(store) if g != game_id]
+    keeper = ViewKeeper(store)
+    with keeper.connection() as cursor:
+        for table in TABLES:
+            if table == "view_context":
+                cursor.execute("SELECT originator_id, game FROM view_context ORDER BY originator_id")
+                strays = [game for originator, game in cursor.fetchall() if originator not in originators]
+            else:
+                cursor.execute(f"SELECT DISTINCT game FROM {table} ORDER BY game")
+                strays = [game for (game,) in cursor.fetchall() if game not in stored]
+            problems += [ChainBreak(0, "derived", f"{table}: rows of game {game!r}, which is not stored", table)
+                         for game in strays]
+    with store.reading() as raw:
+        raw.execute(f"SELECT application_name FROM {keeper.tracking_table} ORDER BY application_name")
+        names = [row["application_name"] for row in raw.fetchall()]
+    problems += [ChainBreak(0, "derived", f"{keeper.tracking_name}: a position of {name!r}, which is not the views'",
+                            keeper.tracking_name) for name in names if name not in (VIEWS, keeper.library_row)]
+    return problems
 
 
 def _folded(store: GameStore, game_id: str, positions: array, position: int) -> Iterator[Any]:

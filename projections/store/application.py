@@ -152,9 +152,11 @@ class GameStore(Application):
             raise
         except Exception as exc:  # the library raises several kinds for a bad location
             translated = self.backend.translate(exc)
-            if isinstance(translated, StoreDamaged):
+            if isinstance(translated, (StoreDamaged, StoreBusy)):
                 raise translated from exc
             raise StoreError(f"cannot open the store {store}: {exc}") from exc
+        finally:
+            self.backend.prepared()  # the tables exist now (or never will): another creator may look
 
     def construct_mapper(self) -> StructMapper:
         return StructMapper()
@@ -302,6 +304,25 @@ class GameStore(Application):
         """The catalog row of one game, or None."""
         rows = self._read(self._sql(_SELECT_GAMES) + f" WHERE id = {self.backend.mark}", (game_id,))
         return self._summary(rows[0]) if rows else None
+
+    def import_records(self) -> dict[str, tuple[int, str]]:
+        """Each catalog row's record of its import, ``(versions, fingerprint)``, by game id.
+
+        What a repair keeps of a row (``projections.store.catalog``), read even
+        where the row's derived columns are damaged.
+        """
+        rows = self._read(f"SELECT id, versions, fingerprint FROM {self.backend.table(CATALOG)}")
+        return {r["id"]: (r["versions"], r["fingerprint"]) for r in rows}
+
+    def readable_games(self) -> dict[str, GameSummary | None]:
+        """Every catalog row by id; None for a row whose derived columns cannot be read (its players not JSON)."""
+        rows: dict[str, GameSummary | None] = {}
+        for r in self._read(self._sql(_SELECT_GAMES)):
+            try:
+                rows[r["id"]] = self._summary(r)
+            except StoreDamaged:
+                rows[r["id"]] = None
+        return rows
 
     def _summary(self, r: Any) -> GameSummary:
         try:

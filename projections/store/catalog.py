@@ -62,22 +62,28 @@ def repair_catalog(store: GameStore, progress: Any = None) -> int:
     A game stored without its row (older gamelog stored a header-only log so)
     gets one, its ``versions`` and ``fingerprint`` those of the stored chain.
     The rows' ``versions`` and ``fingerprint`` are kept: they are the import's
-    record that ``verify`` compares the events with. Raises
-    :class:`~projections.store.errors.StoreDamaged` when a game's events
-    cannot be read.
+    record that ``verify`` compares the events with; a row whose derived
+    columns cannot be read (its players not JSON) is written again whole,
+    keeping them. Raises :class:`~projections.store.errors.StoreDamaged` when
+    a game's events cannot be read.
     """
     changed = 0
-    kept = {g.id: g for g in store.games()}
+    records, kept = store.import_records(), store.readable_games()
     for game_id in store.stored_game_ids():
-        row = kept.get(game_id)
-        versions = row.versions if row else store.count_events(game_id)
-        fingerprint = row.fingerprint if row else store.head(game_id).hex()
+        versions, fingerprint = records.get(game_id) or (store.count_events(game_id), store.head(game_id).hex())
         derived = derive_summary(store.history(game_id), versions, fingerprint)
-        if row != derived:
+        if kept.get(game_id) != derived:
             with store.transaction() as cursor:
                 store.save_summary(cursor, derived)
             changed += 1
     return changed
+
+
+def rows_without_events(store: GameStore) -> list[str]:
+    """The ids of the catalog's rows whose game has no stored event (its events deleted): nothing derives them,
+    and a repair does not remove them (they are the record that the events were there)."""
+    stored = set(store.stored_game_ids())
+    return sorted(game_id for game_id in store.import_records() if game_id not in stored)
 
 
 def _shown(value: Any) -> str:

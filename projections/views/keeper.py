@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from gamelog.projections.store.application import GameStore, StoreDamaged, StoreError, header_rules
+from gamelog.projections.store.application import (GameStore, StoreBusy, StoreDamaged, StoreError, VersionCollision,
+                                                   header_rules)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.mapper import DecodeFailed
@@ -28,6 +29,14 @@ from gamelog.projections.views.folder import SCHEMA, TABLES, ViewFolder
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
 PAGE = 5000
+REBUILD = "run `gamelog projections rebuild`"
+"""What repairs damaged views (nothing there is an event: a rebuild derives them all again)."""
+
+
+def views_damaged(what: str) -> StoreDamaged:
+    """The error for views (or their tracking position) that disagree with the store: a rebuild repairs them."""
+    return StoreDamaged(f"the views are damaged: {what}; {REBUILD} to derive them again")
+
 @dataclass(frozen=True)
 class ViewStatus:
     """Where the views stand against the store's notification log."""
@@ -68,6 +77,11 @@ class ViewKeeper:
         return self.backend.tracking_table_name(VIEWS)
 
     @property
+    def library_row(self) -> str:
+        """The tracking table's row the library keeps for itself (its record of the table's migration)."""
+        return self.tracking.table_migration_identifier
+
+    @property
     def tracking_table(self) -> str:
         """The tracking table's name as SQL (schema-qualified where the backend has schemas)."""
         return self.backend.table(self.tracking_name)
@@ -105,12 +119,18 @@ class ViewKeeper:
         ``states``, given, also folds each event into its game's state (a rebuild's catalog, in the same pass).
 
         Raises :class:`~projections.store.application.StoreDamaged`, naming
-        the event, when a stored event cannot be read.
+        the event, when a stored event cannot be read, and saying to rebuild
+        the views when they cannot be folded further: their position past the
+        store's last event, a game's running context unreadable, an event
+        folded again (the views hold more than their position says).
         """
         if self.store.read_only:
             return self._fold_privately(progress)
         folded = 0
         position = self.position()
+        head = self.store.last_position()
+        if position > head:
+            raise views_damaged(f"their position {position} is past the store's last event {head}")
         while True:
             page = self._notifications(position)
             if not page:
@@ -126,13 +146,33 @@ class ViewKeeper:
                     if states is not None:
                         states.complete = False  # another writer folded a page: these states miss it
                     continue
-                folder = ViewFolder(self.backend.views_cursor(raw, TABLES))
-                self._fold_page(folder, page, states)
+                self._fold_kept(raw, page, states)
                 position = page[-1][0]
                 self.backend.move_tracking(self.tracking, raw, VIEWS, position)  # same transaction as the rows
             folded += len(page)
             if progress:
                 progress(len(page))
+
+    def _fold_kept(self, raw: Any, page: list[tuple[int, str, int, str, bytes]], states: "_States | None") -> None:
+        """Fold one page into the store's own views on ``raw`` (a write transaction's cursor).
+
+        Views that cannot take the page (a context that is not one, a row
+        already there) are damage a rebuild repairs: raises StoreDamaged.
+        """
+        try:
+            folder = ViewFolder(self.backend.views_cursor(raw, TABLES))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
+        try:
+            self._fold_page(folder, page, states)
+        except (StoreDamaged, StoreBusy):
+            raise
+        except Exception as exc:
+            translated = self.backend.translate(exc)
+            if translated is not None and not isinstance(translated, VersionCollision):
+                raise translated from exc
+            raise views_damaged(f"folding the store's events from position {page[0][0]} failed ({exc}): "
+                                "the views hold more than their position says") from exc
 
     def _fold_page(self, folder: ViewFolder, page: list[tuple[int, str, int, str, bytes]],
                    states: "_States | None" = None) -> None:
@@ -145,6 +185,11 @@ class ViewKeeper:
                 raise self._damaged(folder, originator, version, f"cannot be read: {exc}") from exc
             if originator not in folder.contexts and header_rules(event) is None:
                 raise self._damaged(folder, originator, version, "is the first of its game but not a header")
+            if version == 1 and originator in folder.contexts:
+                game = folder.contexts[originator].get("id")
+                raise views_damaged(f"they hold the game {game!r} already, before its first event at position "
+                                    f"{notification_id} is folded (the views are ahead of their position, or hold a "
+                                    "game whose events were deleted)")
             folder.fold(originator, event)
             if states is not None:
                 states.fold(originator, version, event)
@@ -196,16 +241,23 @@ class ViewKeeper:
         catalog is derived from the games' histories as before. Raises
         StoreReadOnly on a store the user may not write.
         """
-        from gamelog.projections.store.catalog import repair_catalog  # it folds games with the domain's engines
+        from gamelog.projections.store.catalog import repair_catalog, rows_without_events  # the domain's engines
 
         with self.transaction() as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
-            cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name = ?", (VIEWS,))
+            # The views' table: any position but the library's own record of the table's version is a stray.
+            cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name <> ?", (self.library_row,))
         states = _States()
         folded = self.catch_up(progress, states)
         if not states.complete or not states.write_catalog(self.store):
             repair_catalog(self.store)
+        orphans = rows_without_events(self.store)
+        if orphans:
+            shown = ", ".join(repr(game_id) for game_id in orphans)
+            raise StoreDamaged(f"the catalog lists {shown} but none of the events are stored (the views and the "
+                               f"rest of the catalog are rebuilt); `gamelog verify {orphans[0]}` says more",
+                               orphans[0])
         return folded
 
 
@@ -253,14 +305,12 @@ class _States:
         ids = store.stored_game_ids()  # raises StoreDamaged, as the histories' reading would
         if len(ids) != len(self._engines) or any(game_uuid(i).hex not in self._engines for i in ids):
             return False
-        kept = {g.id: g for g in store.games()}
+        records, kept = store.import_records(), store.readable_games()
         for game_id in ids:
             originator = game_uuid(game_id).hex
-            row = kept.get(game_id)
-            versions = row.versions if row else self._versions[originator]
-            fingerprint = row.fingerprint if row else store.head(game_id).hex()
+            versions, fingerprint = records.get(game_id) or (self._versions[originator], store.head(game_id).hex())
             derived = summarise(self._engines[originator].state, versions, fingerprint)
-            if row != derived:
+            if kept.get(game_id) != derived:
                 with store.transaction() as cursor:
                     store.save_summary(cursor, derived)
         return True

@@ -25,6 +25,7 @@ importing it again appends only what is new.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from typing import Any
 
@@ -53,11 +54,32 @@ def parse(export: bytes | str | Any) -> Any:
     if not isinstance(export, str):
         return export
     try:
-        return json.loads(export)
+        parsed = json.loads(export)
     except json.JSONDecodeError as exc:
         # A file cut short (an interrupted download) fails here, at its last line.
         raise ConversionError("$", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}); "
                                    "is the export complete?") from exc
+    if _SURROGATE_ESCAPE.search(export):  # json reads "\ud800" alone as a str no UTF-8 can hold
+        _no_lone_surrogate(parsed, "$")
+    return parsed
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
+def _no_lone_surrogate(value: Any, path: str) -> None:
+    """Raise ConversionError at the path of the first string holding a lone UTF-16 surrogate (not text)."""
+    if isinstance(value, str):
+        if any("\ud800" <= c <= "\udfff" for c in value):
+            raise ConversionError(path, "a lone UTF-16 surrogate (a \\ud800-\\udfff escape without its pair) is "
+                                        "not text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_lone_surrogate(key, path)
+            _no_lone_surrogate(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _no_lone_surrogate(item, f"{path}[{index}]")
 
 
 def read_entry(raw: Any, index: int) -> Entry:

@@ -101,6 +101,9 @@ class Backend(ABC):
     def prepare(self, env: dict[str, str]) -> None:
         """Ready the database before the library opens it (may edit ``env``, set :attr:`read_only`); raises StoreError."""
 
+    def prepared(self) -> None:
+        """Once the library has opened the store (or failed to), let go of whatever :meth:`prepare` held."""
+
     def bind(self, recorder: Any) -> None:
         """Take the library's application recorder, once it has opened the store."""
         self.recorder = recorder

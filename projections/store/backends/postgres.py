@@ -27,12 +27,17 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
-from gamelog.projections.store.errors import StoreError
+from gamelog.projections.store.errors import StoreBusy, StoreError
 from gamelog.projections.store.library import insert_events_in, insert_tracking_in
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
+CREATE_LOCK = 0x676C  # "gl", with the schema's hashtext: the lock processes creating a store's tables take turns on
 SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
-"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit)."""
+"""A ``?schema=`` name: a letter or ``_``, then letters, digits or ``_``; at most 63 (PostgreSQL's limit).
+
+It is folded to lower case, as PostgreSQL folds a name it is given unquoted."""
+SYSTEM_SCHEMAS = frozenset({"information_schema"})
+"""PostgreSQL's own schemas (with every ``pg_`` one): never a store's."""
 
 
 def adapter(schema: str, tables: Iterable[str]) -> Any:
@@ -51,14 +56,21 @@ class PostgresBackend(Backend):
     name = "postgresql"
     mark = "%s"
     position_column = "notification_id"
+    _creating: Any = None  # the connection holding the creation lock, between prepare() and prepared()
 
     def environment(self) -> dict[str, str]:
-        """The library's environment; raises StoreError for a schema name that is not a plain SQL identifier."""
+        """The library's environment; raises StoreError for a schema name that is not a plain SQL identifier, or
+        names one of PostgreSQL's own schemas once folded to lower case."""
         url = urlparse(self.location)
-        schema = parse_qs(url.query).get("schema", [""])[-1]
-        if schema and not SCHEMA_NAME.fullmatch(schema):
-            raise StoreError(f"?schema={schema!r} is not a schema name gamelog takes: use letters, digits and _ "
+        given = parse_qs(url.query).get("schema", [""])[-1]
+        if given and not SCHEMA_NAME.fullmatch(given):
+            raise StoreError(f"?schema={given!r} is not a schema name gamelog takes: use letters, digits and _ "
                              "(not first), at most 63 characters")
+        # PostgreSQL folds an unquoted name to lower case, and the library quotes it in some
+        # statements and not in others: the name is folded once, here, so every statement names one schema.
+        schema = given.lower()
+        if schema in SYSTEM_SCHEMAS or schema.startswith("pg_"):
+            raise StoreError(f"?schema={given!r} is one of PostgreSQL's own schemas: name a schema of gamelog's")
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(url.path.lstrip("/")) or "postgres",
@@ -78,26 +90,52 @@ class PostgresBackend(Backend):
 
         Existing tables are not created again, because the library's ``CREATE INDEX
         IF NOT EXISTS`` waits for the lock an import holds, so opening a store would
-        wait for the import. Raises StoreError when the database is unreachable.
+        wait for the import. When they are missing, this process takes the schema's
+        creation lock (:data:`CREATE_LOCK`, held until :meth:`prepared`) and looks
+        again: two processes creating one store's tables at once collide in
+        PostgreSQL's catalog (``pg_type_typname_nsp_index``), so they take turns,
+        and the second finds the tables there. Raises StoreBusy when the lock is
+        held past the lock timeout, StoreError when the database is unreachable.
         """
         self.schema = env["POSTGRES_SCHEMA"] or "public"
+        conn = None
         try:
-            with psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                                 user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"], connect_timeout=5,
-                                 autocommit=True) as conn:
-                # The library names the events table after the application: gamelog_events.
-                exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
-                                      (f'"{self.schema}".gamelog_events', f'"{self.schema}".gamelog_games')).fetchone()[0]
+            conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                                   user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"], connect_timeout=5,
+                                   autocommit=True)
+            exists = self._tables_exist(conn)
+            if not exists:
+                conn.execute(psycopg.sql.SQL("SET lock_timeout = {}").format(
+                    psycopg.sql.Literal(f"{self.lock_timeout}s")))
+                conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (CREATE_LOCK, self.schema))
+                self._creating = conn  # held until the library has created the tables: prepared() lets go
+                exists = self._tables_exist(conn)
                 if not exists:
-                    try:
-                        conn.execute(psycopg.sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
-                            psycopg.sql.Identifier(self.schema)))
-                    except psycopg.errors.UniqueViolation:
-                        pass  # another process created it at the same moment
+                    conn.execute(psycopg.sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                        psycopg.sql.Identifier(self.schema)))
         except psycopg.Error as exc:
+            if conn is not None:
+                conn.close()
+            self._creating = None
+            if self.is_lock_timeout(exc):
+                raise StoreBusy(f"the store {self.location} stayed locked by another process creating it "
+                                "(waited the lock timeout)") from exc
             raise StoreError(f"cannot reach PostgreSQL: {exc}".strip()) from exc
+        if self._creating is None:
+            conn.close()
         if exists:
             env["CREATE_TABLE"] = "false"
+
+    def _tables_exist(self, conn: Any) -> bool:
+        # The library names the events table after the application: gamelog_events.
+        return conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
+                            (f'"{self.schema}".gamelog_events', f'"{self.schema}".gamelog_games')).fetchone()[0]
+
+    def prepared(self) -> None:
+        """Let go of the creation lock :meth:`prepare` took, if it took it (closing its connection releases it)."""
+        conn, self._creating = self._creating, None
+        if conn is not None:
+            conn.close()
 
     def bind(self, recorder: Any) -> None:
         super().bind(recorder)

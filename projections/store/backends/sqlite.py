@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 import weakref
 from contextlib import closing, contextmanager
 from typing import Any, Iterable, Iterator
@@ -33,7 +34,12 @@ from eventsourcing.sqlite import (
 )
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor
-from gamelog.projections.store.errors import NotAStore, StoreError
+from gamelog.projections.store.errors import NotAStore, StoreBusy, StoreError
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: creating a store there is not serialised
+    fcntl = None  # type: ignore[assignment]
 
 SYNCHRONOUS = "FULL"
 _SYNCHRONOUS_CODES = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
@@ -131,7 +137,7 @@ EVENTS_TABLE = "stored_events"
 
 def check_a_store(path: str) -> None:
     """Raise :class:`NotAStore` when ``path`` is a file that is not a SQLite database (its first bytes say so), or a
-    SQLite database holding tables but not gamelog's: a README given as ``--store`` is not a damaged store.
+    SQLite database holding tables but none of gamelog's: a README given as ``--store`` is not a damaged store.
 
     A missing or empty file is a store yet to be made; a file that cannot be read here is left to SQLite to say why.
     """
@@ -151,7 +157,9 @@ def check_a_store(path: str) -> None:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error:
         return  # damaged, locked: opening it says which
-    if tables and EVENTS_TABLE not in tables:
+    # A table of gamelog's left (the catalog, a view) with the events gone is a damaged store, not another database.
+    ours = {t for t in tables if t == EVENTS_TABLE or t.startswith(("gamelog_", "view_"))}
+    if tables and not ours:
         raise NotAStore(f"{path} is not a gamelog store: a SQLite database without gamelog's tables")
 
 
@@ -171,13 +179,59 @@ class SQLiteBackend(Backend):
         return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": self.location,
                 "SQLITE_LOCK_TIMEOUT": str(self.lock_timeout)}
 
+    _creating: Any = None  # the new file's descriptor holding its creation lock, between prepare() and prepared()
+
     def prepare(self, env: dict[str, str]) -> None:
+        """Open a file the user may not write read-only; take a new (or empty) file's creation lock.
+
+        Processes creating one store at once take turns: SQLite's switch of a
+        new file to WAL fails at once ("database is locked"), without waiting
+        the lock timeout, when another connection is making the same switch.
+        The lock is ``flock`` on the file (SQLite's own locks are ``fcntl``
+        ones, which it does not touch), held until :meth:`prepared`. Raises
+        StoreBusy when it is held past the lock timeout.
+        """
         check_a_store(self.location)
         name = read_only_name(self.location)
         self.read_only = name is not None
         if name is not None:
             env["SQLITE_DBNAME"] = name
             env["CREATE_TABLE"] = "false"
+        elif fcntl is not None and self._is_new():
+            self._creating = self._creation_lock()
+
+    def _is_new(self) -> bool:
+        """Whether the store's file is still to be made: absent, or empty (another process has just created it)."""
+        if self.location == ":memory:" or self.location.startswith("file:"):
+            return False
+        try:
+            return os.path.getsize(self.location) == 0
+        except OSError:
+            return True
+
+    def _creation_lock(self) -> int | None:
+        """The descriptor of the store's file, locked (``flock``) for creating it; None when it cannot be opened
+        (the library then says why)."""
+        try:
+            fd = os.open(self.location, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return None
+        deadline = time.monotonic() + self.lock_timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(fd)
+                    raise StoreBusy(f"the store {self.location} stayed locked by another process creating it "
+                                    "(waited the lock timeout)") from None
+                time.sleep(0.02)
+
+    def prepared(self) -> None:
+        fd, self._creating = self._creating, None
+        if fd is not None:
+            os.close(fd)  # releases the flock
 
     @contextmanager
     def writing(self) -> Iterator[Any]:
