@@ -10,6 +10,7 @@ once per scorer (stage I 1, stage II 2); a custom entry counts its
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 
@@ -20,7 +21,7 @@ from gamelog.cli.main import main
 from gamelog.domain.conversion import ConversionError
 from gamelog.domain.replay import run
 from gamelog.domain.twilight_imperium.converters import convert
-from tests.conftest import shared_path
+from tests.conftest import EXAMPLES, shared_path
 
 BOT_VP = {
     # pbd780: ghost = Custodian/Imperial 1 + make_history, engineer_marvel, infrastructure, lost_outposts 4
@@ -57,6 +58,21 @@ SAVES = list(BOT_VP)
 
 def _save(name: str):
     return shared_path("data", "real-asyncti4", f"{name}.txt")
+
+
+EXAMPLE = EXAMPLES / "twilight-imperium-4" / "asyncti4-pbd10972.txt"
+"""pbd10972 shipped with the examples (with its provenance), so that a fresh clone converts a real save."""
+
+
+def test_the_shipped_example_save_converts_to_the_bots_vp_without_shared_data():
+    conversion = convert("asyncti4", EXAMPLE.read_bytes())
+    outcome = run(conversion.to_bytes())
+    factions = conversion.lines[0]["setup"]["factions"]
+    assert {factions[p]: s.vp for p, s in outcome.state.by_player.items()} == BOT_VP["pbd10972"]
+    assert outcome.state.ended.winner == WINNER["pbd10972"]
+    sha = next(line.split()[-1] for line in EXAMPLE.with_suffix(".source.txt").read_text().splitlines()
+               if "sha256" in line)
+    assert hashlib.sha256(EXAMPLE.read_bytes()).hexdigest() == sha  # the file as its provenance says
 
 
 @pytest.fixture(scope="module", params=SAVES)
