@@ -244,6 +244,9 @@ def child(task: str, log: str, store: str) -> None:
 def measure(task: str, log: str, store: str = "", root: str | None = None) -> dict:
     """Run one task in a child process (gamelog imported from ``root``, this checkout by default)."""
     env = dict(os.environ, BENCH_ROOT=root or str(ROOT))
+    # Every interpreter the child starts (an archive import's workers) imports gamelog from the same checkout.
+    site = str(Path(__file__).resolve().parent / "checkout_site")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")]))
     out = subprocess.run([sys.executable, __file__, "--child", task, log, store], capture_output=True, text=True,
                          cwd=root or ROOT, env=env)
     if out.returncode:
