@@ -11,7 +11,7 @@ from gamelog.domain.reader import LogReader
 
 from .errors import BadInput
 from .outputs import check_output
-from .sources import input_name, read_input
+from .inputs import input_name, read_input
 
 
 class Converted(NamedTuple):

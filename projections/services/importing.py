@@ -24,7 +24,8 @@ from gamelog.projections.views.keeper import ViewKeeper
 
 from .converting import convert_file
 from .progress import Progress
-from .sources import STDIN, export_hint, input_name, opened_game_store, read_input
+from .inputs import STDIN, export_hint, input_name, read_input
+from .sources import opened_game_store
 from .superseding import superseding
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]

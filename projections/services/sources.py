@@ -9,19 +9,14 @@ file path or a ``postgresql://`` URL.
 
 from __future__ import annotations
 
-import io
 import os
-import sys
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
 from typing import Any, BinaryIO, Iterator
 
-import msgspec
-
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.games import converters
-from gamelog.domain.reader import NOT_A_LOG, LogReader
+from gamelog.domain.reader import LogReader
 from gamelog.domain.replay import decide
 from gamelog.projections.reports.model import ContextDamaged, GameNotInViews
 from gamelog.projections.reports.states import LineNotInHistory
@@ -31,80 +26,13 @@ from gamelog.projections.store.verify import fingerprint_of
 from gamelog.projections.views.keeper import ViewKeeper, views_damaged, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
+from .inputs import STDIN, export_hint, input_name, open_input
 
-__all__ = ["DEFAULT_STORE", "EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "STORE_ENV", "LogFile", "Source",
-           "StoredGame", "check_store_location", "export_hint", "input_name", "is_log_file", "open_game",
-           "open_game_store", "open_input", "opened_game_store", "read_input", "read_log_file", "reading_views",
-           "store_exists"]
+__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
+           "open_game", "open_game_store", "opened_game_store", "read_log_file", "reading_views", "store_exists"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
-
-STDIN = "-"
-"""The name of standard input where a log or an export is named (``gamelog validate -``)."""
-
-STDIN_NAME = "<stdin>"
-"""Standard input as messages name it (``<stdin>:3: ...``)."""
-
-_stdin_read: tuple[object, bytes] | None = None
-
-
-def _stdin_bytes() -> bytes:
-    """Standard input's bytes, read once: ``validate - -`` reads the same log twice rather than an empty second."""
-    global _stdin_read
-    stream = getattr(sys.stdin, "buffer", sys.stdin)
-    if _stdin_read is None or _stdin_read[0] is not stream:
-        data = stream.read()
-        _stdin_read = (stream, data if isinstance(data, bytes) else data.encode("utf-8"))
-    return _stdin_read[1]
-
-
-def input_name(path: str) -> str:
-    """A log or an export as messages name it: its path, or :data:`STDIN_NAME` for ``-``."""
-    return STDIN_NAME if path == STDIN else path
-
-
-def open_input(path: str) -> BinaryIO:
-    """A log or an export, open for reading as bytes: the file at ``path``, or standard input for ``-``.
-    Raises OSError as ``open`` does."""
-    return io.BytesIO(_stdin_bytes()) if path == STDIN else open(path, "rb")
-
-
-def read_input(path: str) -> bytes:
-    """All the bytes of a log or an export (:func:`open_input`); raises OSError."""
-    if path == STDIN:
-        return _stdin_bytes()
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-EXPORT_HINT_LIMIT = 64 << 20
-"""The largest file tried as another tool's export when it is not a log (converting reads it whole)."""
-
-
-def export_hint(errors: list[InputError], path: str | None, data: bytes | None = None) -> list[InputError]:
-    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``) told what the
-    file looks like when one of the converters takes it: ``looks like a ti-assistant export: give --from
-    ti-assistant``. ``path`` (or ``data``, its bytes) is read again only then."""
-    if len(errors) != 1 or errors[0].message != NOT_A_LOG:
-        return errors
-    try:
-        if data is None:
-            if path is None or (path != STDIN and os.path.getsize(path) > EXPORT_HINT_LIMIT):
-                return errors
-            data = read_input(path)
-    except OSError:
-        return errors
-    for name, convert in sorted(converters().items()):
-        try:
-            convert(data, None)
-        except Exception:  # not this tool's export (a converter says so in its own way)
-            continue
-        article = "an" if name[:1] in "aeiou" else "a"
-        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like {article} {name} export: "
-                                                           f"give --from {name}")]
-    return errors
-
 
 def check_store_location(location: str) -> str:
     """``location`` when a store backend takes it (``projections.store.backends``); raises

@@ -12,7 +12,7 @@ from gamelog.domain.errors import InputError
 from gamelog.projections.reports.documents import FileCheck
 from gamelog.projections.reports.validation import check_file
 
-from .sources import STDIN, export_hint, input_name, open_input
+from .inputs import STDIN, export_hint, input_name, open_input
 
 
 @dataclass(frozen=True)

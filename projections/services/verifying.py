@@ -26,7 +26,8 @@ from gamelog.projections.views.folder import TABLES
 from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
-from .sources import input_name, is_log_file, open_input, opened_game_store, read_log_file
+from .inputs import input_name, open_input
+from .sources import is_log_file, opened_game_store, read_log_file
 
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:

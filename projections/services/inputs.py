@@ -1,0 +1,85 @@
+"""What a command reads besides the store: a file named on the command line, or ``-`` for standard input.
+
+Standard input is read once, as bytes, and named ``<stdin>`` in messages. A file that is no log at all but another
+tool's export is told so, with the ``--from`` that converts it (:func:`export_hint`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import BinaryIO
+
+import msgspec
+
+from gamelog.domain.errors import InputError
+from gamelog.domain.games import converters
+from gamelog.domain.reader import NOT_A_LOG
+
+__all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "export_hint", "input_name", "open_input", "read_input"]
+
+STDIN = "-"
+"""The name of standard input where a log or an export is named (``gamelog validate -``)."""
+
+STDIN_NAME = "<stdin>"
+"""Standard input as messages name it (``<stdin>:3: ...``)."""
+
+_stdin_read: tuple[object, bytes] | None = None
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes, read once: ``validate - -`` reads the same log twice rather than an empty second."""
+    global _stdin_read
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if _stdin_read is None or _stdin_read[0] is not stream:
+        data = stream.read()
+        _stdin_read = (stream, data if isinstance(data, bytes) else data.encode("utf-8"))
+    return _stdin_read[1]
+
+
+def input_name(path: str) -> str:
+    """A log or an export as messages name it: its path, or :data:`STDIN_NAME` for ``-``."""
+    return STDIN_NAME if path == STDIN else path
+
+
+def open_input(path: str) -> BinaryIO:
+    """A log or an export, open for reading as bytes: the file at ``path``, or standard input for ``-``.
+    Raises OSError as ``open`` does."""
+    return io.BytesIO(_stdin_bytes()) if path == STDIN else open(path, "rb")
+
+
+def read_input(path: str) -> bytes:
+    """All the bytes of a log or an export (:func:`open_input`); raises OSError."""
+    if path == STDIN:
+        return _stdin_bytes()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+EXPORT_HINT_LIMIT = 64 << 20
+"""The largest file tried as another tool's export when it is not a log (converting reads it whole)."""
+
+
+def export_hint(errors: list[InputError], path: str | None, data: bytes | None = None) -> list[InputError]:
+    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``) told what the
+    file looks like when one of the converters takes it: ``looks like a ti-assistant export: give --from
+    ti-assistant``. ``path`` (or ``data``, its bytes) is read again only then."""
+    if len(errors) != 1 or errors[0].message != NOT_A_LOG:
+        return errors
+    try:
+        if data is None:
+            if path is None or (path != STDIN and os.path.getsize(path) > EXPORT_HINT_LIMIT):
+                return errors
+            data = read_input(path)
+    except OSError:
+        return errors
+    for name, convert in sorted(converters().items()):
+        try:
+            convert(data, None)
+        except Exception:  # not this tool's export (a converter says so in its own way)
+            continue
+        article = "an" if name[:1] in "aeiou" else "a"
+        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like {article} {name} export: "
+                                                           f"give --from {name}")]
+    return errors
