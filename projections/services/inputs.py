@@ -9,7 +9,8 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import BinaryIO
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
 
 import msgspec
 
@@ -17,7 +18,10 @@ from gamelog.domain.errors import InputError
 from gamelog.domain.games import converters
 from gamelog.domain.reader import NOT_A_LOG
 
-__all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "export_hint", "input_name", "open_input", "read_input"]
+from .errors import BadInput
+
+__all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "export_hint", "input_name", "open_input", "opened_source",
+           "read_input"]
 
 STDIN = "-"
 """The name of standard input where a log or an export is named (``gamelog validate -``)."""
@@ -47,6 +51,24 @@ def open_input(path: str) -> BinaryIO:
     """A log or an export, open for reading as bytes: the file at ``path``, or standard input for ``-``.
     Raises OSError as ``open`` does."""
     return io.BytesIO(_stdin_bytes()) if path == STDIN else open(path, "rb")
+
+
+@contextmanager
+def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = None
+                  ) -> Iterator[tuple[BinaryIO, str, str | None]]:
+    """(a binary handle, the name messages give it, its path or None) for a path (``-``: standard input) or an
+    open binary handle, which stays the caller's to close. ``name`` overrides the name (by default the path, or
+    the handle's ``name``). Raises :class:`~.errors.BadInput` for a file that cannot be opened or read."""
+    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
+    name = name or (input_name(path) if path is not None else None) or getattr(source, "name", None) or "<log>"
+    try:
+        if path is None:
+            yield source, name, None  # type: ignore[misc]
+        else:
+            with open_input(path) as handle:
+                yield handle, name, path
+    except OSError as exc:
+        raise BadInput(f"{name}: {exc.strerror or exc}") from exc
 
 
 def read_input(path: str) -> bytes:

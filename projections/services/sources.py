@@ -26,7 +26,7 @@ from gamelog.projections.store.verify import fingerprint_of
 from gamelog.projections.views.keeper import ViewKeeper, views_damaged, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
-from .inputs import STDIN, export_hint, input_name, open_input
+from .inputs import STDIN, export_hint, opened_source
 
 __all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
            "open_game", "open_game_store", "opened_game_store", "read_log_file", "reading_views", "store_exists"]
@@ -197,27 +197,17 @@ def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
     """
     if on_error not in ("raise", "stop", "keep"):
         raise ValueError(f"on_error is 'raise', 'stop' or 'keep', not {on_error!r}")
-    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
-    name = name or (input_name(path) if path is not None else None) or getattr(source, "name", None) or "<log>"
     events: list[Any] = []
-    try:
-        with (open_input(path) if path is not None else _borrowed(source)) as handle:
-            reader = LogReader(handle)
-            for event in decide(reader):
-                if reader.errors and on_error == "stop":
-                    break
-                events.append(event)
-    except OSError as exc:
-        raise BadInput(f"{name}: {exc.strerror or exc}") from exc
+    with opened_source(source, name) as (handle, name, path):
+        reader = LogReader(handle)
+        for event in decide(reader):
+            if reader.errors and on_error == "stop":
+                break
+            events.append(event)
     if reader.errors and (on_error != "keep" or not events):
         errors = reader.errors[:1] if on_error == "stop" else reader.errors
         raise LogInvalid(name, export_hint(errors, path))
     return LogFile(name, reader.header.game, events, reader.errors)
-
-
-@contextmanager
-def _borrowed(handle: BinaryIO) -> Iterator[BinaryIO]:
-    yield handle  # the caller's handle: theirs to close
 
 
 def is_log_file(game: str) -> bool:

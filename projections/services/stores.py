@@ -14,7 +14,8 @@ from gamelog.projections.importing.importer import ImportResult, Outcome, import
 from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
 from gamelog.projections.views.keeper import ViewKeeper
 
-from .errors import BadInput, GameNotFound
+from .errors import GameNotFound
+from .inputs import opened_source
 from .game import Game
 from .sources import StoredGame, check_store_location, open_game_store
 
@@ -49,16 +50,8 @@ class Store:
         :class:`~gamelog.errors.LogInvalid` (every input error; nothing stored), :class:`~gamelog.errors.BadInput` for
         a file that cannot be read, and the store's errors.
         """
-        path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
-        name = name or path or getattr(source, "name", None) or "<log>"
-        try:
-            if path is not None:
-                with open(path, "rb") as handle:
-                    result = import_log(self._store, handle, name)
-            else:
-                result = import_log(self._store, source, name)
-        except OSError as exc:
-            raise BadInput(f"{name}: {exc.strerror or exc}") from exc
+        with opened_source(source, name) as (handle, name, _):
+            result = import_log(self._store, handle, name)
         ViewKeeper(self._store).catch_up()
         return result
 
