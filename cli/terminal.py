@@ -58,11 +58,9 @@ def _stdout_is_terminal() -> bool:
 
 def styled() -> bool:
     """Whether to style what goes to stdout (``click.style``): ``--color always`` styles it anywhere; ``never``,
-    or ``NO_COLOR`` with ``auto``, nowhere; ``auto`` when stdout is a terminal only."""
-    choice = color_choice()
-    if choice == "always":
-        return True
-    return choice == "auto" and not no_color() and _stdout_is_terminal()
+    or ``NO_COLOR`` with ``auto``, nowhere; ``auto`` when stdout is a terminal only (as :func:`click_color` says)."""
+    color = click_color(color_choice())
+    return _stdout_is_terminal() if color is None else color
 
 
 def text_width() -> int:
