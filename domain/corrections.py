@@ -50,6 +50,9 @@ def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
         elif cls is FindingRaised:
             # The voided line's findings, and those of later lines still in play
             # (lines voided before are moot already; corrections' own stay).
+            # A finding open at the end of an earlier import was made moot when the log went on.
+            if event.open_at_end:
+                continue
             if at == voided or at > voided and at not in s.voided and at not in s.corrections:
                 before[_finding_key(event)] = event
         else:

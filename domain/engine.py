@@ -95,7 +95,7 @@ class GameState(Dispatching):
     LINE_RECORDED: ClassVar[type] = Derived
     """The game's class of stored recorded lines (``LineRecorded``)."""
     CONSTANT: ClassVar[frozenset[str]] = frozenset({
-        "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines",
+        "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines", "open_at_end",
     })
 
     turn: int
@@ -120,6 +120,8 @@ class GameState(Dispatching):
         self.voided: set[int] = set()
         self.corrections: set[int] = set()
         self.findings: dict[str, int] = {}
+        # Findings open when the log ended (bookkeeping, not play: no snapshot holds them).
+        self.open_at_end: list[FindingRaised] = []
         # Every event line, in order, for checking what a correction names
         # (an unsigned int array costs 4 bytes a line on logs of millions of lines).
         self.event_lines = array("I")
@@ -165,12 +167,24 @@ class GameState(Dispatching):
     @folds(FindingRaised)
     def _finding(self, event: FindingRaised) -> None:
         self.findings[event.severity] = self.findings.get(event.severity, 0) + 1
+        if event.open_at_end:
+            self.open_at_end.append(event)
+
+    @folds(FindingMooted)
+    def _finding_mooted(self, event: FindingMooted) -> None:
+        # A correction's moot findings still count (the table saw them); one open at the end of an earlier import
+        # does not once the log goes on: the log imported whole never raises it.
+        kept = [f for f in self.open_at_end if (f.line, f.rule, f.severity, f.message, f.player) !=
+                (event.about, event.rule, event.severity, event.message, event.player)]
+        if len(kept) < len(self.open_at_end):
+            self.findings[event.severity] -= 1
+        self.open_at_end = kept
 
     @folds(StateRestated)
     def _restated(self, event: StateRestated) -> None:
         self.restore(event.snapshot)
 
-    @folds(ScoreChecked, FindingMooted)
+    @folds(ScoreChecked)
     def _ignore(self, event: Derived) -> None:
         """Events kept for the audit that change nothing in play."""
 
@@ -337,9 +351,11 @@ class Engine(Dispatching):
             self.find(line, p.rule, p.message, player, p.severity)
         return any(p.severity == VIOLATION for p in problems)
 
-    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
-        """Attach a finding under ``rule`` to ``line``."""
-        self.emit(FindingRaised(line=line, rule=rule, severity=severity, message=message, player=player))
+    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION,
+             *, open_at_end: bool = False) -> None:
+        """Attach a finding under ``rule`` to ``line`` (``open_at_end``: see :meth:`finish_log`)."""
+        self.emit(FindingRaised(line=line, rule=rule, severity=severity, message=message, player=player,
+                                open_at_end=open_at_end))
 
     def record(self, line: int, event: Recorded) -> list[Derived]:
         """Decide and fold one recorded event; return every event to store for it.
@@ -352,6 +368,10 @@ class Engine(Dispatching):
         self._out = []
         self.emit(self.LINE_RECORDED(line=line, event=event))
         state = self.state
+        for open_finding in state.open_at_end[:]:  # the log goes on: the rule decides the new lines as usual
+            self.emit(FindingMooted(line=line, about=open_finding.line, rule=open_finding.rule,
+                                    severity=open_finding.severity, message=open_finding.message,
+                                    player=open_finding.player))
         if state.ended is not None and not isinstance(event, self.AFTER_END) and not self._closes_last_turn(event):
             self.find(line, self.after_end_rule(), f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
@@ -361,6 +381,18 @@ class Engine(Dispatching):
             self.check_event(line, event)
             decider(self, line, event)
             self.after_event(line, event)
+        return self._out
+
+    def finish_log(self) -> list[Derived]:
+        """The events to store when the log ends: a finding, on the last line, for each thing a rule requires at once
+        that the log ended before doing (:meth:`obligations_at_end`).
+
+        Called once after the last line a read or an import decides (not by a correction's deciding again); a later
+        import that extends the log makes them moot on its first line (:meth:`record`).
+        """
+        self._out = []
+        for player, problem in self.obligations_at_end():
+            self.find(self.state.line, problem.rule, problem.message, player, problem.severity, open_at_end=True)
         return self._out
 
     def _closes_last_turn(self, event: Recorded) -> bool:
@@ -376,6 +408,11 @@ class Engine(Dispatching):
 
     def after_event(self, line: int, event: Recorded) -> None:
         """Rules settled after deciding any of the game's own events (a threshold reached...)."""
+
+    def obligations_at_end(self) -> list[tuple[str | None, RuleFinding]]:
+        """What the rules require at once after the last line of play and the log ended before doing: (player,
+        problem) pairs (nothing by default)."""
+        return []
 
     def after_end_rule(self) -> str:
         """The rule an event after the end breaks (END_RULE; a game with several endings may say which)."""

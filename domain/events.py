@@ -257,12 +257,17 @@ class FindingRaised(Derived, frozen=True, kw_only=True):
 
     ``severity`` is ``violation`` (the log breaks the rule), ``unverifiable``
     (the log lacks what the rule needs) or ``warning`` (legal but suspicious).
+    ``open_at_end`` marks what a rule requires at once and the log ended
+    before doing (a fourth secret objective drawn on the last line of play):
+    stored with the log's last line, and made moot by the first line of a later
+    import that extends the log, whose lines the rule then decides as usual.
     """
 
     rule: str
     severity: str
     message: str
     player: str | None = None
+    open_at_end: bool = False
 
 
 class TurnBegan(Derived, frozen=True, kw_only=True):
@@ -300,7 +305,9 @@ class FindingMooted(Derived, frozen=True, kw_only=True):
     """A finding stored for line ``about`` that the correction at ``line`` made moot.
 
     The finding stays in the history (the table saw it); deciding the log
-    again without the voided line no longer raises it.
+    again without the voided line no longer raises it. A finding open at the
+    end of the log (``FindingRaised.open_at_end``) is made moot the same way by
+    the first line that extends the log (``line``, which is then no correction).
     """
 
     about: int

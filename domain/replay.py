@@ -37,6 +37,7 @@ def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derive
     yield from engine.header_events()
     for line, event in reader.events():
         yield from engine.record(line, event)
+    yield from engine.finish_log()
 
 
 @dataclass
@@ -119,4 +120,5 @@ def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Deriv
     for event in rest:
         if event.line not in lines:
             out.extend(engine.record(event.line, event.event))
+    out.extend(engine.finish_log())
     return out

@@ -215,3 +215,62 @@ def test_a_projection_runner_keeps_the_same_views_on_postgresql(locations):
     with keeper.connection() as cursor:
         assert table_dump(cursor) == table_dump(views_in_memory(run(log).events).cursor())
     store.close()
+
+
+# -- A finding open at the end of the log, and the import that extends it (LRR 34.21) ----------
+
+def _ti4_log(*events: dict) -> bytes:
+    import json
+
+    header = {"type": "game", "game": "twilight-imperium-4", "id": "fourth", "players": ["Ann", "Bob"],
+              "setup": {"factions": {"Ann": "Arborec", "Bob": "Federation of Sol"}}}
+    return "".join(json.dumps(e) + "\n" for e in (header, *events)).encode()
+
+
+FOURTH_DRAWN = [{"type": "secret_objective_drawn", "player": "Ann", "objective": name}            # lines 2-5
+                for name in ("Become the Gatekeeper", "Forge an Alliance", "Mine Rare Metals", "Monopolize Production")]
+FOURTH_DRAWN[1:1] = [{"type": "round_started", "round": 1}, {"type": "phase_started", "phase": "status"}]  # lines 3-4
+
+
+def _audit(location: str, game: str = "fourth") -> tuple[int, dict]:
+    import json
+
+    from click.testing import CliRunner
+
+    from gamelog.cli.main import main
+
+    result = CliRunner().invoke(main, ["--store", location, "audit", game, "--format", "json"])
+    return result.exit_code, json.loads(result.output)
+
+
+@pytest.mark.parametrize("then, moot_and_found", [
+    ({"type": "secret_objective_returned", "player": "Ann", "objective": "Forge an Alliance"}, []),
+    ({"type": "trade_goods_gained", "player": "Bob", "amount": 1, "reason": "action card"}, [(8, "LRR 34.20–34.21")]),
+], ids=["returned", "kept"])
+def test_a_later_import_moots_the_finding_open_at_the_end_of_the_log(locations, then, moot_and_found):
+    location = locations.new()
+    store = GameStore(location)
+    try:
+        assert import_log(store, _ti4_log(*FOURTH_DRAWN), "a.jsonl").outcome is Outcome.IMPORTED
+    finally:
+        store.close()
+    code, audit = _audit(location)
+    assert code == 1
+    assert [(f["line"], f["rule"], f["severity"]) for f in audit["findings"]] == [(7, "LRR 34.20–34.21", "violation")]
+    assert "when the log ends" in audit["findings"][0]["message"]
+
+    store = GameStore(location)
+    try:
+        grown = import_log(store, _ti4_log(*FOURTH_DRAWN, then), "b.jsonl")
+    finally:
+        store.close()
+    assert (grown.outcome, grown.first_line, grown.last_line) == (Outcome.IMPORTED, 8, 8)
+    code, audit = _audit(location)
+    open_at_end, *rest = audit["findings"]
+    assert (open_at_end["line"], open_at_end["moot_by"]) == (7, 8)
+    assert open_at_end["moot_why"] == "the log goes on at line 8, where the rule decides it again"
+    assert [(f["line"], f["rule"]) for f in rest] == moot_and_found
+    assert code == (1 if moot_and_found else 0)
+    # The grown game is the game of the longer log imported whole, as far as play goes.
+    whole = run(_ti4_log(*FOURTH_DRAWN, then))
+    assert [(e.line, e.rule) for e in whole.events if type(e).__name__ == "FindingRaised"] == moot_and_found

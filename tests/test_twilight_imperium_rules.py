@@ -531,3 +531,41 @@ def test_replay_json_fields():
     assert ann["scored"] == ["Corner the Market"] and ann["secret_objectives_held"] == ["Become the Gatekeeper"]
     assert [o["objective"] for o in out["revealed_objectives"]] == ["Corner the Market", "Negotiate Trade Routes"]
     assert state.score("Ann") == 1
+
+
+# -- LRR 34.21 when the log ends right after a fourth secret is drawn ----------------------
+
+FOURTH = STATUS + (E("secret_objective_drawn", player="Ann", objective="Forge an Alliance"),
+                   E("secret_objective_drawn", player="Ann", objective="Mine Rare Metals"),
+                   E("secret_objective_drawn", player="Ann", objective="Monopolize Production"))
+AT_END = ("Ann holds 4 secret objectives (3 at most) when the log ends after their draw of Monopolize Production, "
+          "and returned none")
+
+
+def test_a_log_ending_on_a_fourth_secret_drawn_is_a_violation_at_its_last_line():
+    assert [f for f in findings(*FOURTH) if f[1] == "LRR 34.20–34.21"] == [
+        (last(FOURTH), "LRR 34.20–34.21", "violation", AT_END)]
+    # Remarks after the draw are not play: the finding stands on the log's last line.
+    events = FOURTH + (E("note", text="Ann will return one"),)
+    assert [f[:2] for f in findings(*events) if f[1] == "LRR 34.20–34.21"] == [(last(events), "LRR 34.20–34.21")]
+    # Returned before the log ends: nothing.
+    assert violations(*FOURTH, E("secret_objective_returned", player="Ann", objective="Mine Rare Metals")) == []
+    # Three held, the log ending on the third draw: nothing to return.
+    assert violations(*FOURTH[:-1]) == []
+
+
+def test_a_fourth_secret_at_the_end_of_a_log_without_secrets_recorded_is_unverifiable():
+    header, *lines = log(*FOURTH).splitlines()
+    quiet = json.dumps({**json.loads(header), "not_recorded": ["secret_objectives"]}).encode()
+    outcome = run(b"\n".join([quiet, *lines]) + b"\n")
+    assert [(e.line, e.severity) for e in outcome.events
+            if type(e).__name__ == "FindingRaised" and e.rule == "LRR 34.20–34.21"] == [(last(FOURTH), "unverifiable")]
+
+
+def test_the_what_if_decides_the_end_of_the_log_too():
+    from gamelog.domain.replay import without
+
+    events = FOURTH + (E("secret_objective_returned", player="Ann", objective="Mine Rare Metals"),)
+    decided = without("twilight-imperium-4", run(log(*events)).events, {last(events)})
+    assert [(e.line, e.rule) for e in decided if type(e).__name__ == "FindingRaised"] == [
+        (last(FOURTH), "LRR 34.20–34.21")]

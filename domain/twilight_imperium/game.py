@@ -86,6 +86,10 @@ class TwilightEngine(Engine):
         for player, problem in rules.secret_limit(self.state, event):
             self.report(line, player, [problem])
 
+    def obligations_at_end(self) -> list[tuple[str | None, RuleFinding]]:
+        """LRR 34.21: the log ends right after a draw past 3 secret objectives, before one is returned."""
+        return rules.secret_limit_at_end(self.state)
+
     def turn_ended(self, line: int, event: TurnEnded) -> None:
         self.check_event(line, event)
         super().turn_ended(line, event)
@@ -240,11 +244,12 @@ class TwilightEngine(Engine):
         """Store each problem; one that depends only on what the source does not record is unverifiable."""
         return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
 
-    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION) -> None:
+    def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION,
+             *, open_at_end: bool = False) -> None:
         """Attach a finding; the engine's own (a line after the end) too is unverifiable when it depends only on
         what the source does not record."""
         found = rules.unless_not_recorded(self.state, RuleFinding(rule, message, severity))
-        super().find(line, found.rule, found.message, player, found.severity)
+        super().find(line, found.rule, found.message, player, found.severity, open_at_end=open_at_end)
 
     @decides(VpScored)
     def vp_scored(self, line: int, e: VpScored) -> None:

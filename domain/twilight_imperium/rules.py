@@ -457,7 +457,7 @@ def secret_limit(state: TwilightState, event: object) -> list[tuple[str, RuleFin
     or end, any of the game's events; notes, score claims and corrections are
     not play and are passed over); returns (player, problem) pairs. Comment 9:
     a player with three scored secrets returns the fourth at once. A log that
-    ends just after the draw is not decided: a later import may add the return.
+    ends just after the draw: :func:`secret_limit_at_end`.
     """
     drawn = state.previous
     if not isinstance(drawn, SecretObjectiveDrawn):
@@ -466,6 +466,22 @@ def secret_limit(state: TwilightState, event: object) -> list[tuple[str, RuleFin
     if total <= MAX_SECRETS or (isinstance(event, SecretObjectiveReturned) and event.player == player):
         return []
     return [(player, RuleFinding(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) and returned none after drawing"))]
+
+
+def secret_limit_at_end(state: TwilightState) -> list[tuple[str, RuleFinding]]:
+    """LRR 34.21, when the log ends: its last line of play drew past 3 secret objectives and none was returned.
+
+    Stored as a finding open at the end of the log (``Engine.finish_log``): a later import that extends the log
+    makes it moot, and :func:`secret_limit` decides its next line of play as usual.
+    """
+    drawn = state.current
+    if not isinstance(drawn, SecretObjectiveDrawn):
+        return []
+    player, total = drawn.player, state.by_player[drawn.player].secrets_total()
+    if total <= MAX_SECRETS:
+        return []
+    return [(player, RuleFinding(SECRET_LIMIT, f"{player} holds {total} secret objectives (3 at most) when the log "
+                                               f"ends after their draw of {drawn.objective}, and returned none"))]
 
 
 # -- What the log's source does not record (header ``not_recorded``) -------------------

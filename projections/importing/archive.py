@@ -153,6 +153,8 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
                         rows, chain = sealed_rows(written + 1, batch, chain)
                         _put(out, encoder.encode(rows))
                         written, batch = written + len(batch), []
+                if added:
+                    batch.extend(engine.finish_log())
                 if batch:
                     rows, chain = sealed_rows(written + 1, batch, chain)
                     _put(out, encoder.encode(rows))

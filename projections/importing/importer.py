@@ -228,6 +228,8 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
                     progress(reader.line)
         if reader.errors:
             raise LogInvalid(filename, reader.errors)  # rolls the transaction back
+        if added:
+            batch.extend(engine.finish_log())
         if batch:
             head = store.append(cursor, header.id, written + 1, batch, head)
             written += len(batch)

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 from gamelog.domain.games import GAMES
 from gamelog.domain.ruletext import rule
 from gamelog.projections.reports.documents import Audit, AuditFinding, CorrectionEntry, Score, ScoreEntry
-from gamelog.projections.reports.model import paged, read_context
+from gamelog.projections.reports.model import finding_counts, paged, read_context
 from gamelog.projections.views.rows import CorrectionRow, FindingRow, MootRow, TrackRow, select
 
 
@@ -66,6 +66,7 @@ class AuditParts:
         cursor, game_id = self.cursor, self.head.id
         moot = {(m.about, m.rule, m.severity, m.player, m.message): m.line
                 for m in select(cursor, MootRow, "game = ? ORDER BY line", game_id)}
+        corrections = {row.line for row in select(cursor, CorrectionRow, "game = ?", game_id)} if moot else set()
         for rows in _batches(paged(cursor, FindingRow, game_id, "seq")):
             said = _said(cursor, game_id, {row.line for row in rows})
             for row in rows:
@@ -80,6 +81,9 @@ class AuditParts:
                 moot_by = moot.get((row.line, row.rule, row.severity, row.player, row.message))
                 if moot_by is not None:
                     finding.moot_by = moot_by
+                    finding.moot_why = (f"since the correction at line {moot_by}, the log decided again no longer "
+                                        "raises it" if moot_by in corrections else
+                                        f"the log goes on at line {moot_by}, where the rule decides it again")
                 yield finding
 
     def corrections(self) -> Iterator[CorrectionEntry]:
@@ -119,9 +123,7 @@ def audit_parts(cursor: Any, game_id: str, player: str | None = None, fingerprin
     context = read_context(cursor, game_id)
     game = context["game"]
     measures = _score_measures(game)
-    cursor.execute("SELECT severity, COUNT(*) FROM view_findings WHERE game = ? GROUP BY severity ORDER BY severity",
-                   (game_id,))
-    counts = {severity: int(n) for severity, n in cursor.fetchall()}
+    counts = finding_counts(cursor, game_id)
     cursor.execute(f"SELECT subject, SUM(delta) FROM view_tracks WHERE game = ? AND measure IN "
                    f"({', '.join('?' * len(measures))}) GROUP BY subject", (game_id, *measures))
     totals = {subject: int(total) for subject, total in cursor.fetchall()}  # PostgreSQL sums to a decimal

@@ -90,7 +90,7 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
         if f.log:
             yield from say(f.log, "    log:  ")
         if f.moot_by is not UNSET:
-            yield from say(f"since the correction at line {f.moot_by}, the log decided again no longer raises it", "    moot: ")
+            yield from say(f.moot_why, "    moot: ")
         if f.derivation is not UNSET:  # a CLAIM: even an empty derivation says how the score stood
             yield from say(f"the log's {label(audit.score)} up to line {f.line}:", 4, 6)
             yield from _entries_text(f.derivation, "      ", width)
@@ -113,7 +113,7 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     for f in parts.findings():
-        moot = "" if f.moot_by is UNSET else f" (moot since the correction at line {f.moot_by})"
+        moot = "" if f.moot_by is UNSET else f" (moot: {f.moot_why})"
         yield (f"| {f.line} | {f.severity} | `{f.rule}` | {markdown(f.player)} | {markdown(f.message)}{moot} | "
                f"{markdown(f.rule_text)} | {markdown(f.log)} |")
     heading = ["", "## Corrections", ""]

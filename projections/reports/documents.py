@@ -195,7 +195,10 @@ class AuditFinding(Finding, kw_only=True):
     log: str | None
     derivation: list[ScoreEntry] | UnsetType = UNSET
     moot_by: int | UnsetType = UNSET
-    """The line of the correction that made this finding moot: the log decided again no longer raises it."""
+    """The line that made this finding moot: a correction (the log decided again no longer raises it), or, for a
+    finding open at the end of an earlier import, the first line that extends the log."""
+    moot_why: str | UnsetType = UNSET
+    """Why it is moot, in words (with ``moot_by``)."""
 
 
 class Score(Document, kw_only=True):

@@ -73,6 +73,23 @@ def paged(cursor: Any, row: type[NamedTuple], game_id: str, key: str, where: str
         after = page[-1][at]
 
 
+def finding_counts(cursor: Any, game_id: str) -> dict[str, int]:
+    """The game's findings by severity, as the whole log decides them.
+
+    A finding that was open at the end of an earlier import and made moot by the line that extended the log (a
+    moot row whose line is no correction) is not counted: the log imported whole never raises it. A finding a
+    correction made moot still counts: the table saw it.
+    """
+    cursor.execute("SELECT severity, COUNT(*) FROM view_findings WHERE game = ? GROUP BY severity", (game_id,))
+    counts = {severity: int(n) for severity, n in cursor.fetchall()}
+    cursor.execute("SELECT m.severity, COUNT(*) FROM view_moot m WHERE m.game = ? AND NOT EXISTS "
+                   "(SELECT 1 FROM view_corrections c WHERE c.game = m.game AND c.line = m.line) GROUP BY m.severity",
+                   (game_id,))
+    for severity, n in cursor.fetchall():
+        counts[severity] = counts.get(severity, 0) - int(n)
+    return {severity: n for severity, n in sorted(counts.items()) if n}
+
+
 def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     """The report of ``game_id`` without its periods (``periods`` empty): what comes before them.
 
@@ -83,8 +100,7 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     context = read_context(cursor, game_id)
     game = context["game"]
     rules = GAMES[game]
-    cursor.execute("SELECT severity, COUNT(*) FROM view_findings WHERE game = ? GROUP BY severity", (game_id,))
-    counted = dict(cursor.fetchall())
+    counted = finding_counts(cursor, game_id)
     opening = {(t.subject, t.measure): t.value for t in paged(cursor, TrackRow, game_id, "seq", "rule = ?", "setup")}
     return Report(
         game=game,
