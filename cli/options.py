@@ -63,5 +63,5 @@ class RegistryChoice(click.Choice):
 
 as_option = click.option(
     "--as", "as_player", metavar="PLAYER",
-    help="Show only what PLAYER may know at that point of the game: another player's secrets (TI4: unscored secret "
+    help="Show only what PLAYER may know at that point of the game: another player's secrets (such as unscored secret "
          "objectives) read [hidden] everywhere (docs/secrets.md).")

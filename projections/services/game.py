@@ -67,8 +67,8 @@ class Game:
 
     def as_player(self, player: str) -> Game:
         """This game as ``player`` may know it (``--as PLAYER``, docs/secrets.md): every answer of the view
-        hides what the game's rules keep from that player (in Twilight Imperium 4, the secret objectives another
-        player holds and has not scored) at the point it shows: a state at its own point, everything else at the
+        hides what the game's rules keep from that player (as the game's ``secrets.py`` says: another player's
+        unscored secret objectives, say) at the point it shows: a state at its own point, everything else at the
         end of the history. The history itself is not changed.
 
         Raises :class:`~gamelog.errors.PlayerNotFound`.
