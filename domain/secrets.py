@@ -13,6 +13,8 @@ from __future__ import annotations
 from itertools import takewhile
 from typing import Any, Callable, Iterable
 
+from gamelog.domain.games import GAMES
+
 Hidden = Callable[[str, Iterable[Any], Any], frozenset[str]]
 """``(viewer, history up to the point, state at the point) -> names the viewer may not see there``."""
 
@@ -29,7 +31,5 @@ def hidden_from(game: str, viewer: str, history: Iterable[Any], state: Any) -> f
     the events up to ``state.line`` are read); ``state`` is the game's state at the point looked at
     (``domain.replay.state_at``). Raises KeyError for a game the registry does not hold.
     """
-    from gamelog.domain.games import GAMES
-
     hidden = GAMES[game].secrets or nothing_hidden
     return frozenset(hidden(viewer, takewhile(lambda event: event.line <= state.line, history), state))
