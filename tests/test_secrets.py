@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import gamelog
 from gamelog.cli.main import main
+from gamelog.domain.twilight_imperium import reference
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.redaction import PLACEHOLDER, Redaction
 from gamelog.projections.reports.registry import audit_formats, report_formats
@@ -127,6 +128,24 @@ def test_a_stored_game_is_seen_as_the_same_log_is(tmp_path):
         assert stored == read, args
     with gamelog.open_store(store) as opened:
         assert opened.game("ti4-complete-4p").as_player("Dee").end() == gamelog.read_log(TI4).as_player("Dee").end()
+
+
+def test_a_real_save_that_does_not_record_secret_draws_gives_every_player_the_full_view(tmp_path):
+    """The AsyncTI4 save names a secret objective only once it is scored (its header's ``not_recorded`` lists
+    ``secret_objectives``): nothing is hidden from anyone, in the HTML page either."""
+    store = str(tmp_path / "store.sqlite")
+    save = str(EXAMPLES / "twilight-imperium-4" / "asyncti4-pbd10972.txt")
+    assert run("import", "--from", "asyncti4", save, "--store", store)[0] == 0
+    with gamelog.open_store(store) as opened:
+        game = opened.game("pbd10972")
+        assert "secret_objectives" in game.header.not_recorded
+        scored_secrets = [o for p in game.end().players.values() for o in p.scored
+                          if (card := reference.objective(o)) is not None and card.kind == "secret"]
+        assert scored_secrets  # secrets were scored, and a score is public
+        players = game.players
+    full = run("report", "pbd10972", "--format", "html", "--store", store)
+    for player in players:
+        assert run("report", "pbd10972", "--format", "html", "--as", player, "--store", store) == full, player
 
 
 def test_the_stored_history_is_whole_and_a_view_of_it_is_derived():
