@@ -59,3 +59,9 @@ class RegistryChoice(click.Choice):
     @choices.setter
     def choices(self, _: Sequence[str]) -> None:
         pass  # the registry holds them
+
+
+as_option = click.option(
+    "--as", "as_player", metavar="PLAYER",
+    help="Show only what PLAYER may know at that point of the game: another player's secrets (such as unscored secret "
+         "objectives) read [hidden] everywhere (docs/secrets.md).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.options import RegistryChoice, store_option
+from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import styled, text_width
 from gamelog.projections.reports.registry import Layout, report_formats
@@ -16,8 +16,9 @@ from gamelog.reporting import report as report_of
 @click.option("--by", type=click.Choice(["turn", "round"], case_sensitive=False), help="Group by turn or by round (default: the game's own period, as its rules say).")
 @click.option("--format", "fmt", type=RegistryChoice(report_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@as_option
 @store_option
-def report(game: str, by: str | None, fmt: str, output: str | None, store: str) -> None:
+def report(game: str, by: str | None, fmt: str, output: str | None, as_player: str | None, store: str) -> None:
     """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
 
     GAME is a log file (read in memory) or a stored game's id. Formats: text
@@ -31,9 +32,10 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
       gamelog report game.jsonl
       gamelog report my-game-id --format html -o report.html
       gamelog report game.jsonl --by round --format markdown
+      gamelog report my-game-id --as Ann --format html -o ann.html
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
-    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output) as pieces:
+    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, as_player=as_player) as pieces:
         write_pieces(pieces, output)
     if output:
         click.echo(f"{game}: the {fmt} report written to {output}", err=True)

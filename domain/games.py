@@ -48,7 +48,9 @@ class GameRules:
     counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
     class that begins a round (its ``round`` field is the round's number;
     None when the game has turns only), and ``rule_texts`` the texts of its own
-    rule IDs (those RULES.md does not hold).
+    rule IDs (those RULES.md does not hold). ``secrets`` is its ``secrets.HIDDEN``
+    (``domain.secrets.Hidden``): the names a player may not see at a point
+    of the game, what ``--as PLAYER`` hides (None: nothing is hidden).
 
     Made from them: ``period``, how its reports group by default (``"round"``
     for a game with rounds, else ``"turn"``), and ``round_of``, the round a
@@ -64,6 +66,7 @@ class GameRules:
     measures: Measures = _NOTHING_COUNTED
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
+    secrets: Callable[[str, Any, Any], frozenset[str]] | None = None
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

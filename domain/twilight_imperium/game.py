@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import measures, phrases
+from gamelog.domain.twilight_imperium import measures, phrases, secrets
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -304,6 +304,7 @@ RULES = GameRules(
     converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
+    secrets=secrets.HIDDEN,
     rounds=RoundStarted,
     rule_texts=RULE_TEXTS,
 )

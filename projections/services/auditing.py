@@ -16,11 +16,13 @@ from gamelog.domain.replay import PointNotReached, without as replay_without
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import WhatIf
 from gamelog.projections.reports.model import build_report
+from gamelog.projections.reports.redaction import audit_parts_view
 from gamelog.projections.reports.registry import AuditFormat, Layout, audit_format
 from gamelog.projections.reports.whatif import compare
 from gamelog.projections.views.keeper import views_in_memory
 
-from .errors import BadInput, PlayerNotFound, PointNotInGame
+from .errors import BadInput, PointNotInGame
+from .secrecy import player_not_found, redaction as player_view
 from .sources import Source, open_game, reading_views
 
 
@@ -50,15 +52,12 @@ def _format(fmt: str) -> AuditFormat:
         raise BadInput(exc.args[0]) from None
 
 
-def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
-    return PlayerNotFound(f"no player {player!r} in {game_id!r} (players: {', '.join(players)})")
-
-
 @contextmanager
 def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text",
-          layout: Layout = Layout()) -> Iterator[Audited]:
+          layout: Layout = Layout(), as_player: str | None = None) -> Iterator[Audited]:
     """The audit of GAME (a log file, or a stored game's id in ``store``), only ``player``'s score with
-    ``player``, for the ``with`` block (the views stay open while its pieces are read).
+    ``player``, for the ``with`` block (the views stay open while its pieces are read); with ``as_player``, what
+    that player may know of it at the end of the game (``secrecy``: others' secrets hidden).
 
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.PlayerNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
@@ -71,13 +70,16 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
             if player not in parts.players:
                 raise player_not_found(source.id, parts.players, player)
             parts = audit_parts(cursor, source.id, player, fingerprint)
+        if as_player is not None:
+            parts = audit_parts_view(parts, player_view(source, as_player))
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
 
 def what_if(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
-            layout: Layout = Layout()) -> WhatIfAnswer:
+            layout: Layout = Layout(), as_player: str | None = None) -> WhatIfAnswer:
     """What changes when the lines ``without`` of GAME had been void from the start: the game decided again by
-    the rules without them (nothing stored changes), its report compared with the game's.
+    the rules without them (nothing stored changes), its report compared with the game's; with ``as_player``, what
+    that player may know of it at the end of the game (``secrecy``).
 
     ``player``, when given, must be one of the game's players. Raises
     :class:`~.errors.PointNotInGame` for a line that holds no event,
@@ -88,6 +90,8 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
     lines = sorted(set(without))
     with open_game(game, store) as source, source.views() as cursor, reading_views(source):
         diff, violations = _what_if(source, cursor, lines, player)
+        if as_player is not None:
+            diff = player_view(source, as_player)(diff)
     return WhatIfAnswer(diff, chosen.what_if(diff, layout), violations)
 
 

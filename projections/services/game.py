@@ -18,10 +18,12 @@ from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.audit import build_audit, player_entries
 from gamelog.projections.reports.documents import Audit, AuditFinding, Report, ScoreEntry, WhatIf
 from gamelog.projections.reports.model import build_report
+from gamelog.projections.reports.redaction import Redaction
 
-from .auditing import compare_without, player_not_found
+from .auditing import compare_without
 from .replaying import state_of
 from .reporting import check_grouping
+from .secrecy import player_not_found, redaction
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -35,11 +37,14 @@ class Game:
     ``errors`` lists the input errors of a log read with ``strict=False``
     (each ``describe(filename)`` reads ``FILE:LINE: ...``): the game is then
     what the valid lines make, and ``gamelog import`` would store none of it.
+    ``viewer`` is the player whose view this is (:meth:`as_player`; None: the
+    full view).
     """
 
     def __init__(self, source: Source):
         self._source = source
         self.errors: list[InputError] = list(getattr(source, "errors", []))
+        self.viewer: str | None = None
         history = iter(source.history())
         self.header: Any = next(history).event
         """The header line as the log gives it (``type`` ``game``: ``game``, ``id``, ``players``, ``setup``)."""
@@ -57,11 +62,31 @@ class Game:
         return list(self.header.players)
 
     def __repr__(self) -> str:
-        return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players)>"
+        viewer = "" if self.viewer is None else f" as {self.viewer!r}"
+        return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players){viewer}>"
+
+    def as_player(self, player: str) -> Game:
+        """This game as ``player`` may know it (``--as PLAYER``, docs/secrets.md): every answer of the view
+        hides what the game's rules keep from that player (as the game's ``secrets.py`` says: another player's
+        unscored secret objectives, say) at the point it shows: a state at its own point, everything else at the
+        end of the history. The history itself is not changed.
+
+        Raises :class:`~gamelog.errors.PlayerNotFound`.
+        """
+        if player not in self.players:
+            raise player_not_found(self.id, self.players, player)
+        view = Game(self._source)
+        view.errors, view.viewer = self.errors, player
+        return view
+
+    def _view(self) -> Redaction:
+        """What this view hides at the end of the history (nothing for the full view)."""
+        return Redaction() if self.viewer is None else redaction(self._source, self.viewer)
 
     def history(self) -> Iterable[Any]:
-        """Every event of the game in order: each recorded line and what the rules decided on it."""
-        return self._source.history()
+        """Every event of the game in order: each recorded line and what the rules decided on it (in a player's
+        view, as that player may know them at the end)."""
+        return self._view().each(self._source.history())
 
     def state(self, *, line: int | None = None, turn: int | None = None, round: int | None = None) -> Replay:
         """The state after ``line``, at the end of turn ``turn`` or round ``round``, or at the end (none given):
@@ -71,7 +96,7 @@ class Game:
         the header), :class:`~gamelog.errors.NotPlayedInRounds` for ``round`` in a game without rounds, and
         ValueError for more than one of the three.
         """
-        return state_of(self._source, line=line, turn=turn, round=round)
+        return state_of(self._source, line=line, turn=turn, round=round, as_player=self.viewer)
 
     def end(self) -> Replay:
         """The state at the end of the history (:meth:`state` with no point)."""
@@ -81,7 +106,7 @@ class Game:
         """``audit --format json``'s document: every finding with its rule and line, how each player's score was
         made, the corrections, the fingerprint."""
         with self._source.views() as cursor:
-            return build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
+            return self._view()(build_audit(cursor, self.id, fingerprint=self._source.fingerprint()))
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -97,7 +122,7 @@ class Game:
         if player not in self.players:
             raise player_not_found(self.id, self.players, player)
         with self._source.views() as cursor:
-            return list(player_entries(cursor, self.name, self.id, player))
+            return list(self._view().each(player_entries(cursor, self.name, self.id, player)))
 
     def what_if(self, without: Iterable[int]) -> WhatIf:
         """What changes had the lines ``without`` been void from the start (decided again by the rules; nothing
@@ -106,13 +131,13 @@ class Game:
         Raises :class:`~gamelog.errors.PointNotInGame` for a line that holds no event.
         """
         with self._source.views() as cursor:
-            return compare_without(self._source, cursor, without)[0]
+            return self._view()(compare_without(self._source, cursor, without)[0])
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
         check_grouping(self._source.name, self.name, by)
         with self._source.views() as cursor:
-            return build_report(cursor, self.id, by)
+            return self._view()(build_report(cursor, self.id, by))
 
 
 def read_log(source: str | os.PathLike[str] | BinaryIO, *, strict: bool = True, name: str | None = None) -> Game:

@@ -9,27 +9,31 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.replay import PointNotReached, state_at
 
 from .errors import NotPlayedInRounds, PointNotInGame
+from .secrecy import redaction_at
 from .sources import Source, open_game
 
 
 def replay(game: str, store: str, *, line: int | None = None, turn: int | None = None,
-           round: int | None = None) -> Replay:
+           round: int | None = None, as_player: str | None = None) -> Replay:
     """The replay document of GAME (a log file, or a stored game's id in ``store``) at one point, at most one of
-    ``line``, ``turn`` and ``round`` given (the end when none is).
+    ``line``, ``turn`` and ``round`` given (the end when none is); with ``as_player``, what that player may know
+    there (``secrecy``: others' secrets hidden).
 
     Raises what :func:`state_of` raises, :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
     """
     with open_game(game, store) as source:
-        return state_of(source, line=line, turn=turn, round=round)
+        return state_of(source, line=line, turn=turn, round=round, as_player=as_player)
 
 
 def state_of(source: Source, *, line: int | None = None, turn: int | None = None,
-             round: int | None = None) -> Replay:
-    """The replay document of a game at one point (the end when none is given), its history folded to there.
+             round: int | None = None, as_player: str | None = None) -> Replay:
+    """The replay document of a game at one point (the end when none is given), its history folded to there;
+    with ``as_player``, what that player may know there (``secrecy``).
 
     Raises :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.PointNotInGame` (a line before the header, a
-    point past the end), and ValueError for more than one point.
+    point past the end), :class:`~.errors.PlayerNotFound` (``as_player`` not in the game), and ValueError for
+    more than one point.
     """
     if sum(x is not None for x in (line, turn, round)) > 1:
         raise ValueError("give at most one of line, turn and round")
@@ -45,4 +49,6 @@ def state_of(source: Source, *, line: int | None = None, turn: int | None = None
         state = state_at(name, chain([header], events), line=line, turn=turn, round=round)
     except PointNotReached as exc:
         raise PointNotInGame(f"{source.name}: {exc}") from exc
-    return state.document()
+    if as_player is None:
+        return state.document()
+    return redaction_at(source, as_player, state)(state.document())

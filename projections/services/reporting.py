@@ -12,21 +12,26 @@ from typing import Iterable, Iterator
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.model import build_report, report_head, report_periods
+from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
 from .outputs import check_output
+from .secrecy import redaction as player_view
 from .sources import is_log_file, open_game, reading_views
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
-           layout: Layout = Layout(), output: str | None = None) -> Iterator[Iterable[str]]:
+           layout: Layout = Layout(), output: str | None = None,
+           as_player: str | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
     ``by`` is ``turn`` or ``round`` (the game's own period by default). ``output``, given, is the file the report
-    will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`).
+    will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`). With
+    ``as_player``, the report is what that player may know at the end of the game (``secrecy``: every line, finding
+    and embedded state without the others' secrets); raises :class:`~.errors.PlayerNotFound` for another name.
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
@@ -38,11 +43,12 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     with open_game(game, store) as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
+        view = Redaction() if as_player is None else player_view(source, as_player)
         if chosen.whole:
-            whole = build_report(cursor, source.id, by, source.history())
+            whole = view(build_report(cursor, source.id, by, source.history()))
             yield chosen.render(whole, whole.periods, layout)
         else:
-            yield chosen.render(head, report_periods(cursor, head), layout)
+            yield chosen.render(view(head), view.each(report_periods(cursor, head)), layout)
 
 
 

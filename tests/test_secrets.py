@@ -1,0 +1,323 @@
+"""Per-player views (``--as PLAYER``, ``Game.as_player``): what a player may know, and nothing more (docs/secrets.md).
+
+The values of the example tests are read by hand from examples/twilight-imperium-4/complete-4p.jsonl: the four
+secret objectives drawn in setup (lines 5-8: Ann Become the Gatekeeper, Bob Control the Region, Cy Forge an
+Alliance, Dee Monopolize Production), Cy's scored on line 46, Dee's second drawn on line 81, and Cy's last, Mine
+Rare Metals, drawn on line 265 and never scored.
+
+The property test generates Twilight Imperium 4 logs in which secrets are drawn, returned, scored, made public,
+voided by corrections and quoted in notes, and runs every command with ``--as`` in every format.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import gamelog
+from gamelog.cli.main import main
+from gamelog.domain.twilight_imperium import reference
+from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.redaction import PLACEHOLDER, Redaction
+from gamelog.projections.reports.registry import audit_formats, report_formats
+from tests.conftest import EXAMPLES, log_bytes
+
+TI4 = EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+# -- The example, by hand ------------------------------------------------------------------
+
+
+def test_a_replay_as_a_player_shows_their_own_secret_and_hides_the_others_unscored_ones():
+    game = gamelog.read_log(TI4)
+    after_setup = game.as_player("Ann").state(line=8)
+    held = {name: p.secret_objectives_held for name, p in after_setup.players.items()}
+    assert held == {"Ann": ["Become the Gatekeeper"], "Bob": [PLACEHOLDER], "Cy": [PLACEHOLDER], "Dee": [PLACEHOLDER]}
+    assert game.state(line=8).players["Bob"].secret_objectives_held == ["Control the Region"]  # the full view
+    # Cy scores Forge an Alliance on line 46: from then on it is face up, for everyone.
+    after_score = game.as_player("Ann").state(line=46)
+    assert after_score.players["Cy"].scored[-1] == "Forge an Alliance"
+    assert after_score.players["Cy"].secret_objectives_held == []
+    assert after_score.players["Bob"].secret_objectives_held == [PLACEHOLDER]
+
+
+def test_a_report_as_a_player_hides_an_unscored_secret_in_every_format_and_shows_the_scored_ones():
+    for fmt in report_formats():
+        code, full = run("report", str(TI4), "--format", fmt)
+        assert code == 0
+        for player in ("Ann", "Bob", "Dee"):
+            code, seen = run("report", str(TI4), "--format", fmt, "--as", player)
+            assert code == 0
+            assert "Mine Rare Metals" not in seen, (fmt, player)
+            if fmt != "csv":  # the CSV lists changes and findings; a draw changes no count
+                assert "Mine Rare Metals" in full, fmt
+            # Control the Region was Bob's, scored on line 239: public at the end, in every view.
+            assert ("Control the Region" in seen) == ("Control the Region" in full), (fmt, player)
+        code, own = run("report", str(TI4), "--format", fmt, "--as", "Cy")
+        assert own == full, fmt  # Cy holds the only unscored secret: Cy's view is the full one
+
+
+def test_the_report_line_of_a_hidden_draw_says_that_a_secret_was_drawn_not_which():
+    report = gamelog.read_log(TI4).as_player("Ann").report()
+    (line,) = [line for period in report.periods for line in period.lines if line.line == 265]
+    assert line.text == f"Cy draws a secret objective: {PLACEHOLDER}"
+    assert report.result.winner == "Bob"
+
+
+def test_an_audit_and_a_what_if_as_a_player_hide_a_finding_that_names_a_secret(tmp_path):
+    path = tmp_path / "twice.jsonl"
+    path.write_bytes(log_bytes({"game": "twilight-imperium-4", "id": "twice", "players": PLAYERS,
+                                "setup": HEADER["setup"]},
+                               {"type": "secret_objective_drawn", "player": "Ann", "objective": "Mine Rare Metals"},
+                               {"type": "secret_objective_drawn", "player": "Bob", "objective": "Mine Rare Metals"},
+                               {"type": "note", "text": "Bob: mine rare metals, again?"}))
+    code, full = run("audit", str(path), "--format", "json")
+    (finding,) = json.loads(full)["findings"]
+    assert (code, finding["line"], finding["rule"]) == (1, 3, "LRR 34.17")
+    assert finding["message"] == "Mine Rare Metals is held by Ann; a secret objective belongs to one player"
+    for fmt in audit_formats():
+        for args in (["audit", str(path)], ["audit", str(path), "--without", "2"]):
+            code, seen = run(*args, "--format", fmt, "--as", "Cy")
+            assert code == run(*args)[0] and not contains(seen, "Mine Rare Metals"), (args, fmt)
+            # Ann and Bob both hold it: each may see it (docs/secrets.md), so their views are the full one.
+            assert run(*args, "--format", fmt, "--as", "Ann") == run(*args, "--format", fmt), (args, fmt)
+    code, seen = run("audit", str(path), "--format", "json", "--as", "Cy")
+    assert json.loads(seen)["findings"][0]["message"] == (f"{PLACEHOLDER} is held by Ann; a secret objective "
+                                                          "belongs to one player")
+    assert "Bob: [hidden], again?" in run("report", str(path), "--as", "Cy")[1]
+
+
+def test_an_unknown_player_is_player_not_found_in_the_command_and_the_api():
+    for args in (["replay", str(TI4)], ["report", str(TI4)], ["audit", str(TI4)], ["audit", str(TI4), "--without", "5"]):
+        code, output = run(*args, "--as", "Zed")
+        assert code == 2, args
+        assert output == "Error: no player 'Zed' in 'ti4-complete-4p' (players: Ann, Bob, Cy, Dee)\n", args
+    with pytest.raises(gamelog.PlayerNotFound):
+        gamelog.read_log(TI4).as_player("Zed")
+
+
+@pytest.mark.parametrize("log", ["merchant-of-venus/seed-examples.jsonl", "merchant-of-venus/disputed.jsonl",
+                                 "uchronia/disputed.jsonl"])
+def test_a_game_that_hides_nothing_gives_every_player_the_full_view(log):
+    path = str(EXAMPLES / log)
+    game = gamelog.read_log(path)
+    for player in game.players:
+        for fmt in report_formats():
+            assert run("report", path, "--format", fmt, "--as", player) == run("report", path, "--format", fmt)
+        assert run("audit", path, "--as", player) == run("audit", path)
+        assert run("replay", path, "--as", player, "--format", "json") == run("replay", path, "--format", "json")
+
+
+def test_a_stored_game_is_seen_as_the_same_log_is(tmp_path):
+    store = str(tmp_path / "store.sqlite")
+    assert run("import", str(TI4), "--store", store)[0] == 0
+    for args in (["report", "--format", "html"], ["replay", "--line", "100", "--format", "json"], ["audit"]):
+        stored = run(args[0], "ti4-complete-4p", *args[1:], "--as", "Dee", "--store", store)
+        read = run(args[0], str(TI4), *args[1:], "--as", "Dee", "--store", store)
+        assert stored == read, args
+    with gamelog.open_store(store) as opened:
+        assert opened.game("ti4-complete-4p").as_player("Dee").end() == gamelog.read_log(TI4).as_player("Dee").end()
+
+
+def test_a_real_save_that_does_not_record_secret_draws_gives_every_player_the_full_view(tmp_path):
+    """The AsyncTI4 save names a secret objective only once it is scored (its header's ``not_recorded`` lists
+    ``secret_objectives``): nothing is hidden from anyone, in the HTML page either."""
+    store = str(tmp_path / "store.sqlite")
+    save = str(EXAMPLES / "twilight-imperium-4" / "asyncti4-pbd10972.txt")
+    assert run("import", "--from", "asyncti4", save, "--store", store)[0] == 0
+    with gamelog.open_store(store) as opened:
+        game = opened.game("pbd10972")
+        assert "secret_objectives" in game.header.not_recorded
+        scored_secrets = [o for p in game.end().players.values() for o in p.scored
+                          if (card := reference.objective(o)) is not None and card.kind == "secret"]
+        assert scored_secrets  # secrets were scored, and a score is public
+        players = game.players
+    full = run("report", "pbd10972", "--format", "html", "--store", store)
+    for player in players:
+        assert run("report", "pbd10972", "--format", "html", "--as", player, "--store", store) == full, player
+
+
+def test_the_stored_history_is_whole_and_a_view_of_it_is_derived():
+    game = gamelog.read_log(TI4)
+    ann = game.as_player("Ann")
+    assert any("Mine Rare Metals" in repr(event) for event in game.history())
+    assert not any("Mine Rare Metals" in repr(event) for event in ann.history())
+    assert sum(1 for _ in ann.history()) == sum(1 for _ in game.history())
+    assert game.end().players["Cy"].secret_objectives_held == ["Mine Rare Metals"]  # the full view is unchanged
+
+
+def test_a_redaction_replaces_names_in_any_case_longest_first_and_keeps_what_it_is_given():
+    hidden = Redaction(["Fleet", "Gather a Mighty Fleet"])
+    assert hidden.text("gather a mighty FLEET, or a fleet") == f"{PLACEHOLDER}, or a {PLACEHOLDER}"
+    value = {"Fleet": ["x", ("Fleet", 1)], "Gather a Mighty Fleet": 2}
+    assert hidden(value) == {PLACEHOLDER: ["x", (PLACEHOLDER, 1)], f"{PLACEHOLDER}'": 2}
+    assert value == {"Fleet": ["x", ("Fleet", 1)], "Gather a Mighty Fleet": 2}
+    nothing = Redaction()
+    assert not nothing and nothing(value) is value
+
+
+# -- The property: generated games ---------------------------------------------------------
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+SECRETS = ["Control the Region", "Darken the Skies", "Forge an Alliance", "Mine Rare Metals"]
+PUBLIC = ["Corner the Market", "Expand Borders"]
+HEADER = {"type": "game", "game": "twilight-imperium-4", "id": "secrets", "players": PLAYERS,
+          "setup": {"factions": {"Ann": "The Emirates of Hacan", "Bob": "Federation of Sol", "Cy": "Arborec"}}}
+SECRET_LINES = ("secret_objective_drawn", "secret_objective_returned")
+
+players = st.sampled_from(PLAYERS)
+secrets = st.sampled_from(SECRETS)
+actions = st.one_of(
+    st.tuples(st.just("draw"), players, secrets),
+    st.tuples(st.just("draw"), players, secrets),  # twice as likely: a game needs secrets to hide
+    st.tuples(st.just("return"), players, secrets),
+    st.tuples(st.just("score"), players, secrets),
+    st.tuples(st.just("note"), st.one_of(st.none(), players), secrets,
+              st.sampled_from(["{} is in my hand", "psst: {}", "{}!", "is it {}?"]), st.booleans()),
+    st.tuples(st.just("claim"), players, st.integers(0, 3)),
+    st.tuples(st.just("correct"), st.integers(0, 10_000)),
+    st.tuples(st.just("public"), secrets),
+    st.tuples(st.just("reveal"), st.sampled_from(PUBLIC)),
+    st.tuples(st.just("round"),),
+)
+
+
+def log_of(steps: list[tuple]) -> list[dict]:
+    """The log's lines (the header's first: line 1) for the generated steps."""
+    lines: list[dict] = [HEADER]
+    voidable: list[int] = []  # lines a correction may void: events, not corrections, not voided yet
+    rounds = 0
+    for step in steps:
+        kind = step[0]
+        if kind == "draw":
+            lines.append({"type": "secret_objective_drawn", "player": step[1], "objective": step[2]})
+        elif kind == "return":
+            lines.append({"type": "secret_objective_returned", "player": step[1], "objective": step[2]})
+        elif kind == "score":
+            lines.append({"type": "objective_scored", "player": step[1], "objective": step[2], "kind": "secret",
+                          "points": 1})
+        elif kind == "note":
+            text = step[3].format(step[2].lower() if step[4] else step[2])
+            lines.append({"type": "note", "text": text, **({"player": step[1]} if step[1] else {})})
+        elif kind == "claim":
+            lines.append({"type": "score_claimed", "player": step[1], "score": step[2]})
+        elif kind == "correct":
+            if not voidable:
+                continue
+            target = voidable.pop(step[1] % len(voidable))
+            lines.append({"type": "correction", "voids": target + 1, "reason": "mistyped"})
+            continue
+        elif kind == "public":
+            lines.append({"type": "objective_made_public", "objective": step[1], "reason": "Classified Document Leaks"})
+        elif kind == "reveal":
+            lines.append({"type": "objective_revealed", "objective": step[1], "stage": 1})
+        else:
+            rounds += 1
+            lines.append({"type": "round_started", "round": rounds})
+        voidable.append(len(lines) - 1)
+    return lines
+
+
+def forbidden(state, viewer: str) -> set[str]:
+    """The brief's definition, from the full view of the state: a secret another player holds there, unscored,
+    that ``viewer`` does not hold, and that is not public (scored by anyone, revealed or made public)."""
+    held = {name: set(p.secret_objectives_held) for name, p in state.players.items()}
+    public = {o for p in state.players.values() for o in p.scored} | {o.objective for o in state.revealed_objectives}
+    return set().union(*(held[p] for p in PLAYERS if p != viewer)) - held[viewer] - public
+
+
+def hidden(lines: list[dict], state, viewer: str) -> set[str]:
+    """What a view hides (docs/secrets.md): every secret another player's lines up to the state's line name (drawn,
+    returned, scored as a secret; voided lines too) or they hold there, but those ``viewer`` holds or that are public."""
+    named = {e["objective"] for e in lines[1:state.line] if e.get("player", viewer) != viewer
+             and (e["type"] in SECRET_LINES or e["type"] == "objective_scored")}
+    held = {name: set(p.secret_objectives_held) for name, p in state.players.items()}
+    public = {o for p in state.players.values() for o in p.scored} | {o.objective for o in state.revealed_objectives}
+    return (named | forbidden(state, viewer)) - held[viewer] - public
+
+
+def contains(output: str, name: str) -> bool:
+    """Whether ``name`` is in ``output`` in any letter case, wherever text wrapping broke it (any whitespace)."""
+    return re.search(r"\s+".join(map(re.escape, name.split())), output, re.IGNORECASE) is not None
+
+
+def replaced(text: str, names: set[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(re.escape(name), PLACEHOLDER, text, flags=re.IGNORECASE)
+    return text
+
+
+X, Y = "Mine Rare Metals", "Forge an Alliance"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(actions, min_size=1, max_size=25), st.integers(0, 10_000), st.integers(0, 10_000))
+@example([("draw", "Bob", X), ("public", X)], 0, 0)  # made public: everyone sees it
+@example([("draw", "Bob", X), ("score", "Bob", X), ("note", None, X, "{}!", True)], 0, 1)  # scored: face up
+@example([("draw", "Bob", X), ("correct", 0), ("draw", "Bob", Y)], 1, 0)  # a voided draw stays hidden
+@example([("draw", "Bob", X), ("return", "Bob", X), ("note", "Bob", X, "psst: {}", True)], 0, 1)  # returned: hidden
+@example([("draw", "Ann", X), ("draw", "Bob", X), ("score", "Ann", Y)], 0, 2)  # Ann holds it too; Cy does not
+@example([("reveal", "Expand Borders"), ("claim", "Ann", 1), ("round",)], 1, 1)  # no secret at all
+def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hides_nothing_is_the_full_one(
+        tmp_path_factory, steps, without_at, line_at):
+    lines = log_of(steps)
+    path = Path(tmp_path_factory.mktemp("secrets")) / "game.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    log, game = str(path), gamelog.read_log(path)
+    end = game.end()
+    last = len(lines)
+    without = str(2 + without_at % (last - 1)) if last > 1 else None
+
+    def commands(viewer: list[str]) -> list[list[str]]:
+        out = [["report", log, "--format", fmt, *viewer] for fmt in report_formats()]
+        out += [["audit", log, "--format", fmt, *viewer] for fmt in audit_formats()]
+        if without:
+            out += [["audit", log, "--without", without, "--format", fmt, *viewer] for fmt in ("text", "json")]
+        out += [["replay", log, "--format", fmt, *viewer] for fmt in ("text", "json")]
+        return out
+
+    full = {tuple(args): run(*args) for args in commands([])}
+    for viewer in PLAYERS:
+        never, hides = forbidden(end, viewer), hidden(lines, end, viewer)
+        assert never <= hides
+        for args in commands(["--as", viewer]):
+            code, output = run(*args)
+            expected_code, expected = full[tuple(args[:-2])]
+            assert code == expected_code, args
+            assert not [name for name in never if contains(output, name)], (args, never)
+            assert not [name for name in hides if contains(output, name)], (args, hides)
+            if not hides:
+                assert output == expected, args
+            elif "json" in args and "--without" not in args:
+                assert json.loads(output) == json.loads(replaced(expected, hides)), args
+        # Every point of the game: the state after each line, and the command at a few of them.
+        view = game.as_player(viewer)
+        for line in range(1, last + 1):
+            state, seen = game.state(line=line), view.state(line=line)
+            text = encode(seen)
+            assert not [name for name in hides_at(lines, state, viewer) if contains(text, name)], line
+            if not hidden(lines, state, viewer):
+                assert seen == state, line
+        line = str(1 + line_at % last)
+        for fmt in ("text", "json"):
+            code, output = run("replay", log, "--line", line, "--format", fmt, "--as", viewer)
+            at = game.state(line=int(line))
+            assert code == 0 and not [name for name in hidden(lines, at, viewer) if contains(output, name)]
+
+
+def hides_at(lines: list[dict], state, viewer: str) -> set[str]:
+    """What a view at ``state``'s point must hide: the brief's names, and the rest of what docs/secrets.md hides."""
+    never = forbidden(state, viewer)
+    assert never <= hidden(lines, state, viewer)
+    return hidden(lines, state, viewer)
