@@ -174,7 +174,6 @@ SECRETS = ["Control the Region", "Darken the Skies", "Forge an Alliance", "Mine 
 PUBLIC = ["Corner the Market", "Expand Borders"]
 HEADER = {"type": "game", "game": "twilight-imperium-4", "id": "secrets", "players": PLAYERS,
           "setup": {"factions": {"Ann": "The Emirates of Hacan", "Bob": "Federation of Sol", "Cy": "Arborec"}}}
-SECRET_LINES = ("secret_objective_drawn", "secret_objective_returned")
 
 players = st.sampled_from(PLAYERS)
 secrets = st.sampled_from(SECRETS)
@@ -238,13 +237,9 @@ def forbidden(state, viewer: str) -> set[str]:
 
 
 def hidden(lines: list[dict], state, viewer: str) -> set[str]:
-    """What a view hides (docs/secrets.md): every secret another player's lines up to the state's line name (drawn,
-    returned, scored as a secret; voided lines too) or they hold there, but those ``viewer`` holds or that are public."""
-    named = {e["objective"] for e in lines[1:state.line] if e.get("player", viewer) != viewer
-             and (e["type"] in SECRET_LINES or e["type"] == "objective_scored")}
-    held = {name: set(p.secret_objectives_held) for name, p in state.players.items()}
-    public = {o for p in state.players.values() for o in p.scored} | {o.objective for o in state.revealed_objectives}
-    return (named | forbidden(state, viewer)) - held[viewer] - public
+    """What a view hides (docs/secrets.md): exactly the brief's names; a secret nobody holds at the point (returned to
+    the deck, or drawn on a voided line) is no one's secret."""
+    return forbidden(state, viewer)
 
 
 def contains(output: str, name: str) -> bool:
@@ -265,8 +260,8 @@ X, Y = "Mine Rare Metals", "Forge an Alliance"
 @given(st.lists(actions, min_size=1, max_size=25), st.integers(0, 10_000), st.integers(0, 10_000))
 @example([("draw", "Bob", X), ("public", X)], 0, 0)  # made public: everyone sees it
 @example([("draw", "Bob", X), ("score", "Bob", X), ("note", None, X, "{}!", True)], 0, 1)  # scored: face up
-@example([("draw", "Bob", X), ("correct", 0), ("draw", "Bob", Y)], 1, 0)  # a voided draw stays hidden
-@example([("draw", "Bob", X), ("return", "Bob", X), ("note", "Bob", X, "psst: {}", True)], 0, 1)  # returned: hidden
+@example([("draw", "Bob", X), ("correct", 0), ("draw", "Bob", Y)], 1, 0)  # a voided draw is no one's secret
+@example([("draw", "Bob", X), ("return", "Bob", X), ("note", "Bob", X, "psst: {}", True)], 0, 1)  # returned: no one's
 @example([("draw", "Ann", X), ("draw", "Bob", X), ("score", "Ann", Y)], 0, 2)  # Ann holds it too; Cy does not
 @example([("reveal", "Expand Borders"), ("claim", "Ann", 1), ("round",)], 1, 1)  # no secret at all
 def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hides_nothing_is_the_full_one(

@@ -8,8 +8,9 @@ LRR 34.17–34.19 (RULES.md): a secret objective belongs to one player, who keep
 * the secret objectives they hold there themselves;
 * every objective that is public there: revealed (``objective_revealed``), made public
   (``objective_made_public``: Classified Document Leaks) or scored by anyone (the card is face up);
-* no other secret objective that another player's lines name: drawn, returned, held, or named by a score that a
-  correction voided (a returned card goes back face down; a voided line is still what the player typed).
+* no secret objective that another player holds there (drawn, neither returned nor scored, and not public), in any
+  spelling a line gives it. A secret nobody holds there is no one's secret: a card returned to the deck, or named
+  only by a line a correction voided (the game is the log without that line), is shown as the log gives it.
 
 Names are compared as the reference data fold them (``reference.key``); the card's printed name is hidden with
 the name the log gives, so a note or a finding quoting either is covered.
@@ -24,21 +25,17 @@ from gamelog.domain.twilight_imperium.events import (LineRecorded, ObjectiveScor
                                                      SecretObjectiveDrawn, SecretObjectiveReturned)
 
 
-def _others_secrets(viewer: str, history: Iterable[Any], state: Any) -> set[str]:
-    """Every name another player's lines up to the point give as their secret objective, and what they hold there."""
-    names: set[str] = set()
+def _spellings(history: Iterable[Any]) -> dict[str, set[str]]:
+    """Every name the lines up to the point give a secret objective, by its folded name (a line may give an alias)."""
+    names: dict[str, set[str]] = {}
     for event in history:
         if type(event) is LineRecorded:
             line = event.event
-            secret = isinstance(line, (SecretObjectiveDrawn, SecretObjectiveReturned)) or (
-                isinstance(line, ObjectiveScored) and line.kind == "secret")
-            if secret and line.player != viewer:
-                names.add(line.objective)
-        elif isinstance(event, SecretChanged) and event.player != viewer:
-            names.add(event.objective)  # what a correction decided again, too
-    for player, held in state.by_player.items():
-        if player != viewer:
-            names.update(held.secrets)
+            if isinstance(line, (SecretObjectiveDrawn, SecretObjectiveReturned)) or (
+                    isinstance(line, ObjectiveScored) and line.kind == "secret"):
+                names.setdefault(reference.key(line.objective), set()).add(line.objective)
+        elif isinstance(event, SecretChanged):
+            names.setdefault(reference.key(event.objective), set()).add(event.objective)  # a correction's, too
     return names
 
 
@@ -51,13 +48,18 @@ def _known(viewer: str, state: Any) -> set[str]:
 
 
 def hidden(viewer: str, history: Iterable[Any], state: Any) -> frozenset[str]:
-    """The secret objectives' names ``viewer`` may not see at ``state``'s point (``domain.secrets.Hidden``)."""
+    """The secret objectives' names ``viewer`` may not see at ``state``'s point (``domain.secrets.Hidden``): those
+    another player holds there, unscored and not public, in every spelling the lines give them."""
     known = _known(viewer, state)
+    held = {reference.key(name): name for player, hand in state.by_player.items() if player != viewer
+            for name in hand.secrets if name.strip() and reference.key(name) not in known}
+    if not held:
+        return frozenset()
     names: set[str] = set()
-    for name in _others_secrets(viewer, history, state):
-        if reference.key(name) in known or not name.strip():
-            continue
+    spellings = _spellings(history)
+    for key, name in held.items():
         names.add(name)
+        names.update(spellings.get(key, ()))
         card = reference.objective(name)
         if card is not None:
             names.add(card.name)  # a line may give an alias; a note or a finding the printed name
