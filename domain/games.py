@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from gamelog.domain.declarations import Results
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
 from gamelog.domain.phrases import COMMON, Phrase, tell
@@ -48,7 +49,9 @@ class GameRules:
     counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
     class that begins a round (its ``round`` field is the round's number;
     None when the game has turns only), and ``rule_texts`` the texts of its own
-    rule IDs (those RULES.md does not hold).
+    rule IDs (those RULES.md does not hold). ``results`` reads what its log
+    declares of the result and where each point of its score comes from
+    (``domain.declarations``; by default: nothing declared, one source).
 
     Made from them: ``period``, how its reports group by default (``"round"``
     for a game with rounds, else ``"turn"``), and ``round_of``, the round a
@@ -64,6 +67,7 @@ class GameRules:
     measures: Measures = _NOTHING_COUNTED
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
+    results: Results = Results()
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
