@@ -3,10 +3,11 @@
 Another tool, or an archive of games, may declare a result the log's own
 lines do not give: a winner, a player's final score, an adjustment of one
 source of points ("the table did not apply this Imperial point"). A game's
-lines for these are its own; :class:`Results` is how generic code (``gamelog
+lines for these are its own; :class:`ResultSources` is how generic code (``gamelog
 reconcile``) reads them: ``declarations`` turns a stored event into the
 declarations it makes, ``source`` names the source of the points a recorded
-line scores (``order`` lists the sources as reports show them). Nothing here
+line scores (``order`` lists the sources as reports show them; ``types`` names the line
+types that declare). Nothing here
 applies a declaration: the rules compare them with the log (findings), and a
 what-if applies an adjustment.
 """
@@ -49,7 +50,7 @@ def _no_declarations(event: Any) -> list[Declared]:
 
 
 @dataclass(frozen=True)
-class Results:
+class ResultSources:
     """A game's reading of results: the source of a recorded line's points, and its events' declarations.
 
     ``source(recorded)`` names where the points a recorded event scores come
@@ -62,3 +63,5 @@ class Results:
     source: Callable[[Any], str | None] = _no_source
     order: tuple[str, ...] = ()
     declarations: Callable[[Any], list[Declared]] = _no_declarations
+    types: tuple[str, ...] = ()
+    """The line types that declare (``winner_declared``...): a log without one declares nothing."""

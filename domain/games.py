@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from gamelog.domain.declarations import Results
+from gamelog.domain.declarations import ResultSources
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
 from gamelog.domain.phrases import COMMON, Phrase, tell
@@ -67,7 +67,7 @@ class GameRules:
     measures: Measures = _NOTHING_COUNTED
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
-    results: Results = Results()
+    results: ResultSources = ResultSources()
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamelog.domain.declarations import Declared, Results
+from gamelog.domain.declarations import Declared, ResultSources
 from gamelog.domain.measures import Measures, change
 from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.twilight_imperium.events import (AdjustmentWeighed, CommoditiesChanged, ObjectiveScored,
@@ -88,4 +88,5 @@ def declarations(event: Any) -> list[Declared]:
     return []
 
 
-RESULTS = Results(source=source, order=ORDER, declarations=declarations)
+RESULTS = ResultSources(source=source, order=ORDER, declarations=declarations,
+                  types=("winner_declared", "score_declared", "adjustment_declared"))

@@ -169,6 +169,9 @@ class Report(Document, kw_only=True):
     states: list[Replay] | UnsetType = UNSET
     """The state after the header, then after each line of ``periods`` in order (``replay --line N``'s document):
     what the HTML report's replay shows. Only the HTML report asks for it; ``--format json`` leaves it out."""
+    reconciliation: Reconciliation | UnsetType = UNSET
+    """The declared result set against the computed one (``reconcile``'s document), when the log declares one:
+    a section of the HTML report; ``--format json`` leaves it out (``reconcile --format json`` gives it)."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
@@ -224,6 +227,8 @@ class Audit(Document, kw_only=True):
     scores: dict[str, Score]
     corrections: list[CorrectionEntry]
     fingerprint: str = ""
+    reconciliation: Reconciliation | UnsetType = UNSET
+    """The declared result set against the computed one (``reconcile``'s document), when the log declares one."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 

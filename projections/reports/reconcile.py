@@ -23,6 +23,17 @@ from gamelog.domain.games import GAMES
 from gamelog.projections.reports.documents import Adjustment, Declaration, PlayerReconciliation, Reconciliation
 
 
+def declares(cursor: Any, game: str, game_id: str) -> bool:
+    """Whether the game's log has a line of a type that declares (its game's ``results.types``), read from the
+    views (no fold of the history for a game that declares nothing)."""
+    types = GAMES[game].results.types
+    if not types:
+        return False
+    cursor.execute(f"SELECT 1 FROM view_lines WHERE game = ? AND type IN ({', '.join('?' * len(types))}) LIMIT 1",
+                   (game_id, *types))
+    return cursor.fetchone() is not None
+
+
 @dataclass(frozen=True)
 class TableRow:
     """One row of a results table, matched to a player of the game: its ``where`` (``FILE:LINE``), the

@@ -20,18 +20,18 @@ from gamelog.domain.replay import PointNotReached, without as replay_without
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import Reconciliation, StoreReconciliation
 from gamelog.projections.reports.model import report_head
-from gamelog.projections.reports.reconcile import Folded, TableRow, WhatIfScores, fold, reconciliation
+from gamelog.projections.reports.reconcile import Folded, TableRow, WhatIfScores, declares, fold, reconciliation
 from gamelog.projections.reports.reconcile_formats import FORMATS, render
 from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.views.keeper import views_in_memory
 
 from .errors import BadInput, PointNotInGame
 from .outputs import check_output
-from .results_table import Row, Table, TableInvalid, read_table
+from .results_table import DeclaredRow, Table, TableInvalid, read_table
 from .sources import Source, StoredGame, is_log_file, open_game, opened_game_store, reading_views
 
-__all__ = ["Reconciled", "Reconciliation", "StoreReconciliation", "TableInvalid", "reconcile", "reconcile_store",
-           "reconciled"]
+__all__ = ["Reconciled", "Reconciliation", "StoreReconciliation", "TableInvalid", "read_table", "reconcile",
+           "reconcile_source", "reconcile_store", "reconciled"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Matched:
     name: str
     candidate: Candidate
     by: str
-    rows: list[tuple[Row, str]]
+    rows: list[tuple[DeclaredRow, str]]
 
 
 def _candidate(header: Any) -> Candidate:
@@ -58,7 +58,7 @@ def _candidate(header: Any) -> Candidate:
     return Candidate(header.id, list(header.players), factions)
 
 
-def _player(row: Row, c: Candidate) -> str | None:
+def _player(row: DeclaredRow, c: Candidate) -> str | None:
     """The player a row names in ``c``, by name, else by faction (None: neither is the game's)."""
     if row.player in c.players:
         return row.player
@@ -66,14 +66,14 @@ def _player(row: Row, c: Candidate) -> str | None:
     return by_faction[0] if row.faction and by_faction else None
 
 
-def _fits(row: Row, c: Candidate) -> bool:
+def _fits(row: DeclaredRow, c: Candidate) -> bool:
     """Whether a row is one of ``c``'s players: its player and its faction both ``c``'s, of one seat (those given)."""
     player = _player(row, c)
     return player is not None and (not row.player or row.player == player) and \
         (not row.faction or c.factions.get(player) in (None, row.faction))
 
 
-def _conflict(row: Row, player: str, c: Candidate) -> str | None:
+def _conflict(row: DeclaredRow, player: str, c: Candidate) -> str | None:
     """Why a row's player and faction disagree in ``c`` (None: they don't)."""
     if row.player and row.faction and player == row.player and c.factions.get(player) not in (None, row.faction):
         return f"{row.player!r} plays {c.factions[player]!r} in {c.id}, not {row.faction!r}"
@@ -82,8 +82,8 @@ def _conflict(row: Row, player: str, c: Candidate) -> str | None:
     return None
 
 
-def _group(table: Table) -> dict[str, list[Row]]:
-    groups: dict[str, list[Row]] = {}
+def _group(table: Table) -> dict[str, list[DeclaredRow]]:
+    groups: dict[str, list[DeclaredRow]] = {}
     for row in table.rows:
         groups.setdefault(row.game, []).append(row)
     return groups
@@ -93,7 +93,7 @@ def _same_id(name: str, game_id: str) -> bool:
     return name == game_id or name.rsplit(".", 1)[0] == game_id
 
 
-def _match(table: Table, name: str, rows: list[Row], candidates: list[Candidate],
+def _match(table: Table, name: str, rows: list[DeclaredRow], candidates: list[Candidate],
            problems: list[str]) -> Matched | None:
     """The candidate ``rows`` (a table's game ``name``) are, or None; a row that cannot be one of its players is a
     problem (``FILE:LINE: ...``)."""
@@ -109,9 +109,9 @@ def _match(table: Table, name: str, rows: list[Row], candidates: list[Candidate]
     return Matched(name, chosen, by, _resolve(table, rows, chosen, problems))
 
 
-def _resolve(table: Table, rows: list[Row], chosen: Candidate, problems: list[str]) -> list[tuple[Row, str]]:
+def _resolve(table: Table, rows: list[DeclaredRow], chosen: Candidate, problems: list[str]) -> list[tuple[DeclaredRow, str]]:
     """Each row with the player of ``chosen`` it names; a row naming none, or one named before, is a problem."""
-    matched: list[tuple[Row, str]] = []
+    matched: list[tuple[DeclaredRow, str]] = []
     seen: dict[str, int] = {}
     for row in rows:
         player = _player(row, chosen)
@@ -145,10 +145,22 @@ def _what_if(source: Source, folded: Folded) -> WhatIfScores | None:
     return WhatIfScores(audit_parts(cursor, source.id).totals, report_head(cursor, source.id).result.winner)
 
 
+def declared_in(source: Source, cursor: Any) -> Reconciliation | None:
+    """The reconciliation of what ``source``'s log declares (no results table), None when it declares nothing: the
+    section of the audit and of the HTML report. ``cursor`` reads its views."""
+    if not declares(cursor, source.game, source.id):
+        return None
+    return _reconciliation(source, None, None, report_head(cursor, source.id).result.winner)
+
+
 def _reconcile_source(source: Source, matched: Matched | None, table: Table | None) -> Reconciliation:
-    folded = fold(source.game, source.history())
     with source.views() as cursor, reading_views(source):
         winner = report_head(cursor, source.id).result.winner
+    return _reconciliation(source, matched, table, winner)
+
+
+def _reconciliation(source: Source, matched: Matched | None, table: Table | None, winner: str | None) -> Reconciliation:
+    folded = fold(source.game, source.history())
     rows = [TableRow(table.where(row), player, row.score, row.win) for row, player in matched.rows] if matched else None
     document = reconciliation(folded, source.game, source.name, winner, _what_if(source, folded), rows)
     if matched is not None:
@@ -167,23 +179,28 @@ def reconcile(game: str, store: str, *, declared: str | None = None, columns: st
     """
     table = read_table(declared, columns) if declared is not None else None
     with open_game(game, store) as source:
-        matched = None
-        if table is not None:
-            header = next(iter(source.history())).event
-            candidate, problems = _candidate(header), []
-            if not table.has_games:  # a table without a game column is all GAME's
-                matched = Matched("", candidate, "the one game given", _resolve(table, table.rows, candidate, problems))
-            for name, rows in _group(table).items() if table.has_games else ():
-                found = _match(table, name, rows, [candidate], problems)
-                if found is not None and matched is None:
-                    matched = found
-            if problems:
-                raise TableInvalid("\n".join(problems))
-            if matched is None:
-                first = table.rows[0].line if table.rows else 1
-                raise TableInvalid(f"{table.name}:{first}: no game of the results table is {candidate.id} (by its id, "
-                                   f"or by its players and factions: {', '.join(candidate.players)})")
-        return _reconcile_source(source, matched, table)
+        return reconcile_source(source, table)
+
+
+def reconcile_source(source: Source, table: Table | None = None) -> Reconciliation:
+    """:func:`reconcile` of a game already open (``sources.Source``), with a results table already read."""
+    matched = None
+    if table is not None:
+        header = next(iter(source.history())).event
+        candidate, problems = _candidate(header), []
+        if not table.has_games:  # a table without a game column is all GAME's
+            matched = Matched("", candidate, "the one game given", _resolve(table, table.rows, candidate, problems))
+        for name, rows in _group(table).items() if table.has_games else ():
+            found = _match(table, name, rows, [candidate], problems)
+            if found is not None and matched is None:
+                matched = found
+        if problems:
+            raise TableInvalid("\n".join(problems))
+        if matched is None:
+            first = table.rows[0].line if table.rows else 1
+            raise TableInvalid(f"{table.name}:{first}: no game of the results table is {candidate.id} (by its id, "
+                               f"or by its players and factions: {', '.join(candidate.players)})")
+    return _reconcile_source(source, matched, table)
 
 
 def reconcile_store(store: str, declared: str, *, columns: str | None = None) -> StoreReconciliation:

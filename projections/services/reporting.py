@@ -10,11 +10,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
+from msgspec import UNSET
+
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.model import build_report, report_head, report_periods
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
+from .reconciling import declared_in
 from .outputs import check_output
 from .sources import is_log_file, open_game, reading_views
 
@@ -40,6 +43,7 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         check_grouping(game, head.game, by)
         if chosen.whole:
             whole = build_report(cursor, source.id, by, source.history())
+            whole.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares: a section
             yield chosen.render(whole, whole.periods, layout)
         else:
             yield chosen.render(head, report_periods(cursor, head), layout)

@@ -39,7 +39,7 @@ class TableInvalid(BadInput):
 
 
 @dataclass(frozen=True)
-class Row:
+class DeclaredRow:
     """One row: its line in the file, the game it names ("" when the table has no game column), the player
     and the faction (either may be ""), the score and the win (None: left empty)."""
 
@@ -56,10 +56,10 @@ class Table:
     """A results table read: its name (the file as given), its rows, and whether it has a game column."""
 
     name: str
-    rows: list[Row]
+    rows: list[DeclaredRow]
     has_games: bool
 
-    def where(self, row: Row) -> str:
+    def where(self, row: DeclaredRow) -> str:
         return f"{self.name}:{row.line}"
 
 
@@ -167,7 +167,7 @@ def read_table(path: str, columns: str | None = None) -> Table:
         if "game" in found and not cell("game"):
             problems.append(f"{path}:{line}: the row names no game")
             continue
-        rows.append(Row(line, cell("game"), cell("player"), cell("faction"), score, win))
+        rows.append(DeclaredRow(line, cell("game"), cell("player"), cell("faction"), score, win))
     if problems:
         raise TableInvalid("\n".join(problems))
     return Table(path, rows, "game" in found)
