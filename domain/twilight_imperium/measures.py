@@ -6,9 +6,10 @@ The game ends when a player reaches the header's VP goal (TI4-VP-GOAL).
 (``domain.declarations``). The sources of VP follow the rules' own list
 (TI4-VP-SOURCE, LRR 34): public objectives by stage, secret objectives, the
 Custodians token, the Imperial primary, agendas and riders, relics, Support
-for the Throne, and VP set by hand (``vp_gained``, ``vp_lost``, the app's
-manual update); any other source (Styx, Unravel...) is named by its
-``origin``. Declarations are the lines another source writes about the
+for the Throne, and VP set by hand (the app's manual update); any other
+origin (Styx, Unravel...) is named as it is. A ``vp_gained`` or ``vp_lost``
+line is put to the source its ``source`` begins with ("Custodians token",
+"Imperial: Mecatol Rex", "agenda: ..."), else to ``other VP``. Declarations are the lines another source writes about the
 result: ``winner_declared`` (and its older ``scores``), ``score_declared``,
 and ``adjustment_declared`` as the rules weighed it (``AdjustmentWeighed``).
 """
@@ -42,9 +43,9 @@ MEASURES = Measures(
 
 STAGE_1, STAGE_2, OTHER_PUBLIC, SECRETS = "stage I objectives", "stage II objectives", "other public objectives", "secret objectives"
 CUSTODIANS, IMPERIAL, AGENDAS, RELICS = "Custodians", "Imperial", "agendas", "relics"
-SUPPORT, MANUAL = "Support for the Throne", "manual adjustments"
+SUPPORT, MANUAL, OTHER = "Support for the Throne", "manual adjustments", "other VP"
 
-ORDER = (STAGE_1, STAGE_2, OTHER_PUBLIC, SECRETS, CUSTODIANS, IMPERIAL, AGENDAS, RELICS, SUPPORT, MANUAL)
+ORDER = (STAGE_1, STAGE_2, OTHER_PUBLIC, SECRETS, CUSTODIANS, IMPERIAL, AGENDAS, RELICS, SUPPORT, MANUAL, OTHER)
 """The sources in the order a reconciliation lists them (any other after, by name)."""
 
 BY_ORIGIN = {
@@ -58,6 +59,19 @@ BY_ORIGIN = {
 }
 """A ``vp_scored`` origin -> its source (TI4-VP-SOURCE's list: relics, agendas and riders...)."""
 
+WORDS = {**{reference.key(origin): source for origin, source in BY_ORIGIN.items()},
+         reference.key("Custodians"): CUSTODIANS, reference.key("Imperial"): IMPERIAL, reference.key("agenda"): AGENDAS,
+         reference.key("relic"): RELICS, reference.key("manual"): MANUAL}
+"""The first words of a ``vp_gained`` or ``vp_lost`` line's ``source`` that name a source ("Custodians token",
+"Imperial: Mecatol Rex", "agenda: ..."), folded."""
+
+
+def _named_by(text: str) -> str:
+    """The source whose name a free text begins with (the longest that fits), else ``other VP``."""
+    folded = reference.key(text)
+    return next((source for words, source in sorted(WORDS.items(), key=lambda w: -len(w[0]))
+                 if folded.startswith(words)), OTHER)
+
 
 def source(recorded: Any) -> str | None:
     """The source of the VP a recorded line scores (None for a line that scores none)."""
@@ -70,7 +84,7 @@ def source(recorded: Any) -> str | None:
     if isinstance(recorded, VpScored):
         return BY_ORIGIN.get(recorded.origin, recorded.origin)
     if isinstance(recorded, (VpGained, VpLost)):
-        return MANUAL
+        return _named_by(recorded.source)
     return None
 
 
