@@ -31,6 +31,10 @@ def _value(d: Declaration) -> str:
     return f"{d.player}: {d.value}"
 
 
+def _by(d: Declaration) -> str:
+    return f" ({d.by})" if d.by else ""
+
+
 def _winner_line(doc: Reconciliation) -> str:
     if doc.declared_winner is None:
         said = "none declared"
@@ -86,7 +90,7 @@ def render_text(doc: Reconciliation, width: int = WIDTH) -> str:
                               f"{a.held}: {signed(a.points)}{voids}{added}"), width, 2, 4)
     out += ["", "declared by:"]
     for d in doc.declared_from:
-        out += wrap(clean(f"{d.where}: {_value(d)} ({d.by})"), width, 2, 4)
+        out += wrap(clean(f"{d.where}: {_value(d)}{_by(d)}"), width, 2, 4)
     return "\n".join(out)
 
 
@@ -109,7 +113,7 @@ def render_markdown(doc: Reconciliation) -> str:
                        f"{a.held} ({signed(a.points)}); the what-if voids {_lines(a.voids) or 'no line'}"
                        + (f" and adds {a.added}" if a.added else "") + ".")
     out += ["", "## Declared by", ""]
-    out += [f"- {markdown(d.where)}: {markdown(_value(d))} ({markdown(d.by)})" for d in doc.declared_from]
+    out += [f"- {markdown(d.where)}: {markdown(_value(d) + _by(d))}" for d in doc.declared_from]
     return "\n".join(out)
 
 
@@ -137,7 +141,7 @@ def html_section(doc: Reconciliation, heading: str = "h2") -> str:
         parts += [f"<p>Declared adjustment (line {a.line}): {a.declared} from {escape(a.origin)}, the log gives {a.held} "
                   f"({escape(signed(a.points))}); the what-if voids {escape(_lines(a.voids)) or 'no line'}.</p>"
                   for a in p.adjustments]
-    parts.append("<ul>" + "".join(f"<li>{escape(d.where)}: {escape(_value(d))} ({escape(d.by)})</li>"
+    parts.append("<ul>" + "".join(f"<li>{escape(d.where)}: {escape(_value(d) + _by(d))}</li>"
                                   for d in doc.declared_from) + "</ul>")
     return "".join(parts)
 
