@@ -64,4 +64,4 @@ class ResultSources:
     order: tuple[str, ...] = ()
     declarations: Callable[[Any], list[Declared]] = _no_declarations
     types: tuple[str, ...] = ()
-    """The line types that declare (``winner_declared``...): a log without one declares nothing."""
+    """The line types that declare (a declared winner, score or adjustment): a log without one declares nothing."""

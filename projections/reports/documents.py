@@ -331,10 +331,10 @@ class Declaration(Document, kw_only=True):
 
 
 class Adjustment(Document, kw_only=True):
-    """A declared adjustment of one source of points (``adjustment_declared``), as the rules weighed it on its
-    ``line``: the points ``declared`` from ``origin`` against those the log ``held``; ``points`` is the
-    difference, ``voids`` the lines the what-if leaves out, ``added`` the points no line holds (counted as
-    declared)."""
+    """A declared adjustment of one source of points (a line of the log that declares one), as the rules
+    weighed it on its ``line``: the points ``declared`` from ``origin`` against those the log ``held``;
+    ``points`` is the difference, ``voids`` the lines the what-if leaves out, ``added`` the points no line
+    holds (counted as declared)."""
 
     line: int
     origin: str
