@@ -43,7 +43,7 @@ def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: 
       gamelog reconcile game.jsonl
       gamelog reconcile my-game-id --declared results.csv --format json
       gamelog reconcile --declared ti4_master_data.csv
-      gamelog reconcile game.jsonl --declared r.csv --columns game=Match,player=Who,score=Final,win=Won
+      gamelog reconcile game.jsonl --declared r.csv --columns player=Who,score=Pts
     """
     answer = reconciled(game, store, declared=declared, columns=columns, fmt=fmt.lower(), width=text_width(),
                         output=output)
