@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.options import store_option
+from gamelog.cli.options import RegistryChoice, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.reconcile_formats import FORMATS
+from gamelog.projections.reports.registry import reconcile_formats
 from gamelog.reconciling import reconciled
 
 
@@ -19,7 +19,7 @@ from gamelog.reconciling import reconciled
 @click.option("--columns", metavar="FIELD=HEADING[,...]",
               help="Which of the table's columns is game, player, faction, score, win (default: the Hall of "
                    "Records' GameID, Player, Faction, Score, Win, or the usual names: docs/cli.md).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text", show_default=True)
+@click.option("--format", "fmt", type=RegistryChoice(reconcile_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @store_option
 def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: str, output: str | None,

@@ -177,12 +177,9 @@ def render_store_markdown(doc: StoreReconciliation) -> str:
                         f"Disagree: {markdown(', '.join(doc.disagree) or 'none')}"])
 
 
-FORMATS = ("text", "markdown", "json", "html")
-"""The formats ``reconcile --format`` takes."""
-
-
-def render(doc: Reconciliation | StoreReconciliation, fmt: str, width: int = WIDTH) -> str:
-    """``doc`` in the format ``fmt`` (one of :data:`FORMATS`); raises KeyError for another."""
+def render_reconciliation(doc: Reconciliation | StoreReconciliation, fmt: str, width: int = WIDTH) -> str:
+    """``doc`` (a game's reconciliation, or a store's) in the format ``fmt``: text, markdown, json or html
+    (``registry`` names them); raises KeyError for another."""
     store = isinstance(doc, StoreReconciliation)
     renderers = {
         "text": lambda: render_store_text(doc, width) if store else render_text(doc, width),

@@ -21,7 +21,7 @@ from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import Reconciliation, StoreReconciliation
 from gamelog.projections.reports.model import report_head
 from gamelog.projections.reports.reconcile import Folded, TableRow, WhatIfScores, declares, fold, reconciliation
-from gamelog.projections.reports.reconcile_formats import FORMATS, render
+from gamelog.projections.reports.registry import Layout, reconcile_format
 from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.views.keeper import views_in_memory
 
@@ -264,8 +264,10 @@ def reconciled(game: str | None, store: str, *, declared: str | None = None, col
     ``output``, given, is the file it will be written to (:func:`~.outputs.check_output`). Raises
     :class:`~.errors.BadInput` for an unknown format, or no GAME and no table, and what the two raise.
     """
-    if fmt not in FORMATS:
-        raise BadInput(f"unknown reconcile format {fmt!r} (known: {', '.join(FORMATS)})")
+    try:
+        chosen = reconcile_format(fmt)
+    except KeyError as exc:
+        raise BadInput(exc.args[0]) from None
     inputs = [path for path in (game, declared) if path is not None and (path == declared or is_log_file(path))]
     check_output(output, store=store, inputs=inputs)
     if game is None:
@@ -274,4 +276,4 @@ def reconciled(game: str | None, store: str, *, declared: str | None = None, col
         document: Reconciliation | StoreReconciliation = reconcile_store(store, declared, columns=columns)
     else:
         document = reconcile(game, store, declared=declared, columns=columns)
-    return Reconciled(document, render(document, fmt, width))
+    return Reconciled(document, chosen(document, Layout(width=width)))
