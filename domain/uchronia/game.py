@@ -180,4 +180,5 @@ RULES = GameRules(
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
     rule_texts=RULE_TEXTS,
+    results=measures.RESULTS,
 )
