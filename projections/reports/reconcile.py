@@ -102,6 +102,63 @@ def _ordered(counts: dict[str, int], order: tuple[str, ...]) -> dict[str, int]:
     return {name: counts[name] for name in sorted(counts, key=lambda n: (rank.get(n, len(rank)), n))}
 
 
+@dataclass
+class Declarations:
+    """What is declared of one game, gathered: every declaration, the declared scores and winner, the adjustments."""
+
+    listed: list[Declaration] = field(default_factory=list)
+    scores: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    adjustments: dict[str, list[Adjustment]] = field(default_factory=dict)
+
+
+def _from_log(declared: list[Declared], label: str) -> Declarations:
+    """The log's declarations, in line order (a later one of a kind stands over an earlier)."""
+    out = Declarations()
+    for d in declared:
+        value = d.player if d.kind == "winner" else d.value
+        out.listed.append(Declaration(where=f"{label}:{d.line}", by=d.by, kind=d.kind, player=d.player, value=value,
+                                      origin=d.origin or None))
+        if d.kind == "winner":
+            out.winner = d.player
+        elif d.kind == "score":
+            out.scores[d.player] = d.value
+        else:
+            out.adjustments.setdefault(d.player, []).append(Adjustment(
+                line=d.line, origin=d.origin, declared=d.value, held=d.held, points=d.value - d.held,
+                voids=list(d.voids), added=d.added))
+    return out
+
+
+def _from_table(out: Declarations, table: list[TableRow]) -> None:
+    """A results table's rows added to ``out``: the archive's own word, its score and winner stand over the log's."""
+    if any(row.win is not None for row in table):
+        out.winner = next((row.player for row in table if row.win), None)
+    for row in table:
+        if row.score is not None:
+            out.scores[row.player] = row.score
+            out.listed.append(Declaration(where=row.where, by="results table", kind="score", player=row.player,
+                                          value=row.score))
+        if row.win is not None:
+            out.listed.append(Declaration(where=row.where, by="results table", kind="win", player=row.player,
+                                          value=row.win))
+
+
+def _player(folded: Folded, declared: Declarations, player: str, faction: str | None, order: tuple[str, ...],
+            what_if: WhatIfScores | None) -> PlayerReconciliation:
+    sources = _ordered(folded.points.get(player, {}), order)
+    computed = sum(sources.values())
+    score = declared.scores.get(player)
+    adjustments = declared.adjustments.get(player, [])
+    added = sum(a.added for a in adjustments)  # no line holds them: counted as declared
+    lines = folded.lines.get(player, {})
+    return PlayerReconciliation(
+        player=player, faction=faction, computed=computed, declared=score,
+        difference=None if score is None else score - computed, sources=sources, adjustments=adjustments,
+        with_adjustments=(what_if.scores.get(player, 0) if what_if else computed) + added,
+        source_lines={source: sorted(set(lines[source])) for source in sources})
+
+
 def reconciliation(folded: Folded, game: str, label: str, computed_winner: str | None,
                    what_if: WhatIfScores | None, table: list[TableRow] | None = None) -> Reconciliation:
     """The reconciliation of one game (``label`` names its log in ``declared_from``): what its history
@@ -109,60 +166,17 @@ def reconciliation(folded: Folded, game: str, label: str, computed_winner: str |
 
     ``what_if`` is the game decided again without the lines the adjustments void (None when there is none).
     """
-    rules = GAMES[game]
-    header = folded.header
-    players = list(header.players)
+    rules, header = GAMES[game], folded.header
     factions = dict(getattr(getattr(header, "setup", None), "factions", {}) or {})
-    declared_from: list[Declaration] = []
-    scores: dict[str, int] = {}
-    winner: str | None = None
-    adjustments: dict[str, list[Adjustment]] = {}
-    for d in folded.declared:
-        where = f"{label}:{d.line}"
-        if d.kind == "winner":
-            winner = d.player
-            declared_from.append(Declaration(where=where, by=d.by, kind="winner", player=d.player, value=d.player))
-        elif d.kind == "score":
-            scores[d.player] = d.value
-            declared_from.append(Declaration(where=where, by=d.by, kind="score", player=d.player, value=d.value))
-        else:
-            declared_from.append(Declaration(where=where, by=d.by, kind="adjustment", player=d.player, value=d.value,
-                                             origin=d.origin))
-            adjustments.setdefault(d.player, []).append(Adjustment(
-                line=d.line, origin=d.origin, declared=d.value, held=d.held, points=d.value - d.held,
-                voids=list(d.voids), added=d.added))
+    declared = _from_log(folded.declared, label)
     if table:
-        # A results table is the archive's own word: its score and its winner stand over the log's declarations.
-        table_winners = [row.player for row in table if row.win]
-        if any(row.win is not None for row in table):
-            winner = table_winners[0] if table_winners else None
-        for row in table:
-            if row.score is not None:
-                scores[row.player] = row.score
-                declared_from.append(Declaration(where=row.where, by="results table", kind="score", player=row.player,
-                                                 value=row.score))
-            if row.win is not None:
-                declared_from.append(Declaration(where=row.where, by="results table", kind="win", player=row.player,
-                                                 value=row.win))
-    entries = []
-    for player in players:
-        sources = _ordered(folded.points.get(player, {}), rules.results.order)
-        computed = sum(sources.values())
-        declared = scores.get(player)
-        added = sum(a.added for a in adjustments.get(player, []))
-        with_adjustments = (what_if.scores.get(player, 0) if what_if else computed) + added
-        lines = folded.lines.get(player, {})
-        entries.append(PlayerReconciliation(
-            player=player, faction=factions.get(player), computed=computed, declared=declared,
-            difference=None if declared is None else declared - computed, sources=sources,
-            adjustments=adjustments.get(player, []), with_adjustments=with_adjustments,
-            source_lines={source: sorted(set(lines[source])) for source in sources}))
-    any_declared = bool(declared_from)
-    winner_with_adjustments = what_if.winner if what_if else computed_winner
-    agrees = (winner is None or winner == computed_winner) and all(not p.difference for p in entries)
+        _from_table(declared, table)
+    players = [_player(folded, declared, p, factions.get(p), rules.results.order, what_if) for p in header.players]
+    winner = declared.winner
+    winner_agrees = winner is None or winner == computed_winner
+    then = what_if.winner if what_if else computed_winner
     return Reconciliation(
-        game=header.id, rules=game, score=rules.measures.score_name, declared=any_declared,
-        declared_from=declared_from, computed_winner=computed_winner, declared_winner=winner,
-        winner_agrees=winner is None or winner == computed_winner, players=entries, agrees=agrees,
-        winner_with_adjustments=winner_with_adjustments,
-        declared_winner_wins_with_adjustments=None if winner is None else winner == winner_with_adjustments)
+        game=header.id, rules=game, score=rules.measures.score_name, declared=bool(declared.listed),
+        declared_from=declared.listed, computed_winner=computed_winner, declared_winner=winner,
+        winner_agrees=winner_agrees, players=players, agrees=winner_agrees and not any(p.difference for p in players),
+        winner_with_adjustments=then, declared_winner_wins_with_adjustments=None if winner is None else winner == then)
