@@ -42,7 +42,8 @@ def schema(name: str) -> None:
 
     NAME is log (a log's lines: the default), or the document that
     `--format json` prints: validate, games, replay, report, audit, what-if
-    (audit --without), verify, verify-against (verify --against).
+    (audit --without), verify, verify-against (verify --against), reconcile,
+    reconcile-store (reconcile --declared FILE with no GAME).
 
     Examples:
 

@@ -13,6 +13,7 @@ from gamelog.cli.convert import convert
 from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, cli_error
 from gamelog.cli.importing import import_
 from gamelog.cli.projections import projections
+from gamelog.cli.reconcile import reconcile
 from gamelog.cli.replay import replay
 from gamelog.cli.report import report
 from gamelog.cli.terminal import COLORS, click_color
@@ -84,7 +85,7 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
     ctx.color = click_color(color)
 
 
-for command in (validate, import_, games, replay, report, audit, verify, projections, convert, schema):
+for command in (validate, import_, games, replay, report, audit, reconcile, verify, projections, convert, schema):
     main.add_command(command)
 
 

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from gamelog.domain.declarations import ResultSources
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
 from gamelog.domain.phrases import COMMON, Phrase, tell
@@ -50,7 +51,9 @@ class GameRules:
     None when the game has turns only), and ``rule_texts`` the texts of its own
     rule IDs (those RULES.md does not hold). ``secrets`` is its ``secrets.HIDDEN``
     (``domain.secrets.Hidden``): the names a player may not see at a point
-    of the game, what ``--as PLAYER`` hides (None: nothing is hidden).
+    of the game, what ``--as PLAYER`` hides (None: nothing is hidden). ``results`` reads what its log
+    declares of the result and where each point of its score comes from
+    (``domain.declarations``; by default: nothing declared, one source).
 
     Made from them: ``period``, how its reports group by default (``"round"``
     for a game with rounds, else ``"turn"``), and ``round_of``, the round a
@@ -67,6 +70,7 @@ class GameRules:
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
     secrets: Callable[[str, Any, Any], frozenset[str]] | None = None
+    results: ResultSources = ResultSources()
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

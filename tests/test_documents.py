@@ -28,7 +28,7 @@ from tests.conftest import EXAMPLES
 LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
 SEED = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
 UCHRONIA_DISPUTED = str(EXAMPLES / "uchronia" / "disputed.jsonl")
-INDENTED = {"report", "audit", "what-if"}  # printed with indent=1; the others on one line
+INDENTED = {"report", "audit", "what-if", "reconcile", "reconcile-store"}  # printed with indent=1; the others on one line
 
 
 def gamelog(*args: str) -> str:
@@ -66,10 +66,16 @@ def outputs(store: str) -> list[tuple[str, str]]:
                 ("replay", gamelog("replay", log, "--line", "12", "--format", "json")),
                 ("report", gamelog("report", log, "--format", "json")),
                 ("audit", gamelog("audit", log, "--format", "json")),
-                ("what-if", gamelog("audit", log, "--without", ",".join(map(str, event_lines(log)[3:8:4])), "--format", "json"))]
+                ("what-if", gamelog("audit", log, "--without", ",".join(map(str, event_lines(log)[3:8:4])), "--format", "json")),
+                ("reconcile", gamelog("reconcile", log, "--format", "json"))]
+    table = store + ".results.csv"  # a results table of one stored game: its id, a player, a score, a win
+    with open(table, "w", encoding="utf-8") as handle:
+        handle.write("GameID,Player,Score,Win\nseed-examples,Human,2000,1\n")
     out += [("replay", gamelog("replay", "seed-examples", "--store", store, "--format", "json")),
             ("audit", gamelog("audit", "seed-examples", "--store", store, "--player", "Human", "--format", "json")),
             ("verify", gamelog("verify", "seed-examples", "--store", store, "--format", "json")),
+            ("reconcile", gamelog("reconcile", "seed-examples", "--declared", table, "--store", store, "--format", "json")),
+            ("reconcile-store", gamelog("reconcile", "--declared", table, "--store", store, "--format", "json")),
             ("verify-against", gamelog("verify", SEED, "--against", "seed-examples", "--store", store, "--format", "json")),
             ("verify-against", gamelog("verify", UCHRONIA_DISPUTED, "--against", "seed-examples", "--store", store,
                                        "--format", "json"))]

@@ -12,12 +12,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from msgspec import UNSET
 
 from gamelog.domain.replay import run
 from gamelog.projections.views.keeper import views_in_memory
 from gamelog.projections.reports.documents import FindingCounts
 from gamelog.projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from gamelog.projections.reports.html import render_html
+from gamelog.reconciling import declared_in
+from gamelog.sources import read_log_file
 from gamelog.projections.reports.model import build_report
 from tests.conftest import EXAMPLES, ROOT
 
@@ -29,8 +32,11 @@ EXAMPLE_LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
 def report_of(path: Path, states: bool = False) -> dict:
     """The report of a log file; with ``states``, holding the state after each line too (as the HTML report's)."""
     outcome = run(path.read_bytes())
-    return build_report(views_in_memory(outcome.events).cursor(), outcome.header.id,
-                        history=outcome.events if states else None)
+    cursor = views_in_memory(outcome.events).cursor()
+    report = build_report(cursor, outcome.header.id, history=outcome.events if states else None)
+    if states:  # the HTML report ends its standings with what the log declares of the result, as the CLI's does
+        report.reconciliation = declared_in(read_log_file(str(path)), cursor) or UNSET
+    return report
 
 
 @pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -245,6 +245,8 @@ def test_every_commands_text_fits_80_columns_for_every_example(tmp_path, monkeyp
                  ["projections", "rebuild", "--store", store], ["verify", "ti4-complete-4p", "--store", store],
                  ["replay", "ti4-complete-4p", "--store", store], ["--help"],
                  ["audit", "ti4-complete-4p", "--without", "281", "--store", store],
+                 ["reconcile", "ti4-complete-4p", "--declared", "examples/twilight-imperium-4/results.csv", "--store", store],
+                 ["reconcile", "--declared", "examples/twilight-imperium-4/results.csv", "--store", store],
                  *([name, "--help"] for name in main.commands)):
         result = CliRunner().invoke(main, args, env={"COLUMNS": "80"})
         outputs.append((args, result.stdout + result.stderr))

@@ -212,20 +212,51 @@ def test_an_unscore_without_a_score_is_a_note():
     assert "no point of it stands" in from_entry(lines, find_entry(data, "UNSCORE_OBJECTIVE"))[0]["text"]
 
 
-def test_end_game_declares_the_archives_winner_and_scores():
-    (declared,) = from_entry(lines_of(export()), 0)
-    assert declared["type"] == "winner_declared" and declared["player"] == "Bob"
-    assert declared["reason"] == "the archive's data.winner: Federation of Sol (TI Assistant writes no winner)"
+def declarations(lines: list[dict]) -> list[dict]:
+    return [line for line in lines if line["source"].startswith("data.")]
+
+
+def test_the_archives_additions_are_declarations_after_the_last_entry():
     data = export()
+    lines = lines_of(data)
+    (declared,) = declarations(lines)
+    assert lines[-1] == declared and declared["source"] == "data.winner"
+    assert declared["type"] == "winner_declared" and declared["player"] == "Bob"
+    assert declared["reason"] == "the archive's data.winner: Federation of Sol (TI Assistant writes none)"
+    assert "the archive's declared result follows" in from_entry(lines, 0)[0]["text"]  # END_GAME stays a note
     data["data"]["finalScoreOverrides"] = {"Federation of Sol": 10, "Emirates of Hacan": 1}
-    (declared,) = from_entry(lines_of(data), 0)
-    assert declared["scores"] == {"Bob": 10, "Ann": 1}
+    data["data"]["imperialVPOverrides"] = {"Barony of Letnev": 1}
+    lines = lines_of(data)
+    assert [(d["type"], d["source"], d["player"], d.get("score", d.get("points"))) for d in declarations(lines)] == [
+        ("winner_declared", "data.winner", "Bob", None),
+        ("score_declared", "data.finalScoreOverrides", "Bob", 10),
+        ("score_declared", "data.finalScoreOverrides", "Ann", 1),
+        ("adjustment_declared", "data.imperialVPOverrides", "Cat", 1)]
+    assert declarations(lines)[-1]["origin"] == "Imperial Point"
     found = [(f.rule, f.severity, f.message) for f in run(convert("ti-assistant", data).to_bytes()).events
-             if type(f) is FindingRaised and f.rule == "TI4-VP-GOAL"]
+             if type(f) is FindingRaised and f.rule in ("TI4-VP-GOAL", "TI4-VP-SOURCE")]
     # The archive's scores are never the app's VP: Bob's 10 against the track's 2 is named as a gap.
     assert ("TI4-VP-GOAL", "unverifiable", "Bob is declared to have 10 VP; the log gives 2 (+8 VP not in the log)") in found
+    # Cat holds no Imperial point in the log (no Imperial played): the declared one is weighed, not applied.
+    assert ("TI4-VP-SOURCE", "unverifiable", "Cat is declared to end with 1 VP from Imperial Point; the log gives 0: a "
+            "declared adjustment of +1 VP, not applied (gamelog reconcile applies it as a what-if)") in found
     del data["data"]["winner"]
-    assert from_entry(lines_of(data), 0)[0]["type"] == "note"  # the app itself stores no winner
+    assert [d["type"] for d in declarations(lines_of(data))] == ["score_declared"] * 2 + ["adjustment_declared"]
+
+
+@pytest.mark.parametrize("field, value, path", [
+    ("winner", "Naalu Collective", "$.data.winner"),
+    ("finalScoreOverrides", {"Naalu Collective": 3}, "$.data.finalScoreOverrides"),
+    ("finalScoreOverrides", {"Federation of Sol": "ten"}, "$.data.finalScoreOverrides.Federation of Sol"),
+    ("imperialVPOverrides", {"Federation of Sol": -1}, "$.data.imperialVPOverrides.Federation of Sol"),
+    ("imperialVPOverrides", [1], "$.data.imperialVPOverrides"),
+])
+def test_an_archive_addition_that_names_no_faction_of_the_game_is_an_error_at_its_path(field, value, path):
+    data = export()
+    data["data"][field] = value
+    with pytest.raises(ConversionError) as caught:
+        lines_of(data)
+    assert caught.value.path == path
 
 
 # -- order, references, notes, summary ------------------------------------------------------
@@ -233,7 +264,7 @@ def test_end_game_declares_the_archives_winner_and_scores():
 
 def test_output_runs_in_playing_order_newest_entry_last():
     data = export()
-    lines = lines_of(data)[1:]
+    lines = [l for l in lines_of(data)[1:] if not l["source"].startswith("data.")]  # the archive's, after the last
     indices = [int(l["source"].rsplit("actionLog[", 1)[1].split("]")[0]) for l in lines]
     assert indices == sorted(indices, reverse=True)
     assert indices[0] == len(data["actionLog"]) - 1 and indices[-1] == 0
@@ -245,8 +276,11 @@ def test_every_line_names_its_entry_and_time():
     lines = lines_of(data)[1:]
     first = data["actionLog"][-1]
     assert lines[0]["at"] == iso(first["timestampMillis"]) == "2025-02-08T07:33:20.000Z"
-    assert all("actionLog[" in l["source"] and l["at"].endswith("Z") for l in lines)
-    named = {int(l["source"].rsplit("actionLog[", 1)[1].split("]")[0]) for l in lines}
+    # Every line names its entry, or the export's field an archive added (data.winner...).
+    assert all(("actionLog[" in l["source"] or l["source"] in ("data.winner", "data.finalScoreOverrides",
+                                                               "data.imperialVPOverrides"))
+               and l["at"].endswith("Z") for l in lines)
+    named = {int(l["source"].rsplit("actionLog[", 1)[1].split("]")[0]) for l in lines if "actionLog[" in l["source"]}
     assert named == set(range(len(data["actionLog"])))  # nothing dropped
 
 
@@ -267,12 +301,13 @@ def test_summary_kinds_and_counts():
     summary = convert("ti-assistant", export()).summary
     assert {k: (c.entries, c.translated, c.noted) for k, c in summary.kinds.items()} == {
         "ADVANCE_PHASE": (4, 4, 0), "ASSIGN_STRATEGY_CARD": (3, 3, 0), "CHOOSE_STARTING_TECH": (1, 0, 1),
-        "CLAIM_PLANET": (1, 1, 0), "END_GAME": (1, 1, 0), "END_TURN": (7, 7, 0), "MARK_SECONDARY": (3, 1, 2),
+        "CLAIM_PLANET": (1, 1, 0), "END_GAME": (1, 0, 1), "END_TURN": (7, 7, 0), "MARK_SECONDARY": (3, 1, 2),
         "REVEAL_OBJECTIVE": (3, 3, 0), "SCORE_OBJECTIVE": (3, 3, 0), "SELECT_ACTION": (7, 7, 0),
         "SET_SPEAKER": (1, 1, 0), "UNSCORE_OBJECTIVE": (1, 1, 0),
     }
-    # 41 lines: Bob's Leadership and Cat's Politics are each a turn_started and a strategic_action.
-    assert summary.entries == 35 and summary.lines == 41 and summary.types["note"] == 3
+    # 42 lines: Bob's Leadership and Cat's Politics are each a turn_started and a strategic_action; END_GAME is a
+    # note, and the archive's data.winner a winner_declared after it.
+    assert summary.entries == 35 and summary.lines == 42 and summary.types["note"] == 4
     assert summary.types["strategic_action"] == 2
     assert "MARK_SECONDARY" in summary.describe() and summary.to_json()["entries"] == 35
 
@@ -346,7 +381,7 @@ def test_convert_command_writes_the_log_to_stdout_and_the_summary_to_stderr():
     result = CliRunner().invoke(main, ["convert", "--from", "ti-assistant", str(SMALL)])
     assert result.exit_code == 0, result.output
     assert result.stdout.encode() == convert("ti-assistant", SMALL.read_bytes()).to_bytes()
-    assert "35 entries from ti-assistant -> 41 log lines" in result.stderr
+    assert "35 entries from ti-assistant -> 42 log lines" in result.stderr
     assert "CLAIM_PLANET" in result.stderr
 
 
@@ -380,7 +415,7 @@ def test_convert_command_missing_file_and_bad_id(tmp_path):
 def test_convert_file_for_import():
     log, summary = convert_file(str(SMALL), "ti-assistant", "g")
     assert log.startswith(b'{"type": "game"') and summary.entries == 35
-    assert Counter(json.loads(l)["type"] for l in log.splitlines())["note"] == 3
+    assert Counter(json.loads(l)["type"] for l in log.splitlines())["note"] == 4
 
 
 # -- turns as the app plays them, any faction, every VP the app counts -----------------------

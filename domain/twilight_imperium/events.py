@@ -28,7 +28,17 @@ This module adds to that contract, as docs/log-format.md allows:
 * ``strategy_cards_swapped`` (``cards``) and ``player_unpassed`` (``player``):
   the initiative order changes, a player who passed is back in the action phase.
 * optional ``scores`` on ``winner_declared``: the final scores another tool
-  declares, compared with the VP track.
+  declares, compared with the VP track (kept readable; converters now write
+  ``score_declared``).
+* ``score_declared`` (``player``, ``score``, ``reason``): the final score
+  another source (an archive's result) declares for a player, compared with
+  the VP track, never applied.
+* ``adjustment_declared`` (``player``, ``origin``, ``points``, ``reason``): a
+  declared adjustment of one source of VP: ``player`` ends with ``points`` VP
+  from ``origin``, says another source (an archive's ``imperialVPOverrides``).
+  Never applied: the domain weighs it (``AdjustmentWeighed``: which lines it
+  would take away, what it would add) and ``gamelog reconcile`` applies it
+  as a what-if.
 * ``strategic_action`` (``player``, ``card``, optional ``through``): the
   active player performs a strategy card's primary ability: as their
   strategic action, with a card they hold (``trade_primary`` is Trade's own),
@@ -258,6 +268,33 @@ class WinnerDeclared(Recorded, tag="winner_declared"):
     scores: dict[Name, Score] = {}
 
 
+class ScoreDeclared(PlayerRecorded, tag="score_declared"):
+    """The final score another source declares for ``player`` (an archive's ``finalScoreOverrides``).
+
+    Compared with the VP track (TI4-VP-GOAL: a gap is an ``unverifiable``
+    finding), never applied; ``gamelog reconcile`` sets it beside the computed
+    score.
+    """
+
+    score: Score
+    reason: str = ""
+
+
+class AdjustmentDeclared(PlayerRecorded, tag="adjustment_declared"):
+    """A declared adjustment of one source of VP: ``player`` ends with ``points`` VP from ``origin``.
+
+    ``origin`` names a source as ``vp_scored`` does (``Imperial Point``). An
+    archive's ``imperialVPOverrides`` is one: the table did not apply a point
+    the app recorded. Never applied to the VP track: the domain weighs it
+    (TI4-VP-SOURCE; :class:`AdjustmentWeighed`) and ``gamelog reconcile``
+    applies it as a what-if.
+    """
+
+    origin: Name
+    points: NonNegativeInt
+    reason: str = ""
+
+
 class VpScored(PlayerRecorded, tag="vp_scored"):
     """A victory point from anything but an objective card, named by ``origin`` (TI4-VP-SOURCE).
 
@@ -376,6 +413,23 @@ class VpSourceHeld(Counted, frozen=True, kw_only=True):
     source: str
 
 
+class AdjustmentWeighed(Derived, frozen=True, kw_only=True):
+    """What a declared adjustment (``adjustment_declared``) would change, decided on its line (TI4-VP-SOURCE).
+
+    ``held`` is the VP ``player`` holds from ``origin`` there; ``voids`` the
+    lines of the points it would take away (the most recent first, as the
+    archive's own parser takes them), ``added`` the points it would add that
+    no line of the log holds. Nothing is applied: a what-if voids ``voids``.
+    """
+
+    player: str
+    origin: str
+    declared: int
+    held: int
+    voids: tuple[int, ...] = ()
+    added: int = 0
+
+
 # --- The game's event lists ----------------------------------------------------------
 
 EVENTS = game_events(
@@ -385,11 +439,12 @@ EVENTS = game_events(
         TradeGoodsGained, TradeGoodsSpent, CommoditiesGiven, CommandTokenSpent, CommandTokensGained,
         ObjectiveRevealed, SecretObjectiveDrawn, SecretObjectiveReturned, CombatStarted, CombatEnded,
         HomeSystemControl, ObjectiveScored, VpGained, VpLost, PlayerPassed, SpeakerChanged, WinnerDeclared,
-        VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed, StrategicAction,
+        VpScored, ObjectiveMadePublic, StrategyCardsSwapped, PlayerUnpassed, StrategicAction, ScoreDeclared,
+        AdjustmentDeclared,
     ),
     derived=(
         VpChanged, TradeGoodsChanged, CommoditiesChanged, TokensChanged, Replenished,
-        ObjectiveMarked, SecretChanged, PublicRevealed, VpSourceHeld,
+        ObjectiveMarked, SecretChanged, PublicRevealed, VpSourceHeld, AdjustmentWeighed,
     ),
 )
 """The game's line types, what the store may hold, and its ``LineRecorded`` (``domain.events.game_events``)."""

@@ -18,6 +18,9 @@ from gamelog.domain.twilight_imperium import measures, phrases, secrets
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
+    AdjustmentDeclared,
+    AdjustmentWeighed,
+    ScoreDeclared,
     WinnerDeclared,
     CombatEnded,
     CombatStarted,
@@ -65,7 +68,7 @@ class TwilightEngine(Engine):
     TURN_RULE = rules.TURN
     """TI4-TURN (not in the seeds): action-phase turns follow initiative order, skipping players who passed."""
     END_RULE = rules.VP_GOAL
-    AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
+    AFTER_END = Engine.AFTER_END + (WinnerDeclared, ScoreDeclared, AdjustmentDeclared)
     CLAIM_FIELD = "vp"
     state: TwilightState
 
@@ -240,6 +243,20 @@ class TwilightEngine(Engine):
         self.report(line, e.player, rules.declared_winner(self.state, e.player))
         self.report(line, None, rules.declared_scores(self.state, e.scores))
 
+    @decides(ScoreDeclared)
+    def score_declared(self, line: int, e: ScoreDeclared) -> None:
+        self.report(line, e.player, rules.declared_scores(self.state, {e.player: e.score}))
+
+    @decides(AdjustmentDeclared)
+    def adjustment_declared(self, line: int, e: AdjustmentDeclared) -> None:
+        """TI4-VP-SOURCE: a declared adjustment is weighed (what it would take away or add), never applied."""
+        voids, added, finding = rules.weigh_adjustment(self.state, e.player, e.origin, e.points)
+        held = len(self.state.vp_source_lines.get((e.player, e.origin), []))
+        self.emit(AdjustmentWeighed(line=line, player=e.player, origin=e.origin, declared=e.points, held=held,
+                                    voids=voids, added=added))
+        if finding is not None:
+            self.report(line, e.player, [finding])
+
     def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
         """Store each problem; one that depends only on what the source does not record is unverifiable."""
         return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
@@ -307,4 +324,5 @@ RULES = GameRules(
     secrets=secrets.HIDDEN,
     rounds=RoundStarted,
     rule_texts=RULE_TEXTS,
+    results=measures.RESULTS,
 )

@@ -41,4 +41,8 @@ PHRASES: dict[str, Phrase] = {
                                    else f"{f['player']} plays {f['card']} (strategic action)"),
     "winner_declared": lambda f: (f"{f['player']} is declared the winner" if f.get("player") else "no winner is declared")
                                  + (f" ({f['reason']})" if f.get("reason") else ""),
+    "score_declared": lambda f: f"{f['player']} is declared to end with {f['score']} VP"
+                                + (f" ({f['reason']})" if f.get("reason") else ""),
+    "adjustment_declared": lambda f: f"{f['player']} is declared to end with {f['points']} VP from {f['origin']}"
+                                     + (f" ({f['reason']})" if f.get("reason") else ""),
 }

@@ -572,6 +572,22 @@ def swap(state: TwilightState, cards: list[str]) -> list[RuleFinding]:
     return []
 
 
+def weigh_adjustment(state: TwilightState, player: str, origin: str, declared: int) -> tuple[tuple[int, ...], int, RuleFinding | None]:
+    """TI4-VP-SOURCE: what a declared adjustment of ``origin`` would change: (the lines of the points it takes
+    away, the most recent first; the points it adds that no line holds; the finding naming the gap, None when the
+    log already gives ``declared``). The archive's parser takes the most recent points away; so does this."""
+    lines = state.vp_source_lines.get((player, origin), [])
+    held = len(lines)
+    if declared == held:
+        return (), 0, None
+    voids = tuple(reversed(lines[declared:])) if declared < held else ()
+    added = max(0, declared - held)
+    where = f" (line{'s' if len(voids) > 1 else ''} {', '.join(map(str, voids))})" if voids else ""
+    message = (f"{player} is declared to end with {declared} VP from {origin}; the log gives {held}: a declared "
+               f"adjustment of {declared - held:+d} VP{where}, not applied (gamelog reconcile applies it as a what-if)")
+    return voids, added, RuleFinding(VP_SOURCE, message, UNVERIFIABLE)
+
+
 def declared_scores(state: TwilightState, scores: dict[str, int]) -> list[RuleFinding]:
     """TI4-VP-GOAL: final scores another tool declares are compared with the VP track; a gap is named."""
     out = []

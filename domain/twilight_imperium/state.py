@@ -18,6 +18,7 @@ from gamelog.domain.engine import GameState, folds
 from gamelog.domain.twilight_imperium import replay_document
 from gamelog.domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from gamelog.domain.twilight_imperium.events import (
+    AdjustmentWeighed,
     CombatStarted,
     Event,
     Header,
@@ -108,6 +109,7 @@ class TwilightState(GameState):
     previous: Event | Header | None  # the header, until two lines of play have passed
     current: Event | Header | None
     vp_sources: dict[tuple[str, str], int]
+    vp_source_lines: dict[tuple[str, str], list[int]]  # the lines of the points held from each source, in order
     due: str | None
     strategic: tuple[int, str, str, str] | None  # (line, player, card, through): the primary performed in this turn
     strategic_used: list[tuple[int, str, str, str]]  # (line, player, card, through): this round's primaries
@@ -139,6 +141,7 @@ class TwilightState(GameState):
         self.not_recorded: frozenset[str] = frozenset(header.not_recorded)
         self.unknown_commodities: frozenset[str] = frozenset(header.setup.unknown_commodities)
         self.vp_sources: dict[tuple[str, str], int] = {}
+        self.vp_source_lines: dict[tuple[str, str], list[int]] = {}
         self.due: str | None = None
         self.strategic: tuple[int, str, str, str] | None = None
         self.strategic_used: list[tuple[int, str, str, str]] = []
@@ -308,6 +311,14 @@ class TwilightState(GameState):
     def _vp_source(self, e: VpSourceHeld) -> None:
         key = (e.player, e.source)
         self.vp_sources[key] = self.vp_sources.get(key, 0) + e.count
+        lines = self.vp_source_lines.setdefault(key, [])
+        if e.count > 0:
+            lines.extend([e.line] * e.count)
+        for _ in range(-e.count):
+            # A correction's difference takes away the voided line's point; a point lost, the latest held.
+            gone = next((held for held in reversed(lines) if held in self.voided), lines[-1] if lines else None)
+            if gone is not None:
+                lines.remove(gone)
 
     @folds(PublicRevealed)
     def _revealed(self, e: PublicRevealed) -> None:
@@ -322,6 +333,10 @@ class TwilightState(GameState):
     @folds(Replenished)
     def _replenished(self, e: Replenished) -> None:
         """A replenish is told in the audit; the commodities it gave come as CommoditiesChanged."""
+
+    @folds(AdjustmentWeighed)
+    def _adjustment_weighed(self, e: AdjustmentWeighed) -> None:
+        """A declared adjustment is weighed, never applied: the state does not change."""
 
     # -- output ------------------------------------------------------------------------
 

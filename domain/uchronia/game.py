@@ -181,4 +181,5 @@ RULES = GameRules(
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
     rule_texts=RULE_TEXTS,
+    results=measures.RESULTS,
 )

@@ -3,12 +3,17 @@
 The game ends once a player's VP reach the threshold (UCH-THRESHOLD: the
 header's, or the default for its player count). The Forum is the board the
 players share: reports list its cards after each turn and chart them.
+``RESULTS``: a log declares a result with ``winner_declared`` (the table's
+announcement); VP are one source, the score (``gamelog reconcile``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from gamelog.domain.declarations import Declared, ResultSources
 from gamelog.domain.measures import Board, Measures, Step, change
-from gamelog.domain.uchronia.events import ForumChanged, VpChanged
+from gamelog.domain.uchronia.events import ForumChanged, VpChanged, WinnerDeclared
 from gamelog.domain.uchronia.reference import COLORS
 
 FORUM = Board(
@@ -34,3 +39,15 @@ MEASURES = Measures(
     board=FORUM,
     goal_label=lambda vp: f"threshold {vp}",
 )
+
+
+def declarations(event: Any) -> list[Declared]:
+    """The winner a ``winner_declared`` line announces (None: an unbroken tie)."""
+    recorded = getattr(event, "event", None)
+    if isinstance(recorded, WinnerDeclared):
+        return [Declared("winner", event.line, recorded.player, by=recorded.reason or "")]
+    return []
+
+
+RESULTS = ResultSources(declarations=declarations, types=("winner_declared",))
+"""How ``gamelog reconcile`` reads a Uchronia game: its declared winner."""

@@ -15,6 +15,8 @@ from msgspec import UNSET
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.projections.reports.documents import Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode
+from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
+from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, wrap
 from gamelog.projections.store.verify import SHORT
@@ -55,6 +57,7 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
                           ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint),
+                          *([] if head.reconciliation is UNSET else [("reconciliation", head.reconciliation)]),
                           ("version", head.version)]))
 
 
@@ -101,6 +104,9 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
         (player,) = parts.players
         yield from say(f"how {player}'s {label(audit.score)} of {parts.totals[player]} was made:", hanging=2)
         yield from _entries_text(parts.entries(player), "  ", width)
+    if audit.reconciliation is not UNSET:  # the log declares a result: set against the computed one
+        yield ""
+        yield from render_reconciliation_text(audit.reconciliation, width).split("\n")
 
 
 def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
@@ -126,6 +132,10 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
                     "| line | points | total | source | rule |", "| ---: | ---: | ---: | --- | --- |"]
         yield from (f"| {e.line} | {signed(e.points)} | {e.total} | {markdown(e.source)} | `{e.rule}` |"
                     for e in parts.entries(player))
+    if audit.reconciliation is not UNSET:
+        yield ""
+        yield from render_reconciliation_markdown(audit.reconciliation).replace("\n## ", "\n### ").replace(
+            "# Reconciliation", "## Declared result: reconciliation", 1).split("\n")
 
 
 def render_what_if_json(diff: WhatIf) -> str:

@@ -169,6 +169,9 @@ class Report(Document, kw_only=True):
     states: list[Replay] | UnsetType = UNSET
     """The state after the header, then after each line of ``periods`` in order (``replay --line N``'s document):
     what the HTML report's replay shows. Only the HTML report asks for it; ``--format json`` leaves it out."""
+    reconciliation: Reconciliation | UnsetType = UNSET
+    """The declared result set against the computed one (``reconcile``'s document), when the log declares one:
+    a section of the HTML report; ``--format json`` leaves it out (``reconcile --format json`` gives it)."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
@@ -227,6 +230,8 @@ class Audit(Document, kw_only=True):
     scores: dict[str, Score]
     corrections: list[CorrectionEntry]
     fingerprint: str = ""
+    reconciliation: Reconciliation | UnsetType = UNSET
+    """The declared result set against the computed one (``reconcile``'s document), when the log declares one."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
@@ -312,6 +317,93 @@ class LogMatch(Document, kw_only=True):
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
+# -- reconcile --------------------------------------------------------------------
+
+
+class Declaration(Document, kw_only=True):
+    """One declaration of the result: where it is (``LOG:LINE`` of a log line, ``FILE:LINE`` of a results table),
+    who declares it (``by``: the line's reason, or the table), what (``kind``: ``winner``, ``score``,
+    ``adjustment``, ``win`` for a table's win column) and its own ``value``."""
+
+    where: str
+    by: str
+    kind: str
+    player: str | None
+    value: int | str | bool | None
+    origin: str | None = None
+
+
+class Adjustment(Document, kw_only=True):
+    """A declared adjustment of one source of points (a line of the log that declares one), as the rules
+    weighed it on its ``line``: the points ``declared`` from ``origin`` against those the log ``held``;
+    ``points`` is the difference, ``voids`` the lines the what-if leaves out, ``added`` the points no line
+    holds (counted as declared)."""
+
+    line: int
+    origin: str
+    declared: int
+    held: int
+    points: int
+    voids: list[int]
+    added: int
+
+
+class PlayerReconciliation(Document, kw_only=True):
+    """One player: the ``computed`` score and its ``sources`` (each source's points; ``source_lines`` the lines
+    of each), the ``declared`` score (null: none declared), the ``difference`` (declared minus computed), the
+    declared ``adjustments`` and the score ``with_adjustments`` applied (a what-if)."""
+
+    player: str
+    faction: str | None
+    computed: int
+    declared: int | None
+    difference: int | None
+    sources: dict[str, int]
+    adjustments: list[Adjustment]
+    with_adjustments: int
+    source_lines: dict[str, list[int]] = {}
+
+
+class Reconciliation(Document, kw_only=True):
+    """``reconcile GAME --format json``: a game's declared result set against the one its log computes.
+
+    ``game`` is the game's id (``rules`` names the game), ``declared_from`` every declaration, ``winner_agrees``
+    whether the declared winner (null: none declared) is the computed one (true when none is declared), and
+    ``winner_with_adjustments`` who wins once the declared adjustments are applied (the what-if of
+    ``audit --without``), ``declared_winner_wins_with_adjustments`` whether that is the declared winner (null:
+    none declared). ``matched_by`` says how a results table's rows were matched to the game (``id``,
+    ``players and factions``; null without a table), ``table_game`` what the table calls it.
+    """
+
+    game: str
+    declared_from: list[Declaration]
+    computed_winner: str | None
+    declared_winner: str | None
+    winner_agrees: bool
+    players: list[PlayerReconciliation]
+    rules: str = ""
+    score: str = ""
+    declared: bool = False
+    agrees: bool = True
+    winner_with_adjustments: str | None = None
+    declared_winner_wins_with_adjustments: bool | None = None
+    matched_by: str | None = None
+    table_game: str | None = None
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+
+class StoreReconciliation(Document, kw_only=True):
+    """``reconcile --declared FILE --format json`` (no GAME): every game of a results table matched to a stored
+    game and reconciled (``games``), and the ids of those that disagree (``disagree``: a score or the winner)."""
+
+    declared: str
+    games: list[Reconciliation]
+    disagree: list[str]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+
 # -- encoding and schemas ---------------------------------------------------------
 
 _encoder = msgspec.json.Encoder()
@@ -332,7 +424,8 @@ def replay_type() -> Any:
     return types[0] if len(types) == 1 else Union[types]  # a runtime union, for msgspec
 
 
-NAMES = ("validate", "games", "replay", "report", "audit", "what-if", "verify", "verify-against")
+NAMES = ("validate", "games", "replay", "report", "audit", "what-if", "verify", "verify-against", "reconcile",
+         "reconcile-store")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
 
 _TYPES: dict[str, Any] = {
@@ -343,6 +436,8 @@ _TYPES: dict[str, Any] = {
     "what-if": WhatIf,
     "verify": Verification,
     "verify-against": LogMatch,
+    "reconcile": Reconciliation,
+    "reconcile-store": StoreReconciliation,
 }
 
 

@@ -131,6 +131,15 @@ def _replay(report: Report, board: Board | None) -> tuple[str, str, str]:
             f'<script type="application/json" id="replay-data">{data}</script><script>{SCRIPT}</script>')
 
 
+def _declared(report: Report) -> str:
+    """The declared result set against the computed one, when the log declares one (``reconcile``)."""
+    if report.reconciliation is UNSET:
+        return ""
+    from gamelog.projections.reports.reconcile_formats import html_section  # it imports this module's CSS
+
+    return html_section(report.reconciliation)
+
+
 def render_html(report: Report) -> str:
     """The whole page as one string."""
     final = report.periods[-1].standings if report.periods else report.opening
@@ -143,7 +152,7 @@ def render_html(report: Report) -> str:
             f"<title>{escape(_title(report))}</title><style>{CSS}</style></head><body>{pattern_defs()}"
             f"<h1>{escape(_title(report))}</h1>"
             f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {escape(_counts(report))}</p>"
-            f"<h2>Standings</h2>{_standings_table(final)}"
+            f"<h2>Standings</h2>{_standings_table(final)}{_declared(report)}"
             f"<h2>The game, line by line</h2>{controls}"
             f"<h3>{escape(report.score.replace('_', ' '))} of each player</h3>{_score_chart(report, measures)}{strip}"
             f"{panel}<h2>The log, {report.by} by {report.by}</h2>{_log(report)}{script}</body></html>\n")

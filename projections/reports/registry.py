@@ -8,7 +8,9 @@ report's replay needs), called as ``render(report, report.periods, layout)``.
 Either way it gives the text as pieces. Adding a format is one
 :func:`register_format` (as a decorator or a call); ``gamelog report
 --format`` offers it from then on. An audit format is one
-:func:`register_audit_format`: how it writes an audit, and a what-if.
+:func:`register_audit_format`: how it writes an audit, and a what-if. A
+reconcile format is one :func:`register_reconcile_format`: how it writes a
+reconciliation of a game, or of a store (``reconcile`` with no GAME).
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from gamelog.projections.reports.audit import AuditParts
 from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                        render_what_if_json, render_what_if_markdown,
                                                        render_what_if_text)
-from gamelog.projections.reports.documents import Period, Report, WhatIf
+from gamelog.projections.reports.documents import Period, Reconciliation, Report, StoreReconciliation, WhatIf
 from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
 from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.reconcile_formats import render_reconciliation
 from gamelog.projections.reports.terminal import WIDTH
 
 
@@ -136,6 +139,30 @@ def audit_format(name: str) -> AuditFormat:
     return _named("audit format", AUDIT_FORMATS, name)
 
 
+ReconcileRender = Callable[[Reconciliation | StoreReconciliation, Layout], str]
+"""How a reconcile format writes a reconciliation (of a game, or of a store's games) for a layout."""
+
+RECONCILE_FORMATS: dict[str, ReconcileRender] = {}
+
+
+def register_reconcile_format(name: str, render: ReconcileRender) -> ReconcileRender:
+    """Register the reconcile format ``name``; raises ValueError when it is taken."""
+    if name in RECONCILE_FORMATS:
+        raise ValueError(f"a reconcile format named {name!r} is registered already")
+    RECONCILE_FORMATS[name] = render
+    return render
+
+
+def reconcile_formats() -> list[str]:
+    """The names of the reconcile formats, in the order they were registered."""
+    return list(RECONCILE_FORMATS)
+
+
+def reconcile_format(name: str) -> ReconcileRender:
+    """The reconcile format ``name``; raises KeyError naming the known ones."""
+    return _named("reconcile format", RECONCILE_FORMATS, name)
+
+
 # gamelog's own formats, in the order `--help` lists them.
 register_format("text", lambda head, periods, layout: text_pieces(head, periods, layout.style, layout.width))
 register_format("markdown", lambda head, periods, _: markdown_pieces(head, periods),
@@ -152,3 +179,8 @@ register_audit_format("json", audit=lambda parts, _: audit_json_pieces(parts),
                       what_if=lambda diff, _: render_what_if_json(diff))
 register_audit_format("markdown", audit=lambda parts, _: audit_markdown_pieces(parts),
                       what_if=lambda diff, _: render_what_if_markdown(diff))
+
+register_reconcile_format("text", lambda doc, layout: render_reconciliation(doc, "text", layout.width))
+register_reconcile_format("markdown", lambda doc, _: render_reconciliation(doc, "markdown"))
+register_reconcile_format("json", lambda doc, _: render_reconciliation(doc, "json"))
+register_reconcile_format("html", lambda doc, _: render_reconciliation(doc, "html"))

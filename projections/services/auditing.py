@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from msgspec import UNSET
+
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.replay import PointNotReached, without as replay_without
 from gamelog.projections.reports.audit import audit_parts
@@ -22,6 +24,7 @@ from gamelog.projections.reports.whatif import compare
 from gamelog.projections.views.keeper import views_in_memory
 
 from .errors import BadInput, PointNotInGame
+from .reconciling import declared_in
 from .secrecy import player_not_found, redaction as player_view
 from .sources import Source, open_game, reading_views
 
@@ -70,6 +73,8 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
             if player not in parts.players:
                 raise player_not_found(source.id, parts.players, player)
             parts = audit_parts(cursor, source.id, player, fingerprint)
+        else:
+            parts.head.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares of the result
         if as_player is not None:
             parts = audit_parts_view(parts, player_view(source, as_player))
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))

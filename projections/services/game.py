@@ -13,14 +13,17 @@ import io
 import os
 from typing import Any, BinaryIO, Iterable
 
+from msgspec import UNSET
+
 from gamelog.domain.errors import InputError
 from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.audit import build_audit, player_entries
-from gamelog.projections.reports.documents import Audit, AuditFinding, Report, ScoreEntry, WhatIf
+from gamelog.projections.reports.documents import Audit, AuditFinding, Reconciliation, Report, ScoreEntry, WhatIf
 from gamelog.projections.reports.model import build_report
 from gamelog.projections.reports.redaction import Redaction
 
 from .auditing import compare_without
+from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
 from .secrecy import player_not_found, redaction
@@ -106,7 +109,9 @@ class Game:
         """``audit --format json``'s document: every finding with its rule and line, how each player's score was
         made, the corrections, the fingerprint."""
         with self._source.views() as cursor:
-            return self._view()(build_audit(cursor, self.id, fingerprint=self._source.fingerprint()))
+            audit = build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
+            audit.reconciliation = declared_in(self._source, cursor) or UNSET
+            return self._view()(audit)
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -132,6 +137,17 @@ class Game:
         """
         with self._source.views() as cursor:
             return self._view()(compare_without(self._source, cursor, without)[0])
+
+    def reconcile(self, declared: str | os.PathLike[str] | None = None, *, columns: str | None = None) -> Reconciliation:
+        """``reconcile --format json``'s document: the result the log (and the results table ``declared``, a CSV
+        file) declares set against the computed one, player by player and source by source, the declared
+        adjustments applied as a what-if. ``columns`` maps the table's columns (``game=GameID,...``).
+
+        Raises :class:`~gamelog.reconciling.TableInvalid` (``FILE:LINE``) for a table that cannot be read or names
+        a player who is not the game's, and :class:`~gamelog.errors.BadInput` for a file that cannot be read.
+        """
+        table = read_table(os.fspath(declared), columns) if declared is not None else None
+        return reconcile_source(self._source, table)
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""

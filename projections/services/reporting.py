@@ -10,12 +10,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
+from msgspec import UNSET
+
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.model import build_report, report_head, report_periods
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
+from .reconciling import declared_in
 from .outputs import check_output
 from .secrecy import redaction as player_view
 from .sources import is_log_file, open_game, reading_views
@@ -45,7 +48,9 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         check_grouping(game, head.game, by)
         view = Redaction() if as_player is None else player_view(source, as_player)
         if chosen.whole:
-            whole = view(build_report(cursor, source.id, by, source.history()))
+            whole = build_report(cursor, source.id, by, source.history())
+            whole.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares: a section
+            whole = view(whole)
             yield chosen.render(whole, whole.periods, layout)
         else:
             yield chosen.render(view(head), view.each(report_periods(cursor, head)), layout)

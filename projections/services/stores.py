@@ -17,6 +17,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 from .errors import GameNotFound
 from .inputs import opened_source
 from .game import Game
+from .reconciling import StoreReconciliation, reconcile_store
 from .sources import StoredGame, check_store_location, open_game_store
 
 __all__ = ["ImportResult", "Outcome", "Store", "open_store"]
@@ -66,6 +67,13 @@ class Store:
         if self._store.summary(game_id) is None:
             raise GameNotFound(f"no stored game named {game_id!r} (in {self.location})")
         return Game(stored)
+
+    def reconcile(self, declared: str | os.PathLike[str], *, columns: str | None = None) -> StoreReconciliation:
+        """``reconcile --declared FILE --format json`` with no GAME: each game of the results table ``declared``
+        matched to a stored game (by id, else by players and factions) and reconciled; ``disagree`` lists the
+        games whose declared scores or winner differ. Raises :class:`~gamelog.reconciling.TableInvalid`
+        (``FILE:LINE``) for a game or a player the store does not have."""
+        return reconcile_store(self.location, os.fspath(declared), columns=columns)
 
     def __contains__(self, game_id: object) -> bool:
         return isinstance(game_id, str) and self._store.summary(game_id) is not None

@@ -30,7 +30,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from gamelog.domain.conversion import Conversion, ConversionError, Summary
-from gamelog.domain.twilight_imperium.converters.ti_assistant_entries import Walk
+from gamelog.domain.events import MAX_AMOUNT, MAX_TOTAL
+from gamelog.domain.twilight_imperium.converters.ti_assistant_entries import Declarations, Walk
 from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import Entry, iso, member, text
 from gamelog.domain.twilight_imperium import reference
 
@@ -177,12 +178,38 @@ def header(data: dict[str, Any], factions: dict[str, str], entries: list[Entry],
             "not_recorded": NOT_RECORDED, "at": iso(start), "source": "data"}
 
 
-def declared(data: dict[str, Any]) -> tuple[str | None, dict[str, int]]:
-    """An archive's own result fields (``data.winner``, ``data.finalScoreOverrides``); TI Assistant writes neither."""
-    winner = data.get("winner") if isinstance(data.get("winner"), str) else None
-    overrides = data.get("finalScoreOverrides")
-    scores = {f: v for f, v in overrides.items() if isinstance(v, int) and not isinstance(v, bool)} if isinstance(overrides, dict) else {}
-    return winner, scores
+ADDITIONS = ("winner", "finalScoreOverrides", "imperialVPOverrides")
+"""What the Hall of Records (the archive of our real exports) adds to an export's ``data``; TI Assistant writes none."""
+
+
+def declared(data: dict[str, Any], factions: dict[str, str]) -> Declarations:
+    """An archive's own result fields: ``data.winner`` (a faction), ``data.finalScoreOverrides`` (faction -> final
+    VP) and ``data.imperialVPOverrides`` (faction -> the Imperial points the table applied).
+
+    Raises ConversionError naming the field for a value of the wrong kind or a faction not in the game.
+    """
+    winner = data.get("winner")
+    if winner is not None and winner not in factions:
+        what = f"unknown faction {winner!r}" if isinstance(winner, str) else "expected a faction's name"
+        raise ConversionError("$.data.winner", f"{what} (the export's factions: {', '.join(factions)})")
+    return Declarations(winner, _by_faction(data, "finalScoreOverrides", factions, minimum=None),
+                        _by_faction(data, "imperialVPOverrides", factions, minimum=0))
+
+
+def _by_faction(data: dict[str, Any], key: str, factions: dict[str, str], minimum: int | None) -> dict[str, int]:
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConversionError(f"$.data.{key}", "expected an object: faction -> victory points")
+    for faction, points in value.items():
+        if faction not in factions:
+            raise ConversionError(f"$.data.{key}", f"unknown faction {faction!r} (the export's factions: {', '.join(factions)})")
+        if not isinstance(points, int) or isinstance(points, bool) or minimum is not None and points < minimum \
+                or abs(points) > (MAX_TOTAL if minimum is None else MAX_AMOUNT):
+            least = "a whole number" if minimum is None else f"a whole number from {minimum}"
+            raise ConversionError(f"$.data.{key}.{faction}", f"expected {least} of victory points, not {json.dumps(points)[:40]}")
+    return dict(value)
 
 
 def convert(export: bytes | str | Any, game_id: str | None = None) -> Conversion:
@@ -195,7 +222,8 @@ def convert(export: bytes | str | Any, game_id: str | None = None) -> Conversion
     data = member(root, "data", "$", dict, NOT_OURS)
     factions = read_factions(data)
     entries = read_entries(root)
-    walk = Walk(factions, entries, header(data, factions, entries, game_id), declared(data), Summary(SOURCE))
+    walk = Walk(factions, entries, header(data, factions, entries, game_id), declared(data, factions), Summary(SOURCE))
     for entry in entries:
         walk.translate(entry)
+    walk.declare(entries[-1])
     return Conversion(walk.lines, walk.summary)

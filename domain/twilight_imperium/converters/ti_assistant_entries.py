@@ -58,9 +58,16 @@ for any other:
 * ``REVEAL_OBJECTIVE`` of a stage I or II card: ``objective_revealed``; of
   another card (a secret, another deck): ``objective_made_public``.
 * ``MANUAL_VP_UPDATE``: ``vp_scored`` of a manual correction.
-* ``END_GAME``: with the archive's ``data.winner``: ``winner_declared`` (with
-  ``finalScoreOverrides`` as its ``scores``); else a note. The result itself
-  is the VP track's: the engine ends the game when a player reaches the goal.
+* ``END_GAME``: a note. The result itself is the VP track's: the engine ends
+  the game when a player reaches the goal.
+
+After the last entry, what an archive declares of the result (the Hall of
+Records adds these to the export's ``data``; TI Assistant writes none), each
+line's ``source`` naming its field: ``data.winner``: ``winner_declared``;
+each of ``data.finalScoreOverrides``: ``score_declared``; each of
+``data.imperialVPOverrides`` (the Imperial points the table applied):
+``adjustment_declared`` of the Imperial Point, which the rules weigh and never
+apply.
 
 Every line carries ``at`` and ``source`` (``actionLog[123]``); ``vp_scored``
 names where its point came from in ``origin``.
@@ -139,6 +146,15 @@ def read_turns(entries: list[Entry]) -> Turns:
     return turns
 
 
+@dataclass(frozen=True)
+class Declarations:
+    """What an archive declares of the result: the winner (a faction), final scores and Imperial points by faction."""
+
+    winner: str | None = None
+    final_scores: dict[str, int] = field(default_factory=dict)
+    imperial: dict[str, int] = field(default_factory=dict)
+
+
 class Walk:
     """The conversion in progress: the lines written so far and what later entries need to know.
 
@@ -148,12 +164,12 @@ class Walk:
     """
 
     def __init__(self, factions: dict[str, str], entries: list[Entry], header: dict[str, Any],
-                 declared: tuple[str | None, dict[str, int]], summary: Summary):
+                 declared: Declarations, summary: Summary):
         self.players = factions
         self.lines: list[dict[str, Any]] = [header]
         self.summary = summary
         summary.types["game"] = 1
-        self.winner, self.final_scores = declared
+        self.declared = declared
         self.round = 0
         player_to_faction = {p: f for f, p in factions.items()}
         self.speaker = player_to_faction.get(header["setup"].get("speaker", ""))
@@ -198,6 +214,27 @@ class Walk:
         if lost:
             line["lost"] = True
         return self.emit(entry, line)
+
+    def declare(self, last: Entry) -> None:
+        """Write what the archive declares of the result, after the last entry (at its time), each line's
+        ``source`` naming the export's field."""
+        d, app = self.declared, "TI Assistant writes none"
+        lines: list[tuple[str, dict[str, Any]]] = []
+        if d.winner is not None:
+            lines.append(("data.winner", {"type": "winner_declared", "player": self.players[d.winner],
+                                          "reason": f"the archive's data.winner: {d.winner} ({app})"}))
+        for faction, score in d.final_scores.items():
+            lines.append(("data.finalScoreOverrides", {
+                "type": "score_declared", "player": self.players[faction], "score": score,
+                "reason": f"the archive's data.finalScoreOverrides: {faction} {score} VP ({app})"}))
+        for faction, points in d.imperial.items():
+            lines.append(("data.imperialVPOverrides", {
+                "type": "adjustment_declared", "player": self.players[faction], "origin": "Imperial Point",
+                "points": points,
+                "reason": f"the archive's data.imperialVPOverrides: {faction} {points} Imperial VP applied ({app})"}))
+        for source, line in lines:
+            self.lines.append({**line, "at": last.at, "source": source})
+            self.summary.types[line["type"]] = self.summary.types.get(line["type"], 0) + 1
 
     def translate(self, entry: Entry) -> None:
         """Write what ``entry`` records, or keep it as a note; count it in the summary."""
@@ -597,17 +634,10 @@ def manual_vp_update(walk: Walk, entry: Entry) -> str | None:
 
 
 def end_game(walk: Walk, entry: Entry) -> str | None:
-    # The app stores no winner: the VP track makes the result. An archive's own fields are its declared result.
-    if walk.winner not in walk.players:
-        return "the app ended the game here; the export records no winner"
-    line: dict[str, Any] = {"type": "winner_declared", "player": walk.players[walk.winner],
-                            "reason": f"the archive's data.winner: {walk.winner} (TI Assistant writes no winner)"}
-    scores = {walk.players[f]: v for f, v in walk.final_scores.items() if f in walk.players}
-    if scores:
-        line["scores"] = scores
-        line["reason"] += "; its finalScoreOverrides give the final scores"
-    walk.emit(entry, line)
-    return None
+    # The app stores no winner: the VP track makes the result. An archive's own fields follow the last entry.
+    d = walk.declared
+    follows = "; the archive's declared result follows at the end of the log" if d.winner or d.final_scores or d.imperial else ""
+    return f"the app ended the game here{follows}"
 
 
 TRANSLATORS: dict[str, Callable[[Walk, Entry], str | None]] = {
