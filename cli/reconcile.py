@@ -8,7 +8,7 @@ from gamelog.cli.options import RegistryChoice, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.projections.reports.registry import reconcile_formats
-from gamelog.reconciling import reconciled
+from gamelog.reconciling import TableInvalid, reconciled
 
 
 @click.command()
@@ -35,7 +35,8 @@ def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: 
     game of FILE is matched to a stored game (by its id, else by its players
     and factions) and the games that disagree are listed. GAME is a log file
     or a stored game's id. Exit 0 (a disagreement is an answer, not an error);
-    2 for a table row naming an unknown game or player (FILE:LINE).
+    2 for a table row naming an unknown game or player (FILE:LINE); with
+    no GAME, the games the store holds are reconciled all the same.
 
     Examples:
 
@@ -50,3 +51,6 @@ def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: 
     write_pieces([answer.text], output)
     if output:
         click.echo(f"the {fmt} reconciliation written to {output}", err=True)
+    unmatched = getattr(answer.document, "unmatched", None)
+    if unmatched:  # the games it could match are written; the table's others are its input errors
+        raise TableInvalid("\n".join(unmatched))

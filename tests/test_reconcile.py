@@ -307,6 +307,12 @@ def test_store_wide_the_shared_games_are_matched_and_the_others_are_input_errors
     assert result.exit_code == 2
     assert re.findall(r"ti4_master_data\.csv:(\d+): the game '([^']+)' is no stored game", result.stderr) == [
         ("19", "1.19.25 TI Assistant JSON Game Data.json"), ("25", "1.11.25 Twilight Imperium Game.json")]
+    # ... and the three it holds are reconciled all the same, the two others listed in the document too.
+    result = cli("reconcile", "--declared", master, "--store", store, "--format", "json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert len(document["games"]) == 3 and len(document["disagree"]) == 3
+    assert [u.split(": ", 1)[0].rsplit(":", 1)[1] for u in document["unmatched"]] == ["19", "25"]
     lines = open(master, encoding="utf-8").read().splitlines()
     shared = table(tmp_path, "\n".join(lines[:18]) + "\n", "shared.csv")  # the heading and the shared games' rows
     result = cli("reconcile", "--declared", shared, "--store", store, "--format", "json")

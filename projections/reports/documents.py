@@ -402,6 +402,9 @@ class StoreReconciliation(Document, kw_only=True):
     disagree: list[str]
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+    unmatched: list[str] = msgspec.field(default_factory=list)
+    """Each game of the table that matches no stored game, as ``FILE:LINE: what is wrong`` (its first row): the
+    command lists the others and exits 2."""
 
 
 # -- encoding and schemas ---------------------------------------------------------

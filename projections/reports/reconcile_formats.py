@@ -154,10 +154,13 @@ def render_html(doc: Reconciliation | StoreReconciliation) -> str:
         title = f"Reconciliation of {doc.declared}"
         body = "".join(f"<h2>{escape(g.game)}</h2>" + html_section(g, "h3") for g in doc.games)
         body += f"<p>Disagree: {escape(', '.join(doc.disagree) or 'none')}</p>"
+        if doc.unmatched:
+            body += "<p>Not stored:</p><ul>" + "".join(f"<li>{escape(u)}</li>" for u in doc.unmatched) + "</ul>"
     else:
         title = f"Reconciliation of {doc.game}"
         body = html_section(doc)
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
             f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>{body}</body></html>\n")
 
 
@@ -166,15 +169,17 @@ def render_store_text(doc: StoreReconciliation, width: int = WIDTH) -> str:
     for g in doc.games:
         out += [render_text(g, width), ""]
     out += wrap(clean(f"{len(doc.games)} game{'s' if len(doc.games) != 1 else ''} of {doc.declared}; disagree: "
-                      f"{', '.join(doc.disagree) or 'none'}"), width, 0, 2)
+                      f"{', '.join(doc.disagree) or 'none'}"
+                      + (f"; {len(doc.unmatched)} not stored (on stderr)" if doc.unmatched else "")), width, 0, 2)
     return "\n".join(out)
 
 
 def render_store_markdown(doc: StoreReconciliation) -> str:
     parts = [render_markdown(g).replace("\n## ", "\n### ").replace("# Reconciliation", "## Reconciliation", 1)
              for g in doc.games]
+    unmatched = ["Not stored:\n\n" + "\n".join(f"- {markdown(u)}" for u in doc.unmatched)] if doc.unmatched else []
     return "\n\n".join([f"# Reconciliation of {markdown(doc.declared)}", *parts,
-                        f"Disagree: {markdown(', '.join(doc.disagree) or 'none')}"])
+                        f"Disagree: {markdown(', '.join(doc.disagree) or 'none')}", *unmatched])
 
 
 def render_reconciliation(doc: Reconciliation | StoreReconciliation, fmt: str, width: int = WIDTH) -> str:

@@ -208,8 +208,10 @@ def reconcile_store(store: str, declared: str, *, columns: str | None = None) ->
     else by the players and factions its rows name) and reconciled; ``disagree`` lists those whose declared
     scores or winner differ from the computed ones.
 
-    Raises :class:`TableInvalid` naming ``FILE:LINE`` for a table without a game column, a game that matches no
-    stored game, a player who is not the matched game's; :class:`~.errors.BadInput` and the store's errors.
+    A game that matches no stored game (an archive's table names games not imported yet) is listed in
+    ``unmatched`` as ``FILE:LINE: ...``, the others reconciled all the same. Raises :class:`TableInvalid` naming
+    ``FILE:LINE`` for a table without a game column, two of its games matching one stored game, a player who is
+    not the matched game's; :class:`~.errors.BadInput` and the store's errors.
     """
     table = read_table(declared, columns)
     if not table.has_games:
@@ -218,13 +220,14 @@ def reconcile_store(store: str, declared: str, *, columns: str | None = None) ->
     with opened_game_store(store, must_exist=True) as opened:
         candidates = [_candidate(next(iter(opened.history(s.id))).event) for s in opened.games()]
     problems: list[str] = []
+    unmatched: list[str] = []
     matches: list[Matched] = []
     claimed: dict[str, str] = {}
     for name, rows in _group(table).items():
         found = _match(table, name, rows, candidates, problems)
         if found is None:
             names = sorted({r.player or r.faction for r in rows})
-            problems.append(f"{table.where(rows[0])}: the game {name!r} is no stored game: none has that id, nor "
+            unmatched.append(f"{table.where(rows[0])}: the game {name!r} is no stored game: none has that id, nor "
                             f"its players and factions ({', '.join(names)})")
         elif found.candidate.id in claimed:
             problems.append(f"{table.where(rows[0])}: the game {name!r} matches {found.candidate.id}, which the "
@@ -238,7 +241,8 @@ def reconcile_store(store: str, declared: str, *, columns: str | None = None) ->
     for found in matches:
         with open_game_by_id(found.candidate.id, store) as source:
             games.append(_reconcile_source(source, found, table))
-    return StoreReconciliation(declared=table.name, games=games, disagree=[g.game for g in games if not g.agrees])
+    return StoreReconciliation(declared=table.name, games=games, disagree=[g.game for g in games if not g.agrees],
+                               unmatched=unmatched)
 
 
 @contextmanager
