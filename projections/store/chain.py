@@ -48,6 +48,19 @@ def seal(chain: bytes, payload: bytes) -> bytes:
     return b'{"chain":"' + chain.hex().encode() + b'","event":' + payload + b"}"
 
 
+_HEAD = b'{"chain":"'
+CHAIN_AT = len(_HEAD)
+EVENT_AT = CHAIN_AT + 64
+_MIDDLE = b'","event":'
+PAYLOAD_AT = EVENT_AT + len(_MIDDLE)
+
+
+def sealed_head() -> tuple[bytes, bytes]:
+    """What :func:`seal` writes before the chain hash, and between it and the payload: a state as written is
+    ``head + chain hash (CHAIN_AT:EVENT_AT) + middle + payload (PAYLOAD_AT:-1) + b"}"``."""
+    return _HEAD, _MIDDLE
+
+
 def open_sealed(state: bytes) -> tuple[bytes, bytes]:
     """(chain hash, payload encoding) of a stored state; raises ``msgspec.DecodeError`` if it is not sealed."""
     sealed = _sealed.decode(state)

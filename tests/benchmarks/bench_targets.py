@@ -27,7 +27,7 @@ process that ran it alone). The work and its ceiling:
 * ``projections rebuild`` of the imported store against reading the same rows
   (the notification log, a page of 5,000 at a time, on one connection);
 * ``replay --turn`` of a turn near the middle of a stored 1,000-line game
-  (the median of 20) against reading its rows;
+  (the service's ``state_of``, the store open; the median of 20) against reading its rows;
 * ``validate`` of Uchronia and Twilight Imperium logs of the same length, as
   ratios to Merchant of Venus' rate.
 """
@@ -192,11 +192,13 @@ def _replay_turn() -> int:
 
 
 def task_replay(log: str, store: str) -> int:
-    from gamelog.domain.replay import state_at
+    """``replay --turn`` in process, the store open: the service's replay of a stored game to a turn."""
+    from gamelog.projections.services.replaying import state_of
+    from gamelog.projections.services.sources import StoredGame
     from gamelog.projections.store.application import GameStore
 
-    game_store = GameStore(store)
-    return _time_repeated(lambda: state_at("merchant-of-venus", game_store.history("replay"), turn=_replay_turn()))
+    game = StoredGame(GameStore(store), "replay", store)
+    return _time_repeated(lambda: state_of(game, turn=_replay_turn()))
 
 
 def task_replay_rows(log: str, store: str) -> int:

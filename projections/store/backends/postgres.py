@@ -56,6 +56,9 @@ class PostgresBackend(Backend):
     name = "postgresql"
     mark = "%s"
     position_column = "notification_id"
+
+    def contains(self, column: str) -> str:
+        return f"position({self.mark} in {column}) > 0"
     _creating: Any = None  # the connection holding the creation lock, between prepare() and prepared()
 
     def environment(self) -> dict[str, str]:
