@@ -28,7 +28,7 @@ from eventsourcing.projection import Projection
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
 from gamelog.projections.store.errors import StoreBusy, StoreError
-from gamelog.projections.store.library import insert_events_in, insert_tracking_in
+from gamelog.projections.store.library import copy_events_in, insert_tracking_in
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
 CREATE_LOCK = 0x676C  # "gl", with the schema's hashtext: the lock processes creating a store's tables take turns on
@@ -169,8 +169,8 @@ class PostgresBackend(Backend):
 
     def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
         # The recorder's own insert_events commits a transaction per call; an import
-        # writes many batches in one transaction, so it inserts on the open cursor.
-        insert_events_in(self.recorder, cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
+        # writes many batches in one transaction, so it copies them on the open cursor.
+        copy_events_in(self.recorder, cursor, uid, rows)
 
     def tracking_recorder(self, application_name: str) -> PostgresTrackingRecorder:
         return PostgresTrackingRecorder(self.recorder.datastore,
