@@ -94,3 +94,17 @@ def test_a_sealed_state_decodes_from_its_slice_as_opening_it_does():
         with pytest.raises(DecodeFailed):
             mapper.decode_payload(topic, bad)
             pytest.fail(what)
+
+
+def test_an_import_seals_each_event_as_event_hash_link_and_seal_say():
+    from gamelog.projections.store.application import sealed_rows
+    from gamelog.projections.store.chain import GENESIS, event_hash, link
+
+    events = [TurnFinished(line=n, player="Ann", turn=n, rule="R", cause="c") for n in range(1, 4)]
+    rows, head = sealed_rows(7, events, GENESIS)
+    previous = GENESIS
+    for (version, topic, state), event, expected_version in zip(rows, events, (7, 8, 9)):
+        expected_topic, payload = encoded(event)
+        previous = link(previous, event_hash(expected_topic, payload))
+        assert (version, topic, state) == (expected_version, expected_topic, seal(previous, payload))
+    assert head == previous

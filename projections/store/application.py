@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from itertools import count
 from dataclasses import dataclass
 from typing import Any, Iterator, NamedTuple
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -42,7 +43,7 @@ from eventsourcing.persistence import MapperDeserialisationError
 from gamelog.domain.events import TurnFinished
 from gamelog.projections.store.backends import backend_class, backend_for
 from gamelog.projections.store.backends.base import LOCK_TIMEOUT
-from gamelog.projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
+from gamelog.projections.store.chain import GENESIS, StoredLink, open_sealed, sealed_chain
 from gamelog.projections.store.errors import (NotAStore, StoreBusy, StoreDamaged, StoreError, StoreReadOnly,
                                               VersionCollision)
 from gamelog.projections.store.mapper import StructMapper, encoded, encoded_topic
@@ -445,12 +446,9 @@ def sealed_rows(first_version: int, payloads: list[Any], previous: bytes) -> tup
     of the event before the first. Pure: an archive import seals in worker
     processes and one writer inserts (:meth:`GameStore.insert_rows`).
     """
-    rows = []
-    for version, payload in enumerate(payloads, first_version):
-        topic, state = encoded(payload)
-        previous = link(previous, event_hash(topic, state))
-        rows.append((version, topic, seal(previous, state)))
-    return rows, previous
+    pairs = [encoded(payload) for payload in payloads]
+    sealed, head = sealed_chain(previous, pairs)
+    return [(version, topic, state) for version, (topic, _), state in zip(count(first_version), pairs, sealed)], head
 
 
 def header_rules(event: Any) -> Any:

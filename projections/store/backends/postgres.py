@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID
 
 import psycopg
-from eventsourcing.persistence import StoredEvent, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
