@@ -107,7 +107,9 @@ def _decide(handle: BinaryIO, checked: CheckedLog) -> LogReader:
         # Without a correction, nothing a correction needs is kept; a source that cannot be read again keeps it all.
         with SpilledIndex() as index:
             for _, events in decide_lines(reader, index if not seekable else None, history=not seekable):
-                _spool_findings(events, checked)
+                for e in events:  # most lines find nothing: one type test an event, no call
+                    if type(e) is FindingRaised:
+                        _spool_finding(e, checked)
         return reader
     except HistoryNeeded as needed:
         first_correction = needed.line
@@ -117,14 +119,14 @@ def _decide(handle: BinaryIO, checked: CheckedLog) -> LogReader:
     with SpilledIndex() as index:
         for line, events in decide_lines(reader, index):
             if line >= first_correction:
-                _spool_findings(events, checked)
+                for e in events:
+                    if type(e) is FindingRaised:
+                        _spool_finding(e, checked)
     return reader
 
 
-def _spool_findings(events: list, checked: CheckedLog) -> None:
-    for e in events:
-        if type(e) is FindingRaised:
-            checked._add(Finding(line=e.line, rule=e.rule, severity=e.severity, player=e.player, message=e.message))
+def _spool_finding(e: FindingRaised, checked: CheckedLog) -> None:
+    checked._add(Finding(line=e.line, rule=e.rule, severity=e.severity, player=e.player, message=e.message))
 
 
 def check_file(path: str, source: BinaryIO | None = None) -> FileCheck:
