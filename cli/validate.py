@@ -6,8 +6,9 @@ import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
 from gamelog.cli.options import max_errors_option
-from gamelog.projections.reports.validation import error_lines, finding_lines, render_validation_json
-from gamelog.validating import validate as validate_logs
+from gamelog.domain.engine import VIOLATION
+from gamelog.projections.reports.validation import error_lines, finding_lines, validation_json_pieces
+from gamelog.validating import validate_each
 
 
 @click.command()
@@ -28,15 +29,24 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
       gamelog validate --format json logs/*.jsonl
       cat game.jsonl | gamelog validate -
     """
-    validated = validate_logs(logs)
+    malformed = violated = False
+
+    def checked():  # each log's check as it is read, what it adds up to noted on the way
+        nonlocal malformed, violated
+        for check in validate_each(logs):
+            malformed, violated = malformed or bool(check.errors), violated or bool(check.counts[VIOLATION])
+            yield check
+
     if fmt == "json":
-        click.echo(render_validation_json(validated.checks))
+        for piece in validation_json_pieces(checked()):
+            click.echo(piece, nl=False)
+        click.echo()
     else:
-        for check in validated.checks:
+        for check in checked():
             for line in capped(error_lines(check), max_errors):
                 click.echo(line, err=True)
             for line in finding_lines(check):
                 click.echo(line)
-    if validated.malformed:
+    if malformed:
         raise SystemExit(EXIT_INPUT)
-    raise SystemExit(EXIT_VIOLATION if validated.violated else EXIT_OK)
+    raise SystemExit(EXIT_VIOLATION if violated else EXIT_OK)

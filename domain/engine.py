@@ -342,6 +342,12 @@ class Engine(Dispatching):
 
     def emit(self, event: Derived) -> None:
         """Store-and-fold an event decided for the current line."""
+        if self.index is None:  # nothing kept: the fold alone (validate before a correction, a replay)
+            handler = self.state.HANDLERS.get(type(event))
+            if handler is not None:
+                handler(self.state, event)
+                self._out.append(event)
+                return
         self.apply(event)
         self._out.append(event)
 

@@ -78,6 +78,7 @@ class GameRules:
     round_of: Callable[[Any], int | None] | None = field(init=False, repr=False, compare=False)
     header_decoder: Any = field(init=False, repr=False, compare=False)
     event_decoder: Any = field(init=False, repr=False, compare=False)
+    events_decoder: Any = field(init=False, repr=False, compare=False)
     words: Mapping[str, Phrase] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -89,6 +90,8 @@ class GameRules:
             "round_of": None if self.rounds is None else self._round_begun,
             "header_decoder": msgspec.json.Decoder(self.events.header),
             "event_decoder": msgspec.json.Decoder(_union(self.events.recorded)),
+            # Many lines at once, as one JSON array (the reader's fast path, domain.reader).
+            "events_decoder": msgspec.json.Decoder(list[_union(self.events.recorded)]),
             "words": {**COMMON, **self.phrases},
         }
         for name, value in made.items():

@@ -19,6 +19,7 @@ and a log at most ``MAX_LINES`` long. A message quotes the log's values with
 from __future__ import annotations
 
 import io
+from itertools import islice
 from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
@@ -46,6 +47,7 @@ class _HeaderProbe(msgspec.Struct):
 
 _probe = msgspec.json.Decoder(_HeaderProbe)
 _any_object = msgspec.json.Decoder(dict)
+_any_value = msgspec.json.Decoder().decode  # generic: an object decodes to a dict, one value per key
 _encode = msgspec.json.Encoder().encode
 
 
@@ -106,6 +108,13 @@ def _value_at(raw: bytes, path: str) -> Any:
 
 
 _HASH = ord("#")
+_BACKSLASH = ord("\\")
+_STOP = object()
+
+CHUNK_BYTES = 65536
+"""About how many bytes of lines the reader decodes at once (one JSON array)."""
+CHUNK_LINES = 1000
+"""Lines taken at once from a source that is only an iterable of lines."""
 
 NOT_A_LOG = "not a gamelog log: its first line is not a JSON object"
 """The one input error of a file whose first line is no JSON object at all: the rest of it is not read."""
@@ -133,7 +142,10 @@ class LogReader:
     """
 
     def __init__(self, source: bytes | BinaryIO):
-        self._lines = iter(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source)
+        handle = io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source
+        self._lines = iter(handle)
+        # Lines are read a chunk at a time where the source can say where a chunk ends (a file, standard input).
+        self._source = handle if hasattr(handle, "readlines") else None
         self.errors: list[InputError] = []
         self.line = 0
         self.header = None
@@ -143,29 +155,41 @@ class LogReader:
 
     def _next_significant(self) -> tuple[int, bytes] | None:
         """The next line that is neither blank nor a comment, with its number (None at the end, or past MAX_LINES)."""
-        # The hot path of every read: one pass per line, the rare cases (past the last
-        # line, a BOM, CRLF) tested only when the cheap test says they may be there.
-        line = self.line
         for raw in self._lines:
-            line += 1
-            if line > MAX_LINES:
-                self.line = line
-                self.errors.append(_error(line, f"the log goes on past line {MAX_LINES:,}, the most a log may have"))
-                self._lines = iter(())  # what follows is not read
+            stripped = self._significant(raw)
+            if stripped is _STOP:
                 return None
-            if line == 1 and raw.startswith(_BOM):
-                self.errors.append(_error(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
-                raw = raw[3:]
-            if raw[-2:] == b"\r\n":
-                self.errors.append(_error(line, "the line ends with CRLF; logs use LF line endings"))
-                raw = raw[:-2]
-            stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
-            if not stripped or stripped[0] == _HASH:
-                continue
-            self.line = line
-            return line, stripped
-        self.line = line
+            if stripped is not None:
+                return self.line, stripped
         return None
+
+    def _significant(self, raw: bytes) -> Any:
+        """Count ``raw`` as the next line; its bytes to decode, None for a blank or a comment, or :data:`_STOP`
+        past MAX_LINES (what follows is not read)."""
+        # The hot path of every line read one at a time: the rare cases (past the last
+        # line, a BOM, CRLF) tested only when the cheap test says they may be there.
+        self.line = line = self.line + 1
+        if line > MAX_LINES:
+            self.errors.append(_error(line, f"the log goes on past line {MAX_LINES:,}, the most a log may have"))
+            self._lines = iter(())  # what follows is not read
+            self._source = None
+            return _STOP
+        if line == 1 and raw.startswith(_BOM):
+            self.errors.append(_error(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
+            raw = raw[3:]
+        if raw[-2:] == b"\r\n":
+            self.errors.append(_error(line, "the line ends with CRLF; logs use LF line endings"))
+            raw = raw[:-2]
+        stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
+        if not stripped or stripped[0] == _HASH:
+            return None
+        return stripped
+
+    def _chunk(self) -> list[bytes]:
+        """The next lines of the log, about :data:`CHUNK_BYTES` of them (none at the end)."""
+        if self._source is not None:
+            return self._source.readlines(CHUNK_BYTES)
+        return list(islice(self._lines, CHUNK_LINES))
 
     def _read_header(self) -> None:
         """Read the header line; when it is not a valid header, check every later line all the same."""
@@ -179,7 +203,7 @@ class LogReader:
         except (msgspec.MsgspecError, RecursionError) as exc:
             if _not_a_log(raw):  # a README, another tool's JSON document: one error says so, not one per line
                 self.errors.append(_error(self.header_line, NOT_A_LOG))
-                self._lines = iter(())
+                self._lines, self._source = iter(()), None
                 return None
             self.errors.append(_line_error(self.header_line, raw, exc))
             return self._check_rest(None, None)
@@ -187,7 +211,7 @@ class LogReader:
             # A later format: its lines may mean what this reader cannot tell. One error says so; nothing more is read.
             self.errors.append(_error(self.header_line, f"log format version {probe.version}: this gamelog reads "
                                                         f"version {FORMAT_VERSION}; upgrade gamelog", "$.version"))
-            self._lines = iter(())
+            self._lines, self._source = iter(()), None
             return None
         repeated = repeated_key(raw)  # one line: checked exactly, without counting first
         rules = self._named_game(probe, repeated)
@@ -220,37 +244,94 @@ class LogReader:
     def _check_rest(self, rules: GameRules | None, players: frozenset[str] | None) -> None:
         """After a bad header: every later line checked, against ``rules``' events when the header names a game."""
         decode = rules.event_decoder.decode if rules is not None else _any_object.decode
-        for _ in self._read(decode, players):
+        for _ in self._read(decode, None, players):
             pass
 
     def events(self) -> Iterator[tuple[int, Recorded]]:
         """Every well-formed event after the header, with its line number."""
         if self.header is None:
             return iter(())
-        return self._read(self.rules.event_decoder.decode, frozenset(self.header.players))
+        return self._read(self.rules.event_decoder.decode, self.rules.events_decoder.decode, frozenset(self.header.players))
 
-    def _read(self, decode: Callable[[bytes], Any], players: frozenset[str] | None) -> Iterator[tuple[int, Any]]:
-        """Each line after the header decoded, each bad one in ``errors``; players checked when ``players`` is known."""
-        errors = self.errors
-        encode = _encode
-        while (found := self._next_significant()) is not None:
-            line, raw = found
-            try:
-                event = decode(raw)
-            except (msgspec.MsgspecError, RecursionError) as exc:
-                errors.append(_line_error(line, raw, exc))
+    def _read(self, decode: Callable[[bytes], Any], decode_many: Callable[[bytes], list] | None,
+              players: frozenset[str] | None) -> Iterator[tuple[int, Any]]:
+        """Each line after the header decoded, each bad one in ``errors``; players checked when ``players`` is known.
+
+        A chunk of lines is decoded at once, as one JSON array, by ``decode_many`` (when given): when it holds
+        only events, each on its own line, no key twice and every player known, its events are those the lines
+        decode to one at a time. Any other chunk (a comment, a blank, an error, an unknown player) is read again
+        line by line (:meth:`_exact`), so every error is the one that line gives alone.
+        """
+        while lines := self._chunk():
+            if decode_many is not None and (events := self._at_once(lines, decode_many, players)) is not None:
+                first = self.line + 1
+                self.line += len(lines)
+                yield from zip(range(first, first + len(events)), events)
                 continue
-            # msgspec keeps the last of two equal keys: a cheap count clears almost every line (strict_json).
-            if may_repeat_a_key(raw, encode(event)) and (repeated := repeated_key(raw)) is not None:
-                errors.append(_repeated(line, repeated))
-                continue
-            # The common case, one `player` field naming a player, is checked inline (it is most lines).
-            if players is not None and (event.PLAYER_FIELDS is not PLAYER or event.player not in players):
-                bad = _unknown_player(event, players)
-                if bad is not None:
-                    errors.append(_error(line, *bad))
-                    continue
-            yield line, event
+            for raw in lines:
+                stripped = self._significant(raw)
+                if stripped is _STOP:
+                    return
+                if stripped is not None and (event := self._exact(stripped, decode, players)) is not None:
+                    yield self.line, event
+
+    def _at_once(self, lines: list[bytes], decode_many: Callable[[bytes], list],
+                 players: frozenset[str] | None) -> list | None:
+        """The events of ``lines`` decoded as one array; None when a line must be read alone (see :meth:`_read`)."""
+        if self.line + len(lines) > MAX_LINES:
+            return None
+        blob = b",".join(lines)
+        if b"\r" in blob or _BACKSLASH in blob:  # CRLF is an error of its own; a backslash may hide a colon
+            return None
+        array = b"[" + blob + b"]"
+        try:
+            events = decode_many(array)
+        except (msgspec.MsgspecError, RecursionError):
+            return None
+        # A blank or comment line is no array item (a decode error); two values on one line are two items.
+        if len(events) != len(lines):
+            return None
+        if players is not None:
+            for event in events:
+                if event.PLAYER_FIELDS is not PLAYER or event.player not in players:
+                    if _unknown_player(event, players) is not None:
+                        return None
+        # Every colon outside strings is a key's: the same count as the events' (strict_json) clears every line.
+        if blob.count(b":") != _encode(events).count(b":") and not _cleared_again(array):
+            return None
+        return events
+
+    def _exact(self, raw: bytes, decode: Callable[[bytes], Any], players: frozenset[str] | None) -> Any:
+        """The event of one line, checked exactly; None (its error in ``errors``) when the line is bad."""
+        try:
+            event = decode(raw)
+        except (msgspec.MsgspecError, RecursionError) as exc:
+            self.errors.append(_line_error(self.line, raw, exc))
+            return None
+        # msgspec keeps the last of two equal keys: a cheap count clears almost every line (strict_json).
+        if may_repeat_a_key(raw, _encode(event)) and not _cleared_again(raw) and (repeated := repeated_key(raw)) is not None:
+            self.errors.append(_repeated(self.line, repeated))
+            return None
+        # The common case, one `player` field naming a player, is checked inline (it is most lines).
+        if players is not None and (event.PLAYER_FIELDS is not PLAYER or event.player not in players):
+            bad = _unknown_player(event, players)
+            if bad is not None:
+                self.errors.append(_error(self.line, *bad))
+                return None
+        return event
+
+
+def _cleared_again(raw: bytes) -> bool:
+    """Whether ``raw`` (JSON that decoded, with no backslash) holds no key twice, by the colons of its generic
+    re-encoding: an object decodes to a dict, one value per key, and defaulted fields are written back too
+    (the typed re-encoding omits them, so a line writing a default is not cleared by it)."""
+    if _BACKSLASH in raw:
+        return False
+    try:
+        again = _encode(_any_value(raw))
+    except (msgspec.MsgspecError, RecursionError, ValueError, OverflowError):
+        return False
+    return raw.count(b":") == again.count(b":")
 
 
 def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozenset[str] | None:

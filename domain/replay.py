@@ -12,7 +12,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from gamelog.domain.engine import Engine, GameState
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import Derived, TurnFinished
+from gamelog.domain.events import Correction, Derived, TurnFinished
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.history import LineIndex
 from gamelog.domain.messages import plural
@@ -38,6 +38,33 @@ def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derive
     for line, event in reader.events():
         yield from engine.record(line, event)
     yield from engine.finish_log()
+
+
+class HistoryNeeded(Exception):
+    """Raised by :func:`decide_lines` without history at the log's first correction, on ``line``: deciding a
+    correction needs the history an engine keeps (``domain.history``); decide the log again with it."""
+
+    def __init__(self, line: int):
+        super().__init__(f"line {line} is a correction: deciding it needs the log's history")
+        self.line = line
+
+
+def decide_lines(reader: LogReader, index: LineIndex | None = None, *,
+                 history: bool = True) -> Iterator[tuple[int, list[Derived]]]:
+    """(line, its events) for the header, then for each line in order: the events :func:`decide` yields.
+
+    With ``history=False`` the engine keeps neither checkpoints nor the lines' events, which only a
+    correction needs: it raises :class:`HistoryNeeded` on the log's first ``correction`` line instead of
+    deciding it (what came before is the same either way: keeping decides nothing).
+    """
+    if reader.header is None:
+        return
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, index=index, history=history)
+    yield reader.header_line, engine.header_events()
+    for line, event in reader.events():
+        if not history and type(event) is Correction:
+            raise HistoryNeeded(line)
+        yield line, engine.record(line, event)
 
 
 @dataclass

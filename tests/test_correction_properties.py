@@ -129,6 +129,7 @@ def test_a_correction_plays_as_if_the_line_had_never_been_written(case):
     expected = final(run(_log(noted)).state)
     assert not played.errors
     assert final(played.state) == expected, (source, target, at)
+    _counted_as_kept(played.state)
 
     # Stored, the corrected game replays to the same state without deciding anything again.
     assert final(state_at(played.header.game, played.events)) == expected
@@ -140,6 +141,14 @@ def test_a_correction_plays_as_if_the_line_had_never_been_written(case):
     noted_once = final(run(_log(_as_notes(lines[:target - 1] + [_note("was L")] + lines[target:]))).state)
     del what_if["game"]["line"], noted_once["game"]["line"]  # left out, the last line may be the one the what-if lacks
     assert what_if == noted_once
+
+
+def _counted_as_kept(state: GameState) -> None:
+    """Uchronia's count of the buildings in use (UCH-UNIQUE), kept by the folds, is what counting them again gives."""
+    kept = getattr(state, "_in_use", None)
+    if kept is not None:
+        state._in_use = None
+        assert state._names_in_use() == kept
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

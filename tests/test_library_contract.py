@@ -34,7 +34,8 @@ import eventsourcing
 from gamelog.projections.store import library
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.store.errors import VersionCollision
-from gamelog.projections.store.library import PRIVATE_NAMES, insert_events_in, insert_tracking_in, parameters, resolve
+from gamelog.projections.store.library import (COPIED_ATTRIBUTES, PRIVATE_NAMES, copy_events_in, insert_tracking_in,
+                                               parameters, resolve)
 from gamelog.projections.views.keeper import ViewKeeper
 from tests.conftest import ROOT, Locations
 
@@ -81,7 +82,7 @@ def test_the_list_names_every_private_name_the_wrapper_module_calls():
     called = {node.attr for node in ast.walk(ast.parse(WRAPPER.read_text()))
               if isinstance(node, ast.Attribute) and _is_private(node.attr)}
     assert called == {entry.name for entry in PRIVATE_NAMES}
-    assert {entry.used_by for entry in PRIVATE_NAMES} == {"insert_events_in", "insert_tracking_in"}
+    assert {entry.used_by for entry in PRIVATE_NAMES} == {"insert_tracking_in"}
 
 
 # --- Each wrapper, against a real store ---
@@ -127,31 +128,42 @@ def test_insert_tracking_in_refuses_a_position_that_does_not_advance(store):
     assert tracking.max_tracking_id("contract") == 5
 
 
-def test_insert_events_in_writes_within_the_callers_transaction_on_postgresql(tmp_path):
-    """SQLite appends with the recorder's public insert_events_statement: only PostgreSQL uses a private step."""
+def test_copy_events_in_writes_within_the_callers_transaction_on_postgresql(tmp_path):
+    """PostgreSQL's append does what the recorder's private insert step does, with its public attributes: the
+    table's lock, the rows in order (their notification IDs follow it), the channel's notification; all in the
+    caller's transaction. (SQLite appends with the recorder's public insert_events_statement.)"""
     locations = Locations("postgresql", tmp_path)  # skips without GAMELOG_TEST_POSTGRES
     try:
         store = GameStore(locations.new())
+        recorder = store.recorder
+        missing = [name for name in COPIED_ATTRIBUTES if not hasattr(recorder, name)]
+        assert missing == [], f"eventsourcing's PostgresApplicationRecorder has no {missing} (library.copy_events_in reads them)"
+        locks = [statement.as_string(None) for statement in recorder.lock_table_statements]
+        assert any("LOCK TABLE" in s and "EXCLUSIVE MODE" in s and recorder.events_table_name in s for s in locks), (
+            f"eventsourcing's lock_table_statements no longer lock the events table: {locks}")
         uid = uuid4()
-        events = [StoredEvent(uid, version, "tests.contract:Event", b"{}") for version in (1, 2)]
-        before = store.recorder.max_notification_id() or 0
-        with exercising("PostgresApplicationRecorder._insert_stored_events"):
-            with pytest.raises(_Undo):
-                with store.transaction() as cursor:
-                    insert_events_in(store.recorder, cursor, events)
-                    raise _Undo
-            rolled_back = store.recorder.select_events(uid)
+        rows = [(version, "tests.contract:Event", b'{"n":%d}' % version) for version in (1, 2, 3)]
+        before = recorder.max_notification_id() or 0
+        with pytest.raises(_Undo):
             with store.transaction() as cursor:
-                insert_events_in(store.recorder, cursor, events)
-            stored = [(e.originator_id, e.originator_version) for e in store.recorder.select_events(uid)]
-            notified = [(n.originator_id, n.originator_version) for n in
-                        store.recorder.select_notifications(start=before, limit=10, inclusive_of_start=False)]
-        assert rolled_back == [], "eventsourcing's PostgresApplicationRecorder._insert_stored_events wrote outside the transaction"
-        assert stored == notified == [(uid, 1), (uid, 2)]
-        with pytest.raises(VersionCollision) as collided:  # a second writer of the same versions collides
+                copy_events_in(recorder, cursor, uid, rows)
+                raise _Undo
+        rolled_back = recorder.select_events(uid)
+        with recorder.datastore.get_connection() as listener:
+            listener.execute(f'LISTEN "{recorder.channel_name}"')
+            listener.commit()
             with store.transaction() as cursor:
-                insert_events_in(store.recorder, cursor, events)
-        assert isinstance(collided.value.__cause__, IntegrityError)
+                copy_events_in(recorder, cursor, uid, rows)
+            notifies = [n.channel for n in listener.notifies(timeout=5, stop_after=1)]
+        stored = [(e.originator_id, e.originator_version, e.state) for e in recorder.select_events(uid)]
+        notified = [(n.originator_id, n.originator_version, n.state) for n in
+                    recorder.select_notifications(start=before, limit=10, inclusive_of_start=False)]
+        assert rolled_back == [], "library.copy_events_in wrote outside the caller's transaction"
+        assert stored == notified == [(uid, v, state) for v, _, state in rows]
+        assert notifies == [recorder.channel_name]
+        with pytest.raises(VersionCollision):  # a second writer of the same versions collides
+            with store.transaction() as cursor:
+                copy_events_in(recorder, cursor, uid, rows)
         store.close()
     finally:
         locations.drop()

@@ -79,7 +79,7 @@ class UchroniaState(GameState):
     """The Forum, every player's Residence, the monopolies, the threshold and the bonus window."""
 
     LINE_RECORDED = LineRecorded
-    CONSTANT = GameState.CONSTANT | {"threshold", "last_turn_card"}
+    CONSTANT = GameState.CONSTANT | {"threshold", "last_turn_card", "_in_use"}
 
     by_player: dict[str, Player]
     forum: dict[str, int]
@@ -98,6 +98,13 @@ class UchroniaState(GameState):
         self.reached: ThresholdReached | None = None
         # UCH-MONOPOLY-BONUS: the completion a monopoly holder may still answer with a Forum card.
         self.bonus_open: BuildingCompleted | None = None
+        # How many buildings of each name (case aside) are built or being built, for UCH-UNIQUE: kept by the
+        # folds, dropped by a restore, counted again when next asked (None: not counted).
+        self._in_use: dict[str, int] | None = None
+
+    def restore(self, snapshot: bytes) -> None:
+        super().restore(snapshot)
+        self._in_use = None
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -107,6 +114,8 @@ class UchroniaState(GameState):
     def building_in_use(self, name: str) -> tuple[str, str, int] | None:
         """(player, "built" or "under construction", line) for a building of that name, case aside."""
         key = name.casefold()
+        if key not in self._names_in_use():  # most names: no scan of every player's buildings
+            return None
         for player, p in self.by_player.items():
             for b in p.built:
                 if b.name.casefold() == key:
@@ -115,6 +124,24 @@ class UchroniaState(GameState):
                 if site_name.casefold() == key:
                     return player, "under construction", site.line
         return None
+
+    def _names_in_use(self) -> dict[str, int]:
+        if self._in_use is None:
+            self._in_use = {}
+            for p in self.by_player.values():
+                for name in [b.name for b in p.built] + list(p.under_construction):
+                    self._use(name, 1)
+        return self._in_use
+
+    def _use(self, name: str, n: int) -> None:
+        """Count ``n`` more buildings named ``name`` in use (when they are being counted)."""
+        if self._in_use is not None:
+            key = name.casefold()
+            count = self._in_use.get(key, 0) + n
+            if count:
+                self._in_use[key] = count
+            else:
+                self._in_use.pop(key, None)
 
     def built_by(self, player: str, name: str) -> Built | None:
         """The player's completed building of that name (case aside), if any."""
@@ -149,9 +176,12 @@ class UchroniaState(GameState):
     def _started(self, e: BuildingStarted) -> None:
         sites = self.by_player[e.player].under_construction
         if not e.undoes:
-            sites.setdefault(e.building, Site(e.color, e.cost, e.vp, e.line, e.turn))
+            if e.building not in sites:
+                sites[e.building] = Site(e.color, e.cost, e.vp, e.line, e.turn)
+                self._use(e.building, 1)
         elif e.building in sites and sites[e.building].line == e.undoes:
             del sites[e.building]
+            self._use(e.building, -1)
 
     @folds(ResourcePlaced)
     def _placed(self, e: ResourcePlaced) -> None:
@@ -167,12 +197,18 @@ class UchroniaState(GameState):
     def _completed(self, e: BuildingCompleted) -> None:
         p = self.by_player[e.player]
         if not e.undoes:
-            p.under_construction.pop(e.building, None)
+            if p.under_construction.pop(e.building, None) is not None:
+                self._use(e.building, -1)
             p.built.append(Built(e.building, e.color, e.vp, e.line))
+            self._use(e.building, 1)
             p.operations_limit = e.operations_limit
             self.bonus_open = e
             return
-        p.built = [b for b in p.built if not (b.name == e.building and b.line == e.undoes)]
+        kept = [b for b in p.built if not (b.name == e.building and b.line == e.undoes)]
+        self._use(e.building, len(kept) - len(p.built))
+        p.built = kept
+        if e.building not in p.under_construction:
+            self._use(e.building, 1)
         p.under_construction[e.building] = Site(e.color, e.cost, e.vp, e.started_line, e.started_turn, placed=e.cost)
         p.operations_limit = e.operations_limit - 1
         if self.bonus_open is not None and self.bonus_open.line == e.undoes:

@@ -40,7 +40,7 @@ def state_of(source: Source, *, line: int | None = None, turn: int | None = None
     name = source.game
     if round is not None and GAMES[name].round_of is None:
         raise NotPlayedInRounds(f"{source.name}: {name} is not played in rounds; give --turn or --line")
-    events = iter(source.history())
+    events = iter(source.history(turn=turn))
     header = next(events)
     if line is not None and line < header.line:
         raise PointNotInGame(f"{source.name}: line {line} is before the header (line {header.line}); "

@@ -81,8 +81,8 @@ class LogFile:
         """The log's input errors, when it was read without ``strict`` (a strict read raises them)."""
         self.id: str = events[0].event.id
 
-    def history(self) -> list[Any]:
-        """Every event of the game, the header's first."""
+    def history(self, *, turn: int | None = None) -> list[Any]:
+        """Every event of the game, the header's first (``turn``: :meth:`StoredGame.history`'s hint, not needed here)."""
         return self.events
 
     @cached_property
@@ -136,10 +136,11 @@ class StoredGame:
     def game(self) -> str:
         return self.summary.game
 
-    def history(self) -> Iterator[Any]:
-        """Every stored event of the game, read as it goes; raises :class:`GameNotFound`, and ``StoreDamaged``
-        when the catalog lists the game but none of its events can be read."""
-        history = self.store.history(self.summary.id)
+    def history(self, *, turn: int | None = None) -> Iterator[Any]:
+        """Every stored event of the game, read as it goes (``turn``: the caller reads to the end of that turn,
+        a hint of how much to read at once); raises :class:`GameNotFound`, and ``StoreDamaged`` when the catalog
+        lists the game but none of its events can be read."""
+        history = self.store.history(self.summary.id, turn=turn)
         first = next(history, None)  # raises StoreDamaged when it cannot be read
         if first is None:
             raise StoreDamaged(f"the catalog lists game {self.id!r} but none of its events are stored; "

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import msgspec
 
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.errors import InputError
 from gamelog.projections.reports.documents import FileCheck
-from gamelog.projections.reports.validation import check_file
+from gamelog.projections.reports.validation import CheckedLog, check_file, check_log
 
 from .inputs import STDIN, export_hint, input_name, open_input
 
@@ -39,12 +39,29 @@ def validate(paths: Iterable[str]) -> Validated:
                               path) for path in paths])
 
 
+def validate_each(paths: Iterable[str]) -> Iterator[CheckedLog]:
+    """Each log read and decided in turn, its findings spooled (:func:`validate` in bounded memory, however many
+    findings): a caller reads each log's findings, then asks for the next, which closes the one before.
+    Raises nothing for a log that cannot be read: that is its one error."""
+    for path in paths:
+        checked = check_log(input_name(path), open_input(path)) if path == STDIN else check_log(path)
+        with checked:
+            checked.errors = _hinted_errors(checked.errors, path)
+            yield checked
+
+
 def _hinted(check: FileCheck, path: str) -> FileCheck:
     """The check, its one error told what the file looks like when it is no log but another tool's export."""
-    if len(check.errors) != 1 or check.errors[0].line is None:
-        return check
-    error = check.errors[0]
+    errors = _hinted_errors(check.errors, path)
+    return check if errors is check.errors else msgspec.structs.replace(check, errors=errors)
+
+
+def _hinted_errors(errors: list, path: str) -> list:
+    """The errors, the one error of a file told what it looks like when it is no log but another tool's export."""
+    if len(errors) != 1 or errors[0].line is None:
+        return errors
+    error = errors[0]
     (hinted,) = export_hint([InputError(error.line, error.message, error.path)], path)
     if hinted.message == error.message:
-        return check
-    return msgspec.structs.replace(check, errors=[msgspec.structs.replace(error, message=hinted.message)])
+        return errors
+    return [msgspec.structs.replace(error, message=hinted.message)]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from itertools import count
 from dataclasses import dataclass
 from typing import Any, Iterator, NamedTuple
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -39,12 +40,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import Application
 from eventsourcing.persistence import MapperDeserialisationError
 
+from gamelog.domain.events import TurnFinished
 from gamelog.projections.store.backends import backend_class, backend_for
 from gamelog.projections.store.backends.base import LOCK_TIMEOUT
-from gamelog.projections.store.chain import GENESIS, StoredLink, event_hash, link, open_sealed, seal
+from gamelog.projections.store.chain import GENESIS, StoredLink, open_sealed, sealed_chain
 from gamelog.projections.store.errors import (NotAStore, StoreBusy, StoreDamaged, StoreError, StoreReadOnly,
                                               VersionCollision)
-from gamelog.projections.store.mapper import StructMapper, encoded
+from gamelog.projections.store.mapper import StructMapper, encoded, encoded_topic
 
 __all__ = ["DEFAULT_STORE", "LOCK_TIMEOUT", "GameStore", "GameSummary", "StoreApplication", "StoreBusy",
            "NotAStore", "StoreDamaged", "StoreError", "StoreReadOnly", "VersionCollision", "game_uuid", "header_rules",
@@ -53,6 +55,8 @@ __all__ = ["DEFAULT_STORE", "LOCK_TIMEOUT", "GameStore", "GameSummary", "StoreAp
 DEFAULT_STORE = "gamelog.sqlite"
 GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://gamelog.invalid/games")
 PAGE = 1000
+TURN_SLACK = 16
+"""Events read past the one that ends a turn (``history(turn=)``): the rest of its line, and the next line's first."""
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -257,8 +261,12 @@ class GameStore(Application):
                 return
             version = page[-1].originator_version
 
-    def history(self, game_id: str) -> Iterator[Any]:
+    def history(self, game_id: str, *, turn: int | None = None) -> Iterator[Any]:
         """The stored events of a game, decoded, in order.
+
+        ``turn`` says the caller reads to the end of that turn (``replay --turn``): the events up to it are read
+        in one query, the rest only if the caller goes on. A hint of how much to read at once; the events are
+        the same.
 
         Raises :class:`StoreDamaged`, naming the event, when one cannot be
         decoded (its bytes, NULL, a topic that is no registered game's event
@@ -267,20 +275,53 @@ class GameStore(Application):
         """
         decode = self.mapper.decode_payload
         allowed: set[type] = set()
-        for stored in self._pages(game_id):
-            version = stored.originator_version
-            try:
-                event = decode(stored.topic, stored.state)
-            except MapperDeserialisationError as exc:
-                raise self._damaged(game_id, version, f"cannot be read: {exc}") from exc
-            if not allowed:
-                rules = header_rules(event)
-                if rules is None:
-                    raise self._damaged(game_id, version, "is not the game's header, which every history starts with")
-                allowed = set(rules.stored_types)
-            elif type(event) not in allowed:
-                raise self._damaged(game_id, version, f"is a {stored.topic}, which is not an event of its game")
-            yield event
+        first_page = PAGE
+        if turn is not None and (ends := self._turn_finished(game_id, turn)) is not None:
+            first_page = ends + TURN_SLACK
+        for page in self._row_pages(game_id, first_page):
+            for version, topic, state in page:
+                try:
+                    event = decode(topic, state)
+                except MapperDeserialisationError as exc:
+                    raise self._damaged(game_id, version, f"cannot be read: {exc}") from exc
+                if type(event) not in allowed:
+                    if not allowed:
+                        rules = header_rules(event)
+                        if rules is None:
+                            raise self._damaged(game_id, version, "is not the game's header, which every history starts with")
+                        allowed = set(rules.stored_types)
+                    else:
+                        raise self._damaged(game_id, version, f"is a {topic}, which is not an event of its game")
+                yield event
+
+    def _row_pages(self, game_id: str, first_page: int = PAGE) -> Iterator[list[tuple[int, str, bytes | None]]]:
+        """A game's stored rows (version, topic, state), in version order: ``first_page`` of them, then pages
+        growing to :data:`PAGE`."""
+        uid = self.backend.originator(game_uuid(game_id))
+        mark, state = self.backend.mark, self.backend.state
+        sql = (f"SELECT originator_version, topic, state FROM {self.events_table} "
+               f"WHERE originator_id = {mark} AND originator_version > {mark} ORDER BY originator_version LIMIT {mark}")
+        version, size = 0, first_page
+        while True:
+            page = [(r["originator_version"], r["topic"], state(r["state"])) for r in self._read(sql, (uid, version, size))]
+            yield page
+            if len(page) < size:
+                return
+            version = page[-1][0]
+            size = PAGE if size >= PAGE else min(PAGE, 4 * max(size, TURN_SLACK))
+
+    def _turn_finished(self, game_id: str, turn: int) -> int | None:
+        """The version of the first stored event that ends turn ``turn``, found by its bytes: a hint, None when
+        it is not found so (the event as msgspec writes it names its turn before its rule)."""
+        mark, topic = self.backend.mark, encoded_topic(TurnFinished)
+        rows = self._read(f"SELECT originator_version, state FROM {self.events_table} WHERE originator_id = {mark} "
+                          f"AND topic = {mark} AND {self.backend.contains('state')} ORDER BY originator_version LIMIT 1",
+                          (self.backend.originator(game_uuid(game_id)), topic, b'"turn":%d,' % turn))
+        try:  # the bytes may be elsewhere in the event (a player's name): its turn says
+            found = rows and self.mapper.decode_payload(topic, self.backend.state(rows[0]["state"]))
+        except MapperDeserialisationError:
+            return None  # read as it comes by history, which names it
+        return rows[0]["originator_version"] if found and found.turn == turn else None
 
     @staticmethod
     def _damaged(game_id: str, version: int, what: str) -> StoreDamaged:
@@ -405,12 +446,9 @@ def sealed_rows(first_version: int, payloads: list[Any], previous: bytes) -> tup
     of the event before the first. Pure: an archive import seals in worker
     processes and one writer inserts (:meth:`GameStore.insert_rows`).
     """
-    rows = []
-    for version, payload in enumerate(payloads, first_version):
-        topic, state = encoded(payload)
-        previous = link(previous, event_hash(topic, state))
-        rows.append((version, topic, seal(previous, state)))
-    return rows, previous
+    pairs = [encoded(payload) for payload in payloads]
+    sealed, head = sealed_chain(previous, pairs)
+    return [(version, topic, state) for version, (topic, _), state in zip(count(first_version), pairs, sealed)], head
 
 
 def header_rules(event: Any) -> Any:

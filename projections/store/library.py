@@ -13,16 +13,7 @@ What the public API lacks is the same in each case: its writing methods
 (``insert_events``, ``insert_tracking``) open and commit a transaction of their
 own, and gamelog needs them inside a transaction it holds open.
 
-1. ``PostgresApplicationRecorder._insert_stored_events(curs, stored_events)``,
-   by :func:`insert_events_in`. An import is atomic: all of a log's batches
-   and its catalog row commit together or not at all (``projections.store.backends.postgres``).
-   The public ``insert_events`` commits each call on its own connection, so an
-   import written with it could stop half stored, its catalog row apart. The
-   private step is the library's own: it takes the events table's lock (so
-   notification IDs commit in order), notifies listeners (the
-   ``ProjectionRunner``) and inserts, on the cursor given. On SQLite the store
-   needs nothing private: it runs the recorder's public ``insert_events_statement``.
-2. ``SQLiteTrackingRecorder._insert_tracking(c, tracking)`` and
+1. ``SQLiteTrackingRecorder._insert_tracking(c, tracking)`` and
    ``PostgresTrackingRecorder._insert_tracking(curs, tracking)``, by
    :func:`insert_tracking_in`. The views' rows and their tracking record are
    written in one transaction (``projections.store.backends.base``, for
@@ -36,6 +27,16 @@ own, and gamelog needs them inside a transaction it holds open.
    event counters) call this method the same way, inside
    ``datastore.transaction(commit=True)``.
 
+Beside the private names, one function here does what a private step of the library does, with the recorder's
+public attributes (:data:`COPIED_ATTRIBUTES`, checked by the same test module):
+:func:`copy_events_in`, PostgreSQL's append. An import is atomic: all of a log's batches and its catalog row commit
+together or not at all (``projections.store.backends.postgres``), so the recorder's public ``insert_events``, which
+commits each call on its own connection, cannot write them. The library's private step for a batch in an open
+transaction (``PostgresApplicationRecorder._insert_stored_events``, which gamelog called until issue 24) takes the
+events table's lock, notifies the channel and inserts an array of composite values that psycopg adapts in Python,
+about two thirds of a PostgreSQL import; :func:`copy_events_in` takes the same lock (the recorder's
+``lock_table_statements``), writes the rows by ``COPY`` and notifies the same channel, on the import's cursor.
+
 Measured with ``GAMELOG_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5432/test
 python tests/benchmarks/bench_library.py --events 20000 --runs 5`` (medians of
 interleaved runs, each in a child process of its own; PostgreSQL 15 on the same
@@ -46,13 +47,14 @@ the private names stay:
 =========================================  ====================  ====================  =======
 20,000 stored events                       private (gamelog)     public alternative    public
 =========================================  ====================  ====================  =======
-SQLite, views rebuilt (2: tracking)        1.53 s, 28,035 ev/s   1.81 s, 23,694 ev/s   +18 %
-PostgreSQL, import (1: events)             7.10 s,  2,817 ev/s   8.23 s,  2,430 ev/s   +16 %
-PostgreSQL, views rebuilt (2: tracking)    9.60 s,  4,457 ev/s   10.89 s, 3,928 ev/s   +13 %
-PostgreSQL, runner per event (2: tracking) 13.3 ms               16.9 ms               +27 %
+SQLite, views rebuilt (1: tracking)        1.53 s, 28,035 ev/s   1.81 s, 23,694 ev/s   +18 %
+PostgreSQL, import (before COPY)           7.10 s,  2,817 ev/s   8.23 s,  2,430 ev/s   +16 %
+PostgreSQL, views rebuilt (1: tracking)    9.60 s,  4,457 ev/s   10.89 s, 3,928 ev/s   +13 %
+PostgreSQL, runner per event (1: tracking) 13.3 ms               16.9 ms               +27 %
 =========================================  ====================  ====================  =======
 
-No longer used, because the public API does the same at a small cost:
+No longer used: ``PostgresApplicationRecorder._insert_stored_events`` (see :func:`copy_events_in`); and these,
+because the public API does the same at a small cost:
 
 * ``SQLiteConnection._sqlite_conn`` and ``SQLiteConnectionPool._create_connection``,
   for ``PRAGMA synchronous``: the store's pool sets it through the connection's
@@ -76,9 +78,10 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable
+from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.utils import resolve_topic
 
 
@@ -101,9 +104,6 @@ class PrivateName:
 
 
 PRIVATE_NAMES: tuple[PrivateName, ...] = (
-    PrivateName("eventsourcing.postgres:PostgresApplicationRecorder", "_insert_stored_events",
-                "self, curs, stored_events, **kwargs", "insert_events_in",
-                "insert a batch of events inside the import's own transaction (public insert_events commits its own)"),
     PrivateName("eventsourcing.sqlite:SQLiteTrackingRecorder", "_insert_tracking",
                 "self, c, tracking", "insert_tracking_in",
                 "write the views' position in the transaction that writes their rows (public insert_tracking commits its own)"),
@@ -127,15 +127,33 @@ def resolve(entry: PrivateName) -> Any:
     return getattr(resolve_topic(entry.owner), entry.name)
 
 
-def insert_events_in(recorder: Any, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
-    """Insert events on PostgreSQL inside the caller's open transaction (``cursor``).
+COPIED_ATTRIBUTES = ("lock_table_statements", "channel_name", "events_table_name")
+"""The PostgreSQL application recorder's public attributes :func:`copy_events_in` reads, to do what its private
+insert step does (``tests/test_library_contract.py`` checks they are there, and what they hold)."""
 
-    ``recorder`` is the store's ``PostgresApplicationRecorder``. Takes the
-    events table's lock, notifies subscribers and inserts; nothing is visible
-    until the caller commits. Raises eventsourcing's ``IntegrityError`` (now or
-    at commit) when another writer stored one of these versions.
+
+def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterable[tuple[int, str, bytes]]) -> None:
+    """Insert a game's events on PostgreSQL by ``COPY``, inside the caller's open transaction (``cursor``).
+
+    ``recorder`` is the store's ``PostgresApplicationRecorder``; ``rows`` are (version, topic, state). What the
+    recorder's own insert step does, in its order of effects: the events table's lock (its
+    ``lock_table_statements``: notification IDs commit in the order they are issued), the rows, in order (their
+    notification IDs follow it), and the notification of its channel (delivered at commit). Psycopg adapts
+    eventsourcing's array of composite values in Python, most of a PostgreSQL import's time; ``COPY`` in binary
+    sends the rows as they are. Nothing is visible until the caller commits. Raises psycopg's ``UniqueViolation``
+    (now or at commit) when another writer stored one of these versions.
     """
-    recorder._insert_stored_events(cursor, stored_events)
+    from psycopg import sql  # only a PostgreSQL store comes here (psycopg is the postgres extra's)
+
+    for statement in recorder.lock_table_statements:
+        cursor.execute(statement, prepare=True)
+    table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))
+    with cursor.copy(sql.SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
+                     .format(table)) as copy:
+        copy.set_types(["uuid", "int8", "text", "bytea"])
+        for version, topic, state in rows:
+            copy.write_row((originator_id, version, topic, state))
+    cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
 
 
 def insert_tracking_in(recorder: Any, cursor: Any, tracking: Tracking) -> None:

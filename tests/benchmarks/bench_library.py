@@ -13,8 +13,9 @@ module) and the public alternative on the same stored events:
   transaction (``_insert_tracking``), or by the public ``insert_tracking`` in a
   transaction of its own after the rows commit.
 * ``import`` (PostgreSQL): a log imported in batches of 1,000 in one
-  transaction (``_insert_stored_events``), or each batch by the public
-  ``insert_events``, which commits it on its own.
+  transaction (``copy_events_in``: the recorder's lock, ``COPY``, its
+  notification), or each batch by the public ``insert_events``, which commits
+  it on its own.
 * ``runner`` (PostgreSQL): the ``ProjectionRunner``'s per-event fold, the same
   two ways as ``views``.
 * ``position``: one read of the views' position while a views transaction is
@@ -94,7 +95,10 @@ def task_import(store_location: str, variant: str, log: str) -> tuple[int, float
     if variant == "public":
         import gamelog.projections.store.backends.postgres as postgres
 
-        postgres.insert_events_in = lambda recorder, cursor, events: recorder.insert_events(events)
+        from eventsourcing.persistence import StoredEvent
+
+        postgres.copy_events_in = lambda recorder, cursor, uid, rows: recorder.insert_events(
+            [StoredEvent(uid, v, t, st) for v, t, st in rows])
     store = application.GameStore(store_location)
     start = time.perf_counter()
     with open(log, "rb") as handle:

@@ -1,4 +1,4 @@
-"""Benchmark of issue 16's targets: each figure beside its ceiling, measured in the same run.
+"""Benchmark of issue 24's targets: each figure beside its ceiling, measured in the same run.
 
 Run on demand (not part of the test suite):
 
@@ -7,7 +7,7 @@ Run on demand (not part of the test suite):
     GAMELOG_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5432/test python tests/benchmarks/bench_targets.py
     python tests/benchmarks/bench_targets.py --baseline ../main  # also before/after against main, same runs
 
-It prints issue 16's table: for each piece of work, the target, gamelog's
+It prints issue 24's table: for each piece of work, the target, gamelog's
 median, the ceiling's median (measured in the same run, interleaved with it)
 and their ratio, and each task's peak memory (``ru_maxrss`` of the child
 process that ran it alone). The work and its ceiling:
@@ -27,9 +27,9 @@ process that ran it alone). The work and its ceiling:
 * ``projections rebuild`` of the imported store against reading the same rows
   (the notification log, a page of 5,000 at a time, on one connection);
 * ``replay --turn`` of a turn near the middle of a stored 1,000-line game
-  (the median of 20) against reading its rows;
-* ``validate`` of Uchronia and Twilight Imperium logs of the same length, as
-  ratios to Merchant of Venus' rate.
+  (the service's ``state_of``, the store open; the median of 20) against reading its rows;
+* ``validate`` of Uchronia and Twilight Imperium logs, as ratios to Merchant
+  of Venus' rate on a log of the same length (``--other-lines``).
 """
 
 from __future__ import annotations
@@ -192,11 +192,13 @@ def _replay_turn() -> int:
 
 
 def task_replay(log: str, store: str) -> int:
-    from gamelog.domain.replay import state_at
+    """``replay --turn`` in process, the store open: the service's replay of a stored game to a turn."""
+    from gamelog.projections.services.replaying import state_of
+    from gamelog.projections.services.sources import StoredGame
     from gamelog.projections.store.application import GameStore
 
-    game_store = GameStore(store)
-    return _time_repeated(lambda: state_at("merchant-of-venus", game_store.history("replay"), turn=_replay_turn()))
+    game = StoredGame(GameStore(store), "replay", store)
+    return _time_repeated(lambda: state_of(game, turn=_replay_turn()))
 
 
 def task_replay_rows(log: str, store: str) -> int:
@@ -237,8 +239,21 @@ def child(task: str, log: str, store: str) -> None:
     start = time.perf_counter()
     units = TASKS[task](log, store)
     seconds = float(os.environ.pop("BENCH_SECONDS", time.perf_counter() - start))
-    print(json.dumps({"units": units, "seconds": seconds,
-                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"units": units, "seconds": seconds, "peak_mb": _peak_mb()}))
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory. Linux keeps ``ru_maxrss`` across ``exec``, so a child started by
+    a parent holding the generated logs would report the parent's: the kernel's own high-water mark of this
+    program (``VmHWM``) is read where there is one."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def measure(task: str, log: str, store: str = "", root: str | None = None) -> dict:
@@ -260,9 +275,11 @@ def write_inputs(folder: str, lines: int, games: int, game_lines: int, other_lin
     """Write the logs every task reads; returns their paths by name."""
     from tests.benchmarks import generate
 
-    paths = {name: os.path.join(folder, f"{name}.jsonl") for name in ("mov", "uchronia", "ti4", "replay")}
+    paths = {name: os.path.join(folder, f"{name}.jsonl") for name in ("mov", "mov other", "uchronia", "ti4", "replay")}
     with open(paths["mov"], "wb") as handle:
         generate.write_log(handle, lines, game_id="bench")
+    with open(paths["mov other"], "wb") as handle:  # Merchant of Venus at the other logs' length, for their ratio
+        generate.write_log(handle, other_lines, game_id="bench")
     with open(paths["replay"], "wb") as handle:
         generate.write_log(handle, REPLAY_LINES, game_id="replay")
     # About five lines a Uchronia turn, 130 a Twilight Imperium round (four players): cut to the same length.
@@ -309,14 +326,19 @@ def fresh(folder: str, name: str) -> str:
     return path
 
 
-BEFORE_AFTER = ("validate", "import", "rebuild", "import command", "archive command", "import postgresql")
+BEFORE_AFTER = ("validate", "validate uchronia", "validate ti4", "import", "rebuild", "import command", "archive command",
+                "import postgresql", "replay")
 """The tasks measured on the baseline checkout too (``--baseline``), in the same interleaved runs."""
 
 
-def run_baseline(paths: dict[str, str], folder: str, pg: str | None, baseline: str) -> dict[str, dict]:
+def run_baseline(paths: dict[str, str], folder: str, pg: str | None, baseline: str,
+                 replay_store: str) -> dict[str, dict]:
     """The tasks of :data:`BEFORE_AFTER` with gamelog imported from ``baseline``."""
     mov, got = paths["mov"], {}
     got["validate"] = measure("validate", mov, "", baseline)
+    got["validate uchronia"] = measure("validate", paths["uchronia"], "", baseline)
+    got["validate ti4"] = measure("validate", paths["ti4"], "", baseline)
+    got["replay"] = measure("replay", "", replay_store, baseline)
     store = fresh(folder, "before.sqlite")
     got["import"] = measure("import", mov, store, baseline)
     got["rebuild"] = measure("rebuild", mov, store, baseline)
@@ -335,17 +357,24 @@ def before_after(med: dict[str, dict], before: dict[str, dict]) -> list[str]:
     rows = ["| work | before (baseline) | after (this checkout) | after / before |", "| --- | --- | --- | --- |"]
     for task in BEFORE_AFTER:
         if task in before and task in med:
+            if task == "replay":
+                rows.append(f"| {task} | {before[task]['seconds'] * 1000:.2f} ms | {med[task]['seconds'] * 1000:.2f} ms | "
+                            f"{before[task]['seconds'] / med[task]['seconds']:.2f} (speed) |")
+                continue
             rows.append(f"| {task} | {_rate(before[task]):,.0f}/s | {_rate(med[task]):,.0f}/s | "
                         f"{_rate(med[task]) / _rate(before[task]):.2f} |")
     return rows
 
 
-def run_once(paths: dict[str, str], folder: str, pg: str | None, replay_store: str) -> dict[str, dict]:
+def run_once(paths: dict[str, str], folder: str, pg: str | None, replay_store: str,
+             same_length: bool = False) -> dict[str, dict]:
     """One run of every task, each on a fresh store where it writes; returns the measurements by task."""
     mov = paths["mov"]
     got = {"decode": measure("decode", mov), "validate": measure("validate", mov),
            "validate uchronia": measure("validate", paths["uchronia"]),
            "validate ti4": measure("validate", paths["ti4"])}
+    # Merchant of Venus at the other logs' length, for their ratio (the same log when the lengths are equal)
+    got["validate other"] = got["validate"] if same_length else measure("validate", paths["mov other"])
     store = fresh(folder, "import.sqlite")
     got["import"] = measure("import", mov, store)
     got["rebuild"] = measure("rebuild", mov, store)
@@ -370,7 +399,7 @@ def _rate(m: dict) -> float:
 
 
 def table(med: dict[str, dict], cores: int, lines: int, other_lines: int) -> list[str]:
-    """Issue 16's table as Markdown rows: work, target, gamelog, ceiling, ratio, peak memory."""
+    """Issue 24's table as Markdown rows: work, target, gamelog, ceiling, ratio, peak memory."""
     rows = ["| work | target | gamelog | ceiling (same run) | ratio | peak MB |", "| --- | --- | --- | --- | --- | --- |"]
 
     def row(work: str, target: str, ours: str, ceiling: str, ratio: str, task: str) -> None:
@@ -378,31 +407,31 @@ def table(med: dict[str, dict], cores: int, lines: int, other_lines: int) -> lis
         rows.append(f"| {work} | {target} | {ours} | {ceiling} | {ratio} | {peak} |")
 
     rate = lambda task: f"{_rate(med[task]):,.0f} lines/s"  # noqa: E731
-    ratio = lambda a, b: f"{_rate(med[a]) / _rate(med[b]):.2f}"  # noqa: E731
-    row(f"`validate`, {lines:,}-line Merchant of Venus log", "≥ 400,000 lines/s", rate("validate"),
+    ratio = lambda a, b: f"{_rate(med[a]) / _rate(med[b]):.3f}"  # noqa: E731
+    row(f"`validate`, {lines:,}-line Merchant of Venus log", "≥ 0.10 of decode (stretch 0.2)", rate("validate"),
         f"msgspec decoding: {rate('decode')}", ratio("validate", "decode"), "validate")
-    row("`import` into SQLite (store write)", "≥ 120,000 lines/s, ≥ 0.45", rate("import"),
+    row("`import` into SQLite (store write)", "", rate("import"),
         f"executemany, 1,000 a transaction: {rate('executemany')}", ratio("import", "executemany"), "import")
-    row("`gamelog import` into SQLite (views too)", "", rate("import command"),
+    row("`gamelog import` into SQLite (views too)", "≥ 0.35 of executemany", rate("import command"),
         f"executemany: {rate('executemany')}", ratio("import command", "executemany"), "import command")
     per_core = _rate(med["archive command"]) / cores / _rate(med["import command"])
     row(f"`gamelog import` of an archive, {med['archive command']['units']:,} lines, {cores} core(s)",
-        "≥ 0.9 of the single-log rate per core", rate("archive command"),
+        f"≥ 0.8 of {cores} x the single-log rate", rate("archive command"),
         f"single log x {cores} core(s): {_rate(med['import command']) * cores:,.0f} lines/s", f"{per_core:.2f}",
         "archive command")
     if "import postgresql" in med:
-        row("`import` into PostgreSQL (store write)", "≥ 60,000 lines/s", rate("import postgresql"),
+        row("`import` into PostgreSQL (store write)", "≥ 0.3 of COPY", rate("import postgresql"),
             f"COPY: {rate('copy')}", ratio("import postgresql", "copy"), "import postgresql")
     else:
-        row("`import` into PostgreSQL", "≥ 60,000 lines/s", "not measured", "", "", "")
-    row("`projections rebuild`", "≥ 300,000 stored events/s", f"{_rate(med['rebuild']):,.0f} events/s",
+        row("`import` into PostgreSQL", "≥ 0.3 of COPY", "not measured", "", "", "")
+    row("`projections rebuild`", "≥ 0.3 of reading the rows", f"{_rate(med['rebuild']):,.0f} events/s",
         f"reading the rows: {_rate(med['read rows']):,.0f} events/s", ratio("rebuild", "read rows"), "rebuild")
-    row(f"`replay --turn` of a {REPLAY_LINES:,}-line stored game", "≤ 3 ms", f"{med['replay']['seconds'] * 1000:.2f} ms",
-        f"reading its rows: {med['replay rows']['seconds'] * 1000:.2f} ms",
+    row(f"`replay --turn` of a {REPLAY_LINES:,}-line stored game, in process", "≤ 1.5 ms",
+        f"{med['replay']['seconds'] * 1000:.2f} ms", f"reading its rows: {med['replay rows']['seconds'] * 1000:.2f} ms",
         f"{med['replay rows']['seconds'] / med['replay']['seconds']:.2f}", "replay")
     for name, label in (("validate uchronia", "Uchronia"), ("validate ti4", "Twilight Imperium")):
         row(f"`validate`, {other_lines:,}-line {label} log", "≥ 0.8 of Merchant of Venus", rate(name),
-            f"Merchant of Venus: {rate('validate')}", ratio(name, "validate"), name)
+            f"Merchant of Venus, {other_lines:,} lines: {rate('validate other')}", ratio(name, "validate other"), name)
     peak = max(m["peak_mb"] for m in med.values())
     rows.append(f"| peak memory of any of these | ≤ 64 MB | {peak:.0f} MB | | | |")
     return rows
@@ -441,10 +470,10 @@ def main() -> None:
         results: dict[str, list[dict]] = {}
         baseline: dict[str, list[dict]] = {}
         for _ in range(args.runs):  # interleaved, so the machine's noise spreads over every task
-            for task, got in run_once(paths, folder, pg, replay_store).items():
+            for task, got in run_once(paths, folder, pg, replay_store, other == args.lines).items():
                 results.setdefault(task, []).append(got)
             if args.baseline:
-                for task, got in run_baseline(paths, folder, pg, os.path.abspath(args.baseline)).items():
+                for task, got in run_baseline(paths, folder, pg, os.path.abspath(args.baseline), replay_store).items():
                     baseline.setdefault(task, []).append(got)
     med, before = _medians(results), _medians(baseline)
     print("\n".join(table(med, cores, args.lines, other)))

@@ -173,6 +173,10 @@ class Backend(ABC):
         """The library's events table's name as SQL."""
         return self.table(self.recorder.events_table_name)
 
+    def contains(self, column: str) -> str:
+        """A condition: ``column`` (bytes) holds the bytes of the next parameter."""
+        return f"instr({column}, {self.mark}) > 0"
+
     @abstractmethod
     def originator(self, uid: UUID) -> Any:
         """An aggregate ID as the events table's ``originator_id`` column takes it (a UUID or its hex)."""

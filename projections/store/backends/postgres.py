@@ -22,13 +22,13 @@ from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID
 
 import psycopg
-from eventsourcing.persistence import StoredEvent, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
 from gamelog.projections.store.errors import StoreBusy, StoreError
-from gamelog.projections.store.library import insert_events_in, insert_tracking_in
+from gamelog.projections.store.library import copy_events_in, insert_tracking_in
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
 CREATE_LOCK = 0x676C  # "gl", with the schema's hashtext: the lock processes creating a store's tables take turns on
@@ -56,6 +56,9 @@ class PostgresBackend(Backend):
     name = "postgresql"
     mark = "%s"
     position_column = "notification_id"
+
+    def contains(self, column: str) -> str:
+        return f"position({self.mark} in {column}) > 0"
     _creating: Any = None  # the connection holding the creation lock, between prepare() and prepared()
 
     def environment(self) -> dict[str, str]:
@@ -166,8 +169,8 @@ class PostgresBackend(Backend):
 
     def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
         # The recorder's own insert_events commits a transaction per call; an import
-        # writes many batches in one transaction, so it inserts on the open cursor.
-        insert_events_in(self.recorder, cursor, [StoredEvent(uid, v, t, st) for v, t, st in rows])
+        # writes many batches in one transaction, so it copies them on the open cursor.
+        copy_events_in(self.recorder, cursor, uid, rows)
 
     def tracking_recorder(self, application_name: str) -> PostgresTrackingRecorder:
         return PostgresTrackingRecorder(self.recorder.datastore,
