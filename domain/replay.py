@@ -51,7 +51,8 @@ class HistoryNeeded(Exception):
 
 def decide_lines(reader: LogReader, index: LineIndex | None = None, *,
                  history: bool = True) -> Iterator[tuple[int, list[Derived]]]:
-    """(line, its events) for the header, then for each line in order: the events :func:`decide` yields.
+    """(line, its events) for the header, then for each line in order, then the log's end (the last line's number,
+    :meth:`Engine.finish_log`'s events): the events :func:`decide` yields.
 
     With ``history=False`` the engine keeps neither checkpoints nor the lines' events, which only a
     correction needs: it raises :class:`HistoryNeeded` on the log's first ``correction`` line instead of
@@ -65,6 +66,7 @@ def decide_lines(reader: LogReader, index: LineIndex | None = None, *,
         if not history and type(event) is Correction:
             raise HistoryNeeded(line)
         yield line, engine.record(line, event)
+    yield engine.state.line, engine.finish_log()
 
 
 @dataclass

@@ -92,3 +92,29 @@ def test_the_json_pieces_are_the_document_byte_for_byte():
     out = CliRunner().invoke(main, ["validate", "--format", "json", *logs])
     assert out.stdout.rstrip("\n") == expected
     assert msgspec.json.decode(out.stdout)["version"] == 1
+
+
+def _ti4(*events: dict) -> bytes:
+    header = {"type": "game", "game": "twilight-imperium-4", "id": "f", "players": ["Ann", "Bob"],
+              "setup": {"factions": {"Ann": "Arborec", "Bob": "Federation of Sol"}}}
+    return "".join(json.dumps(e) + "\n" for e in (header, *events)).encode()
+
+
+FOURTH = [{"type": "secret_objective_drawn", "player": "Ann", "objective": "Become the Gatekeeper"},
+          {"type": "round_started", "round": 1}, {"type": "phase_started", "phase": "status"},
+          *({"type": "secret_objective_drawn", "player": "Ann", "objective": name}
+            for name in ("Forge an Alliance", "Mine Rare Metals", "Monopolize Production"))]
+
+
+@pytest.mark.parametrize("tail, found", [
+    ([], [(7, "LRR 34.20–34.21")]),                                                   # the log ends on the draw
+    ([{"type": "note", "text": "later"}, {"type": "correction", "voids": 8, "reason": "x"}],
+     [(9, "LRR 34.20–34.21")]),                                                       # both passes: a correction
+    ([{"type": "correction", "voids": 2, "reason": "never drawn"}], []),               # three held once voided
+], ids=["end", "after-a-correction", "voided"])
+def test_validate_decides_the_end_of_the_log_in_either_pass(tail, found):
+    data = _ti4(*FOURTH, *tail)
+    assert [(f.line, f.rule) for f in _expected(data)[1] if f.rule.startswith("LRR 34.2")] == found
+    for source in (io.BytesIO(data), _Pipe(data)):
+        assert [(f.line, f.rule) for f in validation.check_file("f.jsonl", source).findings
+                if f.rule.startswith("LRR 34.2")] == found
