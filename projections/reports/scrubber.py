@@ -11,7 +11,7 @@ Everything is in the page: it works offline, from a file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -42,15 +42,22 @@ def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> lis
     return out
 
 
-def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
+def replay_data(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
                 board: Board | None, by: str, change_words: Any) -> str:
     """The JSON the page's script reads: one position per state (the header's, then each line's, with its words,
     changes and findings), and the board's colours and patterns. ``lines`` pairs each line with its period's
     number; ``change_words(change)`` words a change. Safe inside a ``<script>`` element."""
-    positions = []
+    return "".join(replay_pieces(states, lines, header_period, board, by, change_words))
+
+
+def replay_pieces(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
+                  board: Board | None, by: str, change_words: Any) -> Iterator[str]:
+    """:func:`replay_data` a position at a time, reading ``states`` as it goes: only the state before is held."""
+    subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
+    yield _safe(encode({"by": by, "board": subjects, "positions": []})[:-2])  # open: the positions follow
     previous: dict[str, Any] = {}
     described = [(header_period, None), *lines]
-    for state, (period, line) in zip(states, described):
+    for i, (state, (period, line)) in enumerate(zip(states, described)):
         document = msgspec.to_builtins(state)
         document.pop("forum", None)  # the deprecated name of "board": the page shows the board once
         position: dict[str, Any] = {"line": document["line"], "period": period}
@@ -61,10 +68,16 @@ def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], hea
                             changes=[f"{change_words(c)} ({c.rule})" for c in line.changes],
                             findings=[{"severity": f.severity, "rule": f.rule, "message": f.message} for f in line.findings])
         position["state"] = changes(previous, document)
-        positions.append(position)
+        yield ("," if i else "") + _safe(encode(position))
         previous = document
-    subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
-    text = msgspec.json.encode({"by": by, "board": subjects, "positions": positions}).decode("utf-8")
+    yield "]}"
+
+
+def encode(value: Any) -> str:
+    return msgspec.json.encode(value).decode("utf-8")
+
+
+def _safe(text: str) -> str:
     # "<" only occurs inside JSON strings, where \u003c means the same: no "</script>" can end the element early.
     return text.replace("<", "\\u003c")
 

@@ -1,8 +1,10 @@
 """Report a game, turn by turn or round by round, in any registered format (``projections.reports.registry``).
 
 A streaming format is written as the views are read (the head, then a period
-at a time); a whole format (HTML) gets the full report document, with the
-state after every line folded from the game's history.
+at a time); a whole format gets the full report document, with the state
+after every line folded from the game's history; a sampled format (HTML)
+gets the lines a page can hold, and the states after them folded from the
+history as it writes them (``projections.reports.sampling``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.model import build_report, report_head, report_periods
+from gamelog.projections.reports.model import build_report, count_lines, report_head, report_periods
+from gamelog.projections.reports.sampling import kept_lines, sample
+from gamelog.projections.reports.states import states_at
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
@@ -38,7 +42,13 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     with open_game(game, store) as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
-        if chosen.whole:
+        if chosen.sampled:
+            # Two reads of the views' lines (their count, then the periods) and one fold of the history, which
+            # gives the states after the kept lines as the page is written: what is held is what the page keeps.
+            sampled = sample(head, report_periods(cursor, head), count_lines(cursor, source.id))
+            sampled.states = states_at(head.game, source.history(), kept_lines(sampled))
+            yield chosen.render(sampled, sampled.report.periods, layout)
+        elif chosen.whole:
             whole = build_report(cursor, source.id, by, source.history())
             yield chosen.render(whole, whole.periods, layout)
         else:
