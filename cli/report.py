@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from gamelog.cli.options import RegistryChoice, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import styled, text_width
+from gamelog.cli.terminal import progress, styled, text_width
 from gamelog.projections.reports.registry import Layout, report_formats
 from gamelog.reporting import report as report_of
 
@@ -33,7 +35,9 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
       gamelog report game.jsonl --by round --format markdown
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
-    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output) as pieces:
+    # A bar on stderr for a long game, on a terminal, unless the report itself is printed on it.
+    shown = progress if sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) else None
+    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, progress=shown) as pieces:
         write_pieces(pieces, output)
     if output:
         click.echo(f"{game}: the {fmt} report written to {output}", err=True)

@@ -162,3 +162,30 @@ def test_a_log_naming_5000_players_is_refused_with_one_input_error(tmp_path):
     assert 100_000 < log.stat().st_size < 300_000
     out = gamelog("report", str(log), "--format", "html", code=2)
     assert f"{log}:1: a game has at most 100 players, this header names 5,000 at $.players" in out
+
+
+@pytest.mark.parametrize("fmt, rounds", [("html", 2), ("text", 1), ("json", 1)])
+def test_a_long_report_shows_its_progress_up_to_the_end(monkeypatch, fmt, rounds):
+    from contextlib import contextmanager
+
+    from gamelog.projections.services import reporting
+
+    opened, reached = [], []
+
+    @contextmanager
+    def progress(length: int, label: str):
+        opened.append((length, label))
+        yield reached.append
+
+    log = str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
+    monkeypatch.setattr(reporting, "PROGRESS_FROM_LINES", 272)  # the example's lines: a long game, here
+    with reporting.report(log, ":memory:", fmt=fmt, progress=progress) as pieces:
+        "".join(pieces)
+    # Over the lines once (read a period at a time), or twice for the page: its lines, then the fold of its states.
+    assert opened == [(272 * rounds, f"reporting {log}")]
+    assert reached == sorted(reached) and reached[-1] == 272 * rounds and len(reached) >= 7
+    monkeypatch.setattr(reporting, "PROGRESS_FROM_LINES", 273)
+    opened.clear()
+    with reporting.report(log, ":memory:", fmt=fmt, progress=progress) as pieces:
+        "".join(pieces)
+    assert opened == []

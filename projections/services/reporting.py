@@ -9,8 +9,8 @@ history as it writes them (``projections.reports.sampling``).
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any, Iterable, Iterator
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.model import build_report, count_lines, report_head, report_periods
@@ -20,17 +20,26 @@ from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
 from .outputs import check_output
+from .progress import Advance, Progress
 from .sources import is_log_file, open_game, reading_views
+
+
+PROGRESS_FROM_LINES = 20_000
+"""Reports of games from this many lines up show progress (when the caller passes a display): smaller ones take a
+moment."""
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
-           layout: Layout = Layout(), output: str | None = None) -> Iterator[Iterable[str]]:
+           layout: Layout = Layout(), output: str | None = None,
+           progress: Progress | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
     ``by`` is ``turn`` or ``round`` (the game's own period by default). ``output``, given, is the file the report
     will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`).
+    ``progress``, given, shows the report of a game of :data:`PROGRESS_FROM_LINES` lines or more being read, as
+    its pieces are written (twice over the lines for a sampled format: the lines, then the fold of the states).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
@@ -42,17 +51,35 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     with open_game(game, store) as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
-        if chosen.sampled:
-            # Two reads of the views' lines (their count, then the periods) and one fold of the history, which
-            # gives the states after the kept lines as the page is written: what is held is what the page keeps.
-            sampled = sample(head, report_periods(cursor, head), count_lines(cursor, source.id))
-            sampled.states = states_at(head.game, source.history(), kept_lines(sampled))
-            yield chosen.render(sampled, sampled.report.periods, layout)
-        elif chosen.whole:
-            whole = build_report(cursor, source.id, by, source.history())
-            yield chosen.render(whole, whole.periods, layout)
-        else:
-            yield chosen.render(head, report_periods(cursor, head), layout)
+        lines = count_lines(cursor, source.id)
+        shown = progress is not None and lines >= PROGRESS_FROM_LINES
+        with (progress(lines * (2 if chosen.sampled else 1), f"reporting {game}") if shown  # type: ignore[misc]
+              else nullcontext(None)) as advance:
+            if chosen.sampled:
+                # Two reads of the views' lines (their count, then the periods) and one fold of the history, which
+                # gives the states after the kept lines as the page is written: what is held is what the page keeps.
+                sampled = sample(head, _counted(report_periods(cursor, head), advance), lines)
+                states = states_at(head.game, source.history(), kept_lines(sampled))  # the header's, then the kept's
+                sampled.states = _counted(states, advance, lines, lines / (len(sampled.kept()) + 1))
+                yield chosen.render(sampled, sampled.report.periods, layout)
+            elif chosen.whole:
+                whole = build_report(cursor, source.id, by, source.history())
+                yield chosen.render(whole, whole.periods, layout)
+            else:
+                yield chosen.render(head, _counted(report_periods(cursor, head), advance), layout)
+
+
+def _counted(items: Iterable[Any], advance: Advance | None, start: int = 0, each: float | None = None) -> Iterator[Any]:
+    """``items`` as they are read, telling ``advance`` how far they got from ``start``: by ``each`` an item, or by
+    the lines of each (a period)."""
+    if advance is None:
+        yield from items
+        return
+    done = 0.0
+    for item in items:
+        yield item
+        done += each if each is not None else len(item.lines)
+        advance(start + round(done))
 
 
 
