@@ -23,13 +23,22 @@ from gamelog.projections.reports.documents import Line
 Path = list[str]
 
 
+APPEND = "append"
+"""The third item of a change that adds items at the end of a list: ``[path, items, "append"]``."""
+
+
 def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> list[list[Any]]:
-    """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove.
+    """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove, and
+    ``[path, items, "append"]`` to add items at the end of a list.
 
     Objects are compared key by key down to ``depth`` levels (the document,
-    a player, a field); below that a changed value is given whole.
+    a player, a field); below that a changed value is given whole, but for a
+    list that grew at its end (a player's buildings), given by its new items:
+    what a list costs the page is its length once, not once a position.
     """
     path = path or []
+    if isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[:len(old)] == old:
+        return [[path, new[len(old):], APPEND]]
     if not (isinstance(old, dict) and isinstance(new, dict)) or depth == 0:
         return [] if old == new else [[path, new]]
     out: list[list[Any]] = []
@@ -96,21 +105,34 @@ SCRIPT = r"""(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("replay-data").textContent);
   var slider = document.getElementById("scrub");
-  var states = [];
-  var state = {};
-  data.positions.forEach(function (position) {
-    state = JSON.parse(JSON.stringify(state));
-    position.state.forEach(function (change) { apply(state, change); });
-    states.push(state);
-  });
+  var states = keyframes(data.positions);
 
   function apply(doc, change) {
-    var path = change[0], at = doc;
+    var path = change[0], at = doc, key = path[path.length - 1];
     for (var i = 0; i < path.length - 1; i++) {
       if (at[path[i]] === null || typeof at[path[i]] !== "object") { at[path[i]] = {}; }
       at = at[path[i]];
     }
-    if (change.length > 1) { at[path[path.length - 1]] = change[1]; } else { delete at[path[path.length - 1]]; }
+    // A copy of the value: the states are rebuilt from the changes again and again, which must stay as they are.
+    if (change.length > 2) { at[key] = (at[key] || []).concat(JSON.parse(JSON.stringify(change[1]))); }
+    else if (change.length > 1) { at[key] = JSON.parse(JSON.stringify(change[1])); } else { delete at[key]; }
+  }
+
+  // The state at each position, rebuilt from its changes when asked: a copy is kept every "every" positions only
+  // (a long game's states, each held whole, would not fit in a browser's memory).
+  function keyframes(positions) {
+    var every = Math.max(1, Math.ceil(Math.sqrt(positions.length))), kept = [], doc = {};
+    positions.forEach(function (position, i) {
+      position.state.forEach(function (change) { apply(doc, change); });
+      if (i % every === 0) { kept.push(JSON.parse(JSON.stringify(doc))); }
+    });
+    return {at: function (index) {
+      var from = Math.floor(index / every), state = JSON.parse(JSON.stringify(kept[from]));
+      for (var i = from * every + 1; i <= index; i++) {
+        positions[i].state.forEach(function (change) { apply(state, change); });
+      }
+      return state;
+    }};
   }
 
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
@@ -238,7 +260,7 @@ SCRIPT = r"""(function () {
     index = Math.max(0, Math.min(data.positions.length - 1, index));
     var position = data.positions[index];
     slider.value = String(index);
-    var doc = states[index];
+    var doc = states.at(index);
     document.getElementById("where").textContent = "line " + position.line + " (" + (index + 1) + " of " +
       data.positions.length + ")" + (doc.turn ? ", turn " + doc.turn : "") + (doc.round ? ", round " + doc.round : "");
     showLine(position);
