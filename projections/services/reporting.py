@@ -21,7 +21,8 @@ from gamelog.projections.reports.registry import Layout, report_format
 from .errors import BadInput, NotPlayedInRounds
 from .outputs import check_output
 from .progress import Advance, Progress
-from .sources import is_log_file, open_game, reading_views
+from .inputs import STDIN
+from .sources import is_log_file, open_game, reading_views, streamed_log
 
 
 PROGRESS_FROM_LINES = 20_000
@@ -48,7 +49,10 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         chosen = report_format(fmt)
     except KeyError as exc:
         raise BadInput(exc.args[0]) from None
-    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+    # A log file is read as it is reported (its views on disk, its history decided again for the page's states):
+    # the memory a report takes does not grow with the log. Standard input is read once, in memory.
+    opened = streamed_log(game) if is_log_file(game) and game != STDIN else open_game(game, store)
+    with opened as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
         lines = count_lines(cursor, source.id)
