@@ -25,7 +25,9 @@ def report(game: str, by: str | None, fmt: str, output: str | None, store: str) 
     GAME is a log file (read in memory) or a stored game's id. Formats: text
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
-    with charts. The fields of json: docs/cli.md.
+    with charts (of a log longer than 3,000 lines, every k-th line: the page
+    says so). The fields of json: docs/cli.md. A long game shows a progress
+    bar on stderr.
 
     Examples:
 

@@ -189,3 +189,19 @@ def test_a_long_report_shows_its_progress_up_to_the_end(monkeypatch, fmt, rounds
     with reporting.report(log, ":memory:", fmt=fmt, progress=progress) as pieces:
         "".join(pieces)
     assert opened == []
+
+
+def test_the_board_strip_of_a_long_game_shows_at_most_120_turns_evenly_the_last_among_them(tmp_path):
+    from tests.benchmarks.generate import log_bytes, uchronia_lines
+
+    from gamelog.projections.reports.html import STRIP_COLUMNS, thinned
+
+    assert thinned(list(range(10)), 4) == [0, 3, 6, 9] and thinned(list(range(11)), 4) == [0, 3, 6, 10]
+    assert thinned(list(range(5)), 5) == [0, 1, 2, 3, 4] and STRIP_COLUMNS == 120
+    log = tmp_path / "long.jsonl"
+    log.write_bytes(log_bytes(uchronia_lines(300, threshold=1_000)))  # 300 turns, the threshold out of reach
+    html = gamelog("report", str(log), "--format", "html")
+    (columns,) = re.findall(r'<svg class="chart strip"[^>]* data-columns="([^"]*)"', html)
+    numbers = [int(n) for n in columns.split()]
+    # Turns 1 to 300, every 3rd (ceil(300 / 120)) from the first, and the last.
+    assert numbers == [*range(1, 299, 3), 300] and len(numbers) == 101

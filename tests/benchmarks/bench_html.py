@@ -10,12 +10,14 @@ Uchronia game with its goal out of reach and an endless Twilight Imperium
 game, both from ``generate.py``) a legal log of about ``--lines`` lines is
 written and imported into a fresh SQLite store; then ``gamelog report
 --format html -o FILE`` runs in a child process of its own, once on the
-stored game and once on the log file (read and decided in memory), and its
-peak resident memory (``ru_maxrss``), its seconds and the page's size are
-printed beside the targets: a page of at most 10 MB, and at most 64 MB of
-memory for the stored game's report. A log file is read in memory whole (its
-decided events and views, as for every report of a log file): its figure is
-printed for comparison, with the text report's beside it.
+stored game and once on the log file (read as it is reported: its views on
+disk, its history decided again for the states), and its peak resident memory
+(``ru_maxrss``), its seconds and the page's size are printed beside the
+targets: a page of at most 10 MB, and at most 64 MB of memory. The text report
+of the log file is measured too, for comparison.
+
+Measured on 2026-12-01 (a shared 2-core machine, load about 8), 200,002 lines of Merchant of Venus:
+the page 4.6 MB; peak 52 MB (stored game) and 59 MB (log file); the text report of the log file 50 MB.
 """
 
 from __future__ import annotations
@@ -67,8 +69,8 @@ def run(workdir: str, game: str, lines: int) -> list[str]:
         page = os.path.join(workdir, f"{game}.{fmt}")
         result = measure(["report", target, "--format", fmt, "-o", page], store)
         size = os.path.getsize(page) / 2**20
-        ok = "" if fmt != "html" else ("ok" if size <= PAGE_TARGET_MB and (what != "stored game" or
-                                                                        result["peak_mb"] <= PEAK_TARGET_MB) else "OVER")
+        ok = "" if fmt != "html" else ("ok" if size <= PAGE_TARGET_MB and result["peak_mb"] <= PEAK_TARGET_MB
+                                       else "OVER")
         rows.append(f"| {game} | {written + 1:,} | {what} | {fmt} | {size:.1f} | {result['peak_mb']:.0f} | "
                     f"{result['seconds']:.1f} | {ok} |")
         print(rows[-1], flush=True)
@@ -83,7 +85,7 @@ def main() -> None:
     args = parser.parse_args()
     games = ["merchant-of-venus"] if args.games == "merchant-of-venus" else ["merchant-of-venus", "uchronia",
                                                                               "twilight-imperium-4"]
-    print(f"targets: a page of at most {PAGE_TARGET_MB} MB; at most {PEAK_TARGET_MB} MB of memory for a stored game's")
+    print(f"targets: a page of at most {PAGE_TARGET_MB} MB, at most {PEAK_TARGET_MB} MB of memory")
     print("| game | lines | report of | format | output MB | peak MB | seconds | target |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
     with tempfile.TemporaryDirectory() as workdir:
