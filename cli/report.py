@@ -22,7 +22,7 @@ from gamelog.reporting import report as report_of
 def report(game: str, by: str | None, fmt: str, output: str | None, store: str) -> None:
     """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
 
-    GAME is a log file (read in memory) or a stored game's id. Formats: text
+    GAME is a log file (nothing stored) or a stored game's id. Formats: text
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
     with charts (of a log longer than 3,000 lines, every k-th line: the page
