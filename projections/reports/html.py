@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from html import escape
+from itertools import chain
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.measures import Board, Measures
 from gamelog.domain.messages import signed
 from gamelog.projections.reports.charts import MARKERS, PALETTE, Row, Series, heat_strip, pattern_defs, step_chart
-from gamelog.projections.reports.documents import Line, Report, Standings
+from gamelog.projections.reports.documents import Report, Standings
 from gamelog.projections.reports.formats import _change, _counts, _period_name, _result, _title
 from gamelog.projections.reports.sampling import MARKER_BUDGET, Sample, sample_report
 from gamelog.projections.reports.scrubber import CONTROLS, PANEL, SCRIPT, replay_pieces
@@ -68,7 +69,8 @@ def sampled_series(sample: Sample, measures: Measures) -> list[Series]:
             if delta and sample.since[position - 1] == line.line:
                 notes[position] = f"{player}, line {line.line}: {line.text}. {words} {total} ({signed(delta)})"
             elif delta:
-                notes[position] = f"{player}, lines {sample.since[position - 1]}–{line.line}: {words} {total} ({signed(delta)})"
+                lines_since = f"{sample.since[position - 1]}–{line.line}"
+                notes[position] = f"{player}, lines {lines_since}: {words} {total} ({signed(delta)})"
         series.append(Series(player, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)], values, notes))
     most = max(1, MARKER_BUDGET // max(len(series), 1))
     for s in series:
@@ -150,9 +152,8 @@ def _replay(sample: Sample, board: Board | None) -> tuple[str, str, Iterator[str
     # The header's state is the one before the first turn: period 0's column, if the board has one.
     lines = sample.kept()
     data = replay_pieces(sample.states, lines, 0, board, sample.report.by, _change)
-    script = ['<script type="application/json" id="replay-data">', data, f"</script><script>{SCRIPT}</script>"]
-    return (CONTROLS.format(last=len(lines)), PANEL,
-            (piece for part in script for piece in ([part] if isinstance(part, str) else part)))
+    script = chain(['<script type="application/json" id="replay-data">'], data, [f"</script><script>{SCRIPT}</script>"])
+    return CONTROLS.format(last=len(lines)), PANEL, script
 
 
 def _coarse(sample: Sample) -> str:

@@ -1,10 +1,12 @@
 """The HTML report's replay: a slider over every line of the log, showing the state after the line it stands on.
 
 The states (``Report.states``: ``replay --line N``'s document after each
-line) are embedded in the page as JSON, each as the changes from the one
-before it (a list of ``[path, value]`` to set and ``[path]`` to remove), so
-that a long game does not repeat its whole state on every line; the page's
-script rebuilds each state from them. Beside the state it shows the line in
+line; of a long log, after each line the page keeps: ``sampling``) are
+embedded in the page as JSON, each as the changes from the one before it (a
+list of ``[path, value]`` to set, ``[path]`` to remove and ``[path, items,
+"append"]`` to lengthen a list), written a position at a time, so that a long
+game does not repeat its whole state on every line; the page's script keeps a
+copy of every ``sqrt(n)``-th state and rebuilds the others from it when asked. Beside the state it shows the line in
 words, its changes and its findings, and it moves a cursor on the charts.
 Everything is in the page: it works offline, from a file.
 """
