@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import styled, text_width
+from gamelog.cli.terminal import progress, styled, text_width
 from gamelog.projections.reports.registry import Layout, report_formats
 from gamelog.reporting import report as report_of
 
@@ -21,10 +23,12 @@ from gamelog.reporting import report as report_of
 def report(game: str, by: str | None, fmt: str, output: str | None, as_player: str | None, store: str) -> None:
     """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
 
-    GAME is a log file (read in memory) or a stored game's id. Formats: text
+    GAME is a log file (nothing stored) or a stored game's id. Formats: text
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
-    with charts. The fields of json: docs/cli.md.
+    with charts (of a log longer than 3,000 lines, every k-th line: the page
+    says so). The fields of json: docs/cli.md. A long game shows a progress
+    bar on stderr.
 
     Examples:
 
@@ -35,7 +39,10 @@ def report(game: str, by: str | None, fmt: str, output: str | None, as_player: s
       gamelog report my-game-id --as Ann --format html -o ann.html
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
-    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, as_player=as_player) as pieces:
+    # A bar on stderr for a long game, on a terminal, unless the report itself is printed on it.
+    shown = progress if sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) else None
+    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, progress=shown,
+                   as_player=as_player) as pieces:
         write_pieces(pieces, output)
     if output:
         click.echo(f"{game}: the {fmt} report written to {output}", err=True)

@@ -67,6 +67,10 @@ Score = Annotated[int, msgspec.Meta(ge=-MAX_TOTAL, le=MAX_TOTAL, description="a 
 
 Name = Annotated[str, msgspec.Meta(min_length=1)]
 
+MAX_PLAYERS = 100
+"""The most players a game's header may name: what a report holds grows with the players (a column, a series,
+a field of every state each), so their number is bounded as the lines are (``MAX_LINES``)."""
+
 PLAYER: dict[str, frozenset[str]] = {"player": frozenset()}
 
 CORRECTION_RULE = "LOG-CORRECTION"
@@ -171,7 +175,9 @@ class GameHeader(Recorded, kw_only=True):
     """
 
     id: Name
-    players: list[Name]
+    players: Annotated[list[Name], msgspec.Meta(extra_json_schema={"minItems": 1, "maxItems": MAX_PLAYERS})]
+    """The players in seating order: from 1 to :data:`MAX_PLAYERS`, each named once (checked by :meth:`check`, in
+    gamelog's words; the schema says the same)."""
     version: Annotated[int, msgspec.Meta(ge=1, le=FORMAT_VERSION, description="the log format's version")] = 1
     """The log format's version (optional, 1 by default; omitted when 1, so a stored header is unchanged)."""
 
@@ -182,6 +188,9 @@ class GameHeader(Recorded, kw_only=True):
         """Raise ``ValueError`` (with the field's path) when the header is not a game's."""
         if not self.players:
             raise invalid_at("a game needs at least one player", "$.players")
+        if len(self.players) > MAX_PLAYERS:
+            raise invalid_at(f"a game has at most {MAX_PLAYERS} players, this header names {len(self.players):,}",
+                             "$.players")
         if len(set(self.players)) != len(self.players):
             raise invalid_at("player names must be unique", "$.players")
 

@@ -44,7 +44,9 @@ def apply(document: dict, change: list) -> None:
     path, at = change[0], document
     for key in path[:-1]:
         at = at.setdefault(key, {})
-    if len(change) > 1:
+    if len(change) > 2:
+        at[path[-1]] = at.get(path[-1], []) + change[1]
+    elif len(change) > 1:
         at[path[-1]] = change[1]
     else:
         del at[path[-1]]
@@ -77,11 +79,18 @@ def test_the_states_are_an_optional_field_the_json_report_leaves_out():
 
 
 def test_changes_set_and_remove_what_differs_down_to_a_players_field():
-    old = {"line": 3, "players": {"Ann": {"vp": 1, "built": ["Insula"]}}, "end": {"line": 9}}
-    new = {"line": 4, "players": {"Ann": {"vp": 2, "built": ["Insula", "Thermae"]}}}
+    old = {"line": 3, "players": {"Ann": {"vp": 1, "built": ["Insula"], "cargo": ["Dust"]}}, "end": {"line": 9}}
+    new = {"line": 4, "players": {"Ann": {"vp": 2, "built": ["Insula", "Thermae"], "cargo": ["Wine", "Dust"]}}}
+    # A list grown at its end is given by its new items (issue 23: a list given whole at every line made a
+    # long Uchronia game's page grow as the square of its turns); any other change of a list, whole.
     assert changes(old, new) == [[["line"], 4], [["players", "Ann", "vp"], 2],
-                                 [["players", "Ann", "built"], ["Insula", "Thermae"]], [["end"]]]
+                                 [["players", "Ann", "built"], ["Thermae"], "append"],
+                                 [["players", "Ann", "cargo"], ["Wine", "Dust"]], [["end"]]]
     assert changes(new, new) == []
+    document = json.loads(json.dumps(old))
+    for change in changes(old, new):
+        apply(document, change)
+    assert document == new
 
 
 @pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -359,3 +359,19 @@ def test_no_value_of_a_log_can_forge_a_second_error_line():
     assert len(described) == len(lines)
     assert all(text.isprintable() and len(text) < 700 for text in described), described
     assert input_error("a\nb", 1, "c\x1bd", "$\re") == "a\\nb:1: c\\x1bd at $\\re"
+
+
+def test_a_header_names_at_most_max_players_players_and_the_schema_says_so():
+    from gamelog.domain.events import MAX_PLAYERS
+
+    assert MAX_PLAYERS == 100
+    most = dict(HEADER, players=[f"P{i}" for i in range(100)])
+    assert errors_of(log_bytes(most, '{"type": "turn_started", "player": "P99"}')) == []
+    # 5,000 players (issue 23: a 185 kB log whose HTML report took 4 GB) are refused at the header, in a line.
+    many = dict(HEADER, players=[f"Player{i:04d}" for i in range(5000)])
+    assert errors_of(log_bytes(many, '{"type": "turn_started", "player": "Player0001"}')) == [
+        (1, "a game has at most 100 players, this header names 5,000", "$.players")]
+    assert errors_of(log_bytes(dict(HEADER, players=[f"P{i}" for i in range(101)]))) == [
+        (1, "a game has at most 100 players, this header names 101", "$.players")]
+    header = log_schema()["$defs"]["uchronia.Header"]["properties"]["players"]
+    assert (header["minItems"], header["maxItems"]) == (1, 100)

@@ -7,6 +7,7 @@ items 15-17 (CSV formulas, terminal escapes, Markdown injection).
 from __future__ import annotations
 
 import csv
+import json
 import re
 import io
 import sys
@@ -303,3 +304,47 @@ def test_the_csv_report_holds_no_control_character(escaping_id):
     out = run("report", escaping_id, "--format", "csv", code=0)
     assert not any(c in out for c in CONTROLS), repr(out)
     assert "g[2J]0;owned," in out
+
+
+def test_wrapping_a_long_word_copies_a_bounded_piece_a_line_and_gives_textwraps_lines(monkeypatch):
+    # Issue 23: a megabyte of control characters (each quoted as \x01) made the text audit take 24 s, textwrap
+    # copying the rest of a long word once a line. Counted, not timed: every long word the wrapper breaks is a
+    # piece of a few lines' width, whatever the word's length.
+    import textwrap
+
+    from gamelog.projections.reports.terminal import PIECE
+
+    seen: list[int] = []
+    original = textwrap.TextWrapper._handle_long_word
+
+    def counted(self, chunks, line, length, width):
+        seen.append(len(chunks[-1]))
+        return original(self, chunks, line, length, width)
+
+    monkeypatch.setattr(textwrap.TextWrapper, "_handle_long_word", counted)
+    word = "".join(chr(ord("a") + i % 26) for i in range(200_003))
+    for text in (word, f"pays c5 for {word} and {word[:500]} then more words"):
+        seen.clear()
+        lines = wrap(text, 80, "line 3: ")
+        # A call a line, each on a piece shorter than 2 * PIECE lines (textwrap alone: the whole rest of the word).
+        assert len(seen) >= 200_003 // 72 and max(seen) < 2 * PIECE * 80 == 640
+        assert lines == textwrap.wrap(text, width=80, initial_indent="line 3: ", subsequent_indent=" " * 8,
+                                      break_on_hyphens=False)
+
+
+def test_a_prefix_wider_than_the_width_still_ends():
+    # textwrap alone never returns when the prefix leaves no room (it takes an empty rest for ever).
+    assert wrap("ab cd", 40, "y" * 50) == ["y" * 50 + "a", " " * 50 + "b", " " * 50 + "c", " " * 50 + "d"]
+
+
+def test_the_text_audit_of_a_megabyte_of_control_characters_shows_them_all_quoted(tmp_path):
+    header = {"game": "merchant-of-venus", "id": "ctl", "players": ["Ann", "Bob"]}
+    log = tmp_path / "ctl.jsonl"
+    paid = {"type": "credits_paid", "player": "Ann", "amount": 5, "to": "bank", "reason": "\x01" * 1_000_000}
+    log.write_bytes(log_bytes(header, '{"type": "turn_started", "player": "Ann"}', json.dumps(paid)))
+    out = run("audit", str(log), code=1)
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "\x01" not in out
+    # The violation's message quotes the reason whole, 4 characters a control character, wrapped under its text.
+    message = "".join(line.strip() for line in lines if line.startswith(("line 3:", "    ")))
+    assert message.count("\\x01") == 1_000_000

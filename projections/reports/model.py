@@ -116,6 +116,12 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     )
 
 
+def count_lines(cursor: Any, game_id: str) -> int:
+    """How many lines of ``game_id`` the views hold (what :func:`report_periods` will give)."""
+    cursor.execute("SELECT COUNT(*) FROM view_lines WHERE game = ?", (game_id,))
+    return cursor.fetchone()[0]
+
+
 def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iterable[Any] | None = None) -> Report:
     """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default), whole.
 

@@ -2,9 +2,11 @@
 
 A report format renders either a period at a time (``render(head, periods,
 layout)``: the report's head, its periods as they are read, and the
-terminal's layout) or, registered with ``whole=True``, from the full report
-document (periods and the state after every line read in: what the HTML
-report's replay needs), called as ``render(report, report.periods, layout)``.
+terminal's layout); or, registered with ``whole=True``, from the full report
+document (periods and the state after every line read in), called as
+``render(report, report.periods, layout)``; or, registered with
+``sampled=True`` (the HTML report), from a ``sampling.Sample``: the lines a
+page can hold and the states after them, read as they are written.
 Either way it gives the text as pieces. Adding a format is one
 :func:`register_format` (as a decorator or a call); ``gamelog report
 --format`` offers it from then on. An audit format is one
@@ -25,7 +27,7 @@ from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_
                                                        render_what_if_text)
 from gamelog.projections.reports.documents import Period, Reconciliation, Report, StoreReconciliation, WhatIf
 from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
-from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.html import html_pieces
 from gamelog.projections.reports.reconcile_formats import render_reconciliation
 from gamelog.projections.reports.terminal import WIDTH
 
@@ -43,7 +45,7 @@ class Layout:
     width: int = WIDTH
 
 
-ReportRender = Callable[[Report, Iterable[Period], Layout], Iterable[str]]
+ReportRender = Callable[[Any, Iterable[Period], Layout], Iterable[str]]
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,10 @@ class ReportFormat:
     whole: bool = False
     """Rendered from the full report document (``model.build_report`` with the history) rather than a period at
     a time."""
+    sampled: bool = False
+    """Rendered from a :class:`~projections.reports.sampling.Sample` (the report at a resolution a page holds,
+    read in one pass, with the states after its kept lines folded as they are written), called as
+    ``render(sample, sample.report.periods, layout)``."""
     media_type: str = "text/plain"
     suffix: str = ".txt"
 
@@ -62,14 +68,14 @@ class ReportFormat:
 REPORT_FORMATS: dict[str, ReportFormat] = {}
 
 
-def register_format(name: str, render: ReportRender | None = None, *, whole: bool = False,
+def register_format(name: str, render: ReportRender | None = None, *, whole: bool = False, sampled: bool = False,
                     media_type: str = "text/plain", suffix: str = ".txt") -> Any:
     """Register the report format ``name``: ``register_format("x", render)``, or ``@register_format("x")`` over
     ``render``. Returns ``render``. Raises ValueError when ``name`` is taken."""
     def register(function: ReportRender) -> ReportRender:
         if name in REPORT_FORMATS:
             raise ValueError(f"a report format named {name!r} is registered already")
-        REPORT_FORMATS[name] = ReportFormat(name, function, whole, media_type, suffix)
+        REPORT_FORMATS[name] = ReportFormat(name, function, whole, sampled, media_type, suffix)
         return function
 
     return register if render is None else register(render)
@@ -170,7 +176,7 @@ register_format("markdown", lambda head, periods, _: markdown_pieces(head, perio
 register_format("json", lambda head, periods, _: json_pieces(head, periods), media_type="application/json",
                 suffix=".json")
 register_format("csv", lambda head, periods, _: csv_pieces(head, periods), media_type="text/csv", suffix=".csv")
-register_format("html", lambda report, _, __: [render_html(report)], whole=True, media_type="text/html",
+register_format("html", lambda sample, _, __: html_pieces(sample), sampled=True, media_type="text/html",
                 suffix=".html")
 
 register_audit_format("text", audit=lambda parts, layout: audit_text_pieces(parts, layout.width),

@@ -6,7 +6,7 @@ from typing import Any, Union
 
 import msgspec
 
-from gamelog.domain.events import MAX_AMOUNT, MAX_LINES, MAX_QUANTITY, MAX_TOTAL
+from gamelog.domain.events import MAX_AMOUNT, MAX_LINES, MAX_PLAYERS, MAX_QUANTITY, MAX_TOTAL
 from gamelog.domain.games import GAMES
 from gamelog.domain.strict_json import MAX_DEPTH
 from gamelog.projections.reports.documents import NAMES, document_type
@@ -42,7 +42,8 @@ def log_schema() -> dict:
             "The first line is the game header; the header's `game` says which definition the other lines follow. "
             f"Every integer is bounded: an amount (credits, a price, a cost, VP, points) by {MAX_AMOUNT:,}, "
             f"a quantity by {MAX_QUANTITY:,}, a line number by {MAX_LINES:,}, a goal or a stated score by {MAX_TOTAL:,} "
-            f"(so that no total passes 2**63 - 1). A log has at most {MAX_LINES:,} lines; "
+            f"(so that no total passes 2**63 - 1). A log has at most {MAX_LINES:,} lines, a game at most {MAX_PLAYERS} "
+            "players; "
             f"a key appears at most once in an object; arrays and objects nest at most {MAX_DEPTH} deep."
         ),
         "anyOf": games_refs,

@@ -1,17 +1,19 @@
 """The HTML report's replay: a slider over every line of the log, showing the state after the line it stands on.
 
 The states (``Report.states``: ``replay --line N``'s document after each
-line) are embedded in the page as JSON, each as the changes from the one
-before it (a list of ``[path, value]`` to set and ``[path]`` to remove), so
-that a long game does not repeat its whole state on every line; the page's
-script rebuilds each state from them. Beside the state it shows the line in
+line; of a long log, after each line the page keeps: ``sampling``) are
+embedded in the page as JSON, each as the changes from the one before it (a
+list of ``[path, value]`` to set, ``[path]`` to remove and ``[path, items,
+"append"]`` to lengthen a list), written a position at a time, so that a long
+game does not repeat its whole state on every line; the page's script keeps a
+copy of every ``sqrt(n)``-th state and rebuilds the others from it when asked. Beside the state it shows the line in
 words, its changes and its findings, and it moves a cursor on the charts.
 Everything is in the page: it works offline, from a file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -23,13 +25,22 @@ from gamelog.projections.reports.documents import Line
 Path = list[str]
 
 
+APPEND = "append"
+"""The third item of a change that adds items at the end of a list: ``[path, items, "append"]``."""
+
+
 def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> list[list[Any]]:
-    """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove.
+    """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove, and
+    ``[path, items, "append"]`` to add items at the end of a list.
 
     Objects are compared key by key down to ``depth`` levels (the document,
-    a player, a field); below that a changed value is given whole.
+    a player, a field); below that a changed value is given whole, but for a
+    list that grew at its end (a player's buildings), given by its new items:
+    what a list costs the page is its length once, not once a position.
     """
     path = path or []
+    if isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[:len(old)] == old:
+        return [[path, new[len(old):], APPEND]]
     if not (isinstance(old, dict) and isinstance(new, dict)) or depth == 0:
         return [] if old == new else [[path, new]]
     out: list[list[Any]] = []
@@ -42,15 +53,22 @@ def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> lis
     return out
 
 
-def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
+def replay_data(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
                 board: Board | None, by: str, change_words: Any) -> str:
     """The JSON the page's script reads: one position per state (the header's, then each line's, with its words,
     changes and findings), and the board's colours and patterns. ``lines`` pairs each line with its period's
     number; ``change_words(change)`` words a change. Safe inside a ``<script>`` element."""
-    positions = []
+    return "".join(replay_pieces(states, lines, header_period, board, by, change_words))
+
+
+def replay_pieces(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
+                  board: Board | None, by: str, change_words: Any) -> Iterator[str]:
+    """:func:`replay_data` a position at a time, reading ``states`` as it goes: only the state before is held."""
+    subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
+    yield _safe(encode({"by": by, "board": subjects, "positions": []})[:-2])  # open: the positions follow
     previous: dict[str, Any] = {}
     described = [(header_period, None), *lines]
-    for state, (period, line) in zip(states, described):
+    for i, (state, (period, line)) in enumerate(zip(states, described)):
         document = msgspec.to_builtins(state)
         document.pop("forum", None)  # the deprecated name of "board": the page shows the board once
         position: dict[str, Any] = {"line": document["line"], "period": period}
@@ -61,10 +79,16 @@ def replay_data(states: Sequence[Replay], lines: Sequence[tuple[int, Line]], hea
                             changes=[f"{change_words(c)} ({c.rule})" for c in line.changes],
                             findings=[{"severity": f.severity, "rule": f.rule, "message": f.message} for f in line.findings])
         position["state"] = changes(previous, document)
-        positions.append(position)
+        yield ("," if i else "") + _safe(encode(position))
         previous = document
-    subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
-    text = msgspec.json.encode({"by": by, "board": subjects, "positions": positions}).decode("utf-8")
+    yield "]}"
+
+
+def encode(value: Any) -> str:
+    return msgspec.json.encode(value).decode("utf-8")
+
+
+def _safe(text: str) -> str:
     # "<" only occurs inside JSON strings, where \u003c means the same: no "</script>" can end the element early.
     return text.replace("<", "\\u003c")
 
@@ -83,21 +107,34 @@ SCRIPT = r"""(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("replay-data").textContent);
   var slider = document.getElementById("scrub");
-  var states = [];
-  var state = {};
-  data.positions.forEach(function (position) {
-    state = JSON.parse(JSON.stringify(state));
-    position.state.forEach(function (change) { apply(state, change); });
-    states.push(state);
-  });
+  var states = keyframes(data.positions);
 
   function apply(doc, change) {
-    var path = change[0], at = doc;
+    var path = change[0], at = doc, key = path[path.length - 1];
     for (var i = 0; i < path.length - 1; i++) {
       if (at[path[i]] === null || typeof at[path[i]] !== "object") { at[path[i]] = {}; }
       at = at[path[i]];
     }
-    if (change.length > 1) { at[path[path.length - 1]] = change[1]; } else { delete at[path[path.length - 1]]; }
+    // A copy of the value: the states are rebuilt from the changes again and again, which must stay as they are.
+    if (change.length > 2) { at[key] = (at[key] || []).concat(JSON.parse(JSON.stringify(change[1]))); }
+    else if (change.length > 1) { at[key] = JSON.parse(JSON.stringify(change[1])); } else { delete at[key]; }
+  }
+
+  // The state at each position, rebuilt from its changes when asked: a copy is kept every "every" positions only
+  // (a long game's states, each held whole, would not fit in a browser's memory).
+  function keyframes(positions) {
+    var every = Math.max(1, Math.ceil(Math.sqrt(positions.length))), kept = [], doc = {};
+    positions.forEach(function (position, i) {
+      position.state.forEach(function (change) { apply(doc, change); });
+      if (i % every === 0) { kept.push(JSON.parse(JSON.stringify(doc))); }
+    });
+    return {at: function (index) {
+      var from = Math.floor(index / every), state = JSON.parse(JSON.stringify(kept[from]));
+      for (var i = from * every + 1; i <= index; i++) {
+        positions[i].state.forEach(function (change) { apply(state, change); });
+      }
+      return state;
+    }};
   }
 
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
@@ -225,7 +262,7 @@ SCRIPT = r"""(function () {
     index = Math.max(0, Math.min(data.positions.length - 1, index));
     var position = data.positions[index];
     slider.value = String(index);
-    var doc = states[index];
+    var doc = states.at(index);
     document.getElementById("where").textContent = "line " + position.line + " (" + (index + 1) + " of " +
       data.positions.length + ")" + (doc.turn ? ", turn " + doc.turn : "") + (doc.round ? ", round " + doc.round : "");
     showLine(position);

@@ -7,7 +7,8 @@ After the last event of each line the state's replay document is taken.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from gamelog.domain.replay_document import Replay
@@ -24,23 +25,27 @@ def line_states(game: str, history: Iterable[Any], lines: Iterable[int]) -> list
     ``history`` is the game's stored (or freshly decided) events, the header's
     first. Raises :class:`LineNotInHistory` when a line of ``lines`` has no event in it.
     """
+    return list(states_at(game, history, lines))
+
+
+def states_at(game: str, history: Iterable[Any], lines: Iterable[int]) -> Iterator[Replay]:
+    """:func:`line_states` one document at a time, as the fold reaches each line: what is held is the fold's state
+    and the document being read, however long the history (the HTML report writes each as it comes)."""
     it = iter(history)
     first = next(it)
     engine = GAMES[game].engine.from_history([first], history=False)
     state = engine.state
-    wanted = [first.line, *lines]
-    out: list[Replay] = []
-    position = 0
+    wanted = chain([first.line], lines)  # the header's line may hold several events (its setup's)
+    at = next(wanted, None)
     for event in it:
         # The state after a wanted line is the one before the first event past it.
-        while position < len(wanted) and event.line > wanted[position]:
-            out.append(_document_at(state, wanted[position]))
-            position += 1
+        while at is not None and event.line > at:
+            yield _document_at(state, at)
+            at = next(wanted, None)
         engine.apply(event)
-    while position < len(wanted):
-        out.append(_document_at(state, wanted[position]))
-        position += 1
-    return out
+    while at is not None:
+        yield _document_at(state, at)
+        at = next(wanted, None)
 
 
 def _document_at(state: Any, line: int) -> Replay:

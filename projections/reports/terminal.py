@@ -17,6 +17,38 @@ MIN_WIDTH = 40
 """Narrower than this, wrapping makes things worse than letting the terminal fold the lines."""
 
 
+class _Wrapper(textwrap.TextWrapper):
+    """``textwrap``'s wrapping in time linear in the text's length, with the same lines.
+
+    ``textwrap`` breaks a word longer than a line by cutting the line's part
+    off the front of the rest of the word, copying that rest once a line: a
+    word of n characters costs n**2 / width (a megabyte of control characters,
+    each quoted as ``\\x01``, took seconds). Here such a word is first cut
+    into pieces of :data:`PIECE` lines' width or more, each still longer
+    than a line: ``textwrap`` fills each line from a piece exactly as from
+    the whole word, and copies at most a piece a line.
+    """
+
+    def _split_chunks(self, text: str) -> list[str]:
+        chunks = super()._split_chunks(text)
+        size = PIECE * self.width
+        if all(len(chunk) < 2 * size for chunk in chunks):
+            return chunks
+        out: list[str] = []
+        for chunk in chunks:
+            if len(chunk) < 2 * size:
+                out.append(chunk)
+                continue
+            cut = range(0, len(chunk) - size, size)  # the last piece takes the rest: from size to 2 * size - 1
+            out.extend(chunk[i:i + size] for i in cut[:-1])
+            out.append(chunk[cut[-1]:])
+        return out
+
+
+PIECE = 4
+"""A long word is cut into pieces this many lines wide or more (see :class:`_Wrapper`)."""
+
+
 def wrap(text: str, width: int, indent: int | str = 0, hanging: int | None = None) -> list[str]:
     """``text`` as lines of at most ``width`` characters: the first indented by ``indent``, the rest by ``hanging``.
 
@@ -26,9 +58,11 @@ def wrap(text: str, width: int, indent: int | str = 0, hanging: int | None = Non
     """
     first = indent if isinstance(indent, str) else " " * indent
     rest = " " * (len(first) if hanging is None else hanging)
-    width = max(width, MIN_WIDTH)
-    return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
-                         break_on_hyphens=False) or [first.rstrip()]
+    # textwrap never ends when a prefix leaves no room on its line (it takes the empty rest of a word for ever):
+    # a prefix wider than the width gets one character of text a line.
+    width = max(width, MIN_WIDTH, len(first) + 1, len(rest) + 1)
+    return _Wrapper(width=width, initial_indent=first, subsequent_indent=rest,
+                    break_on_hyphens=False).wrap(text) or [first.rstrip()]
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int, indent: str = "  ") -> list[str]:

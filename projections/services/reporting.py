@@ -1,33 +1,44 @@
 """Report a game, turn by turn or round by round, in any registered format (``projections.reports.registry``).
 
 A streaming format is written as the views are read (the head, then a period
-at a time); a whole format (HTML) gets the full report document, with the
-state after every line folded from the game's history.
+at a time); a whole format gets the full report document, with the state
+after every line folded from the game's history; a sampled format (HTML)
+gets the lines a page can hold, and the states after them folded from the
+history as it writes them (``projections.reports.sampling``).
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any, Iterable, Iterator
 
 from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.model import build_report, report_head, report_periods
+from gamelog.projections.reports.model import build_report, count_lines, report_head, report_periods
+from gamelog.projections.reports.sampling import kept_lines, sample
+from gamelog.projections.reports.states import states_at
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
 from .reconciling import declared_in
 from .outputs import check_output
+from .progress import Advance, Progress
+from .inputs import STDIN
 from .secrecy import redaction as player_view
-from .sources import is_log_file, open_game, reading_views
+from .sources import is_log_file, open_game, reading_views, streamed_log
+
+
+PROGRESS_FROM_LINES = 20_000
+"""Reports of games from this many lines up show progress (when the caller passes a display): smaller ones take a
+moment."""
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
            layout: Layout = Layout(), output: str | None = None,
-           as_player: str | None = None) -> Iterator[Iterable[str]]:
+           progress: Progress | None = None, as_player: str | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
@@ -35,6 +46,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`). With
     ``as_player``, the report is what that player may know at the end of the game (``secrecy``: every line, finding
     and embedded state without the others' secrets); raises :class:`~.errors.PlayerNotFound` for another name.
+    ``progress``, given, shows the report of a game of :data:`PROGRESS_FROM_LINES` lines or more being read, as
+    its pieces are written (twice over the lines for a sampled format: the lines, then the fold of the states).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
@@ -43,17 +56,47 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         chosen = report_format(fmt)
     except KeyError as exc:
         raise BadInput(exc.args[0]) from None
-    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+    # A log file is read as it is reported (its views on disk, its history decided again for the page's states):
+    # the memory a report takes does not grow with the log. Standard input is read once, in memory.
+    opened = streamed_log(game) if is_log_file(game) and game != STDIN else open_game(game, store)
+    with opened as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
         view = Redaction() if as_player is None else player_view(source, as_player)
-        if chosen.whole:
-            whole = build_report(cursor, source.id, by, source.history())
-            whole.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares: a section
-            whole = view(whole)
-            yield chosen.render(whole, whole.periods, layout)
-        else:
-            yield chosen.render(view(head), view.each(report_periods(cursor, head)), layout)
+        if chosen.sampled or chosen.whole:  # what the log declares of the result: a section of the page
+            head.reconciliation = declared_in(source, cursor) or UNSET
+        head = view(head)
+        lines = count_lines(cursor, source.id)
+        shown = progress is not None and lines >= PROGRESS_FROM_LINES
+        with (progress(lines * (2 if chosen.sampled else 1), f"reporting {game}") if shown  # type: ignore[misc]
+              else nullcontext(None)) as advance:
+            if chosen.sampled:
+                # Two reads of the views' lines (their count, then the periods) and one fold of the history, which
+                # gives the states after the kept lines as the page is written: what is held is what the page keeps.
+                sampled = sample(head, _counted(view.each(report_periods(cursor, head)), advance), lines)
+                states = states_at(head.game, source.history(), kept_lines(sampled))  # the header's, then the kept's
+                sampled.states = _counted(view.each(states), advance, lines, lines / (len(sampled.kept()) + 1))
+                yield chosen.render(sampled, sampled.report.periods, layout)
+            elif chosen.whole:
+                whole = build_report(cursor, source.id, by, source.history())
+                whole.reconciliation = head.reconciliation
+                whole = view(whole)
+                yield chosen.render(whole, whole.periods, layout)
+            else:
+                yield chosen.render(head, _counted(view.each(report_periods(cursor, head)), advance), layout)
+
+
+def _counted(items: Iterable[Any], advance: Advance | None, start: int = 0, each: float | None = None) -> Iterator[Any]:
+    """``items`` as they are read, telling ``advance`` how far they got from ``start``: by ``each`` an item, or by
+    the lines of each (a period)."""
+    if advance is None:
+        yield from items
+        return
+    done = 0.0
+    for item in items:
+        yield item
+        done += each if each is not None else len(item.lines)
+        advance(start + round(done))
 
 
 

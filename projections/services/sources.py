@@ -18,18 +18,20 @@ from typing import Any, BinaryIO, Iterator
 from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.domain.replay import decide
+from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.reports.model import ContextDamaged, GameNotInViews
 from gamelog.projections.reports.states import LineNotInHistory
 from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
 from gamelog.projections.store.backends import backend_class, scheme
 from gamelog.projections.store.verify import fingerprint_of
-from gamelog.projections.views.keeper import ViewKeeper, views_damaged, views_in_memory
+from gamelog.projections.views.keeper import ViewKeeper, derived_views, views_damaged, views_in_memory
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 from .inputs import STDIN, export_hint, opened_source
 
-__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "Source", "StoredGame", "check_store_location", "is_log_file",
-           "open_game", "open_game_store", "opened_game_store", "read_log_file", "reading_views", "store_exists"]
+__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "LogStream", "Source", "StoredGame", "check_store_location", "is_log_file",
+           "open_game", "open_game_store", "opened_game_store", "read_log_file", "reading_views", "store_exists",
+           "streamed_log"]
 
 STORE_ENV = "GAMELOG_STORE"
 """The environment variable naming the store when no ``--store`` is given."""
@@ -167,7 +169,57 @@ class StoredGame:
         return self.summary.fingerprint
 
 
-Source = LogFile | StoredGame
+class LogStream:
+    """A log file read as it is asked for, holding none of its events: its views folded into a temporary database on
+    disk as it was read (:func:`streamed_log`), its history decided again from the file each time it is asked for.
+    What a report of a long log file reads, in memory that does not grow with the log."""
+
+    def __init__(self, name: str, path: str, game: str, game_id: str, cursor: Any):
+        self.name = name
+        self.path = path
+        self.game = game
+        self.id = game_id
+        self._cursor = cursor
+
+    def history(self) -> Iterator[Any]:
+        """Every event of the game, the header's first, decided again from the file as they are read."""
+        with opened_source(self.path, self.name) as (handle, _, _), SpilledIndex() as index:
+            yield from decide(LogReader(handle), index)
+
+    @contextmanager
+    def views(self) -> Iterator[Any]:
+        """A cursor on the views of this game, folded when the log was read."""
+        yield self._cursor
+
+    def not_in_views(self) -> GameNotFound:
+        return GameNotFound(f"no game {self.id!r} in the views of {self.name}")
+
+
+@contextmanager
+def streamed_log(path: str) -> Iterator[LogStream]:
+    """The log file at ``path`` (not ``-``: standard input is read once) as a :class:`LogStream` for the block: read
+    and decided once, its views folded into a temporary database as it is read, removed at the end.
+
+    Raises :class:`~gamelog.domain.errors.LogInvalid` with every input error (nothing is reported of a bad log), and
+    :class:`BadInput` for a file that cannot be read."""
+    first: list[Any] = []
+
+    def remembered(events: Iterator[Any]) -> Iterator[Any]:
+        for event in events:
+            if not first:
+                first.append(event)
+            yield event
+
+    # The line index on disk (as an import's): what a correction needs of every line is not held either.
+    with opened_source(path) as (handle, name, real), SpilledIndex() as index:
+        reader = LogReader(handle)
+        with derived_views(remembered(decide(reader, index))) as cursor:
+            if reader.errors or not first:
+                raise LogInvalid(name, export_hint(reader.errors, real))
+            yield LogStream(name, path, reader.header.game, first[0].event.id, cursor)
+
+
+Source = LogFile | StoredGame | LogStream
 """A game, wherever it came from."""
 
 
