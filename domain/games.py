@@ -26,7 +26,7 @@ import msgspec
 
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
-from gamelog.domain.phrases import COMMON, Phrase, tell
+from gamelog.domain.phrases import COMMON, PLAIN_STATE, Phrase, StatePhrases, tell
 
 _NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score")
 
@@ -47,7 +47,8 @@ class GameRules:
     events every game has are told by ``domain.phrases``), ``measures`` what it
     counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
     class that begins a round (its ``round`` field is the round's number;
-    None when the game has turns only), and ``rule_texts`` the texts of its own
+    None when the game has turns only), ``state_phrases`` how its state reads
+    to a player (``domain.phrases.StatePhrases``), and ``rule_texts`` the texts of its own
     rule IDs (those RULES.md does not hold).
 
     Made from them: ``period``, how its reports group by default (``"round"``
@@ -64,6 +65,7 @@ class GameRules:
     measures: Measures = _NOTHING_COUNTED
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
+    state_phrases: StatePhrases = PLAIN_STATE
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

@@ -239,5 +239,6 @@ RULES = GameRules(
     events=EVENTS,
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
+    state_phrases=phrases.STATE,
     measures=measures.MEASURES,
 )

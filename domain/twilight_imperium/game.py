@@ -298,6 +298,7 @@ RULES = GameRules(
     engine=TwilightEngine,
     converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
+    state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     rounds=RoundStarted,
     rule_texts=RULE_TEXTS,
