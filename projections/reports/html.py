@@ -53,7 +53,7 @@ align-items:center;border-bottom:1px solid #ddd}.controls input[type=range]{flex
 #state-now th{text-align:left;font-weight:normal;color:#555;vertical-align:top}#state-now td{text-align:left;vertical-align:top;min-width:6em}
 .swatch{vertical-align:-1px;margin-right:.25em;outline:1px solid #555}
 .dot{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.35em;vertical-align:-.05em;
-outline:1px solid #555}.won{font-weight:bold}.standings td:first-child{white-space:nowrap}
+outline:1px solid #555}.won{font-weight:bold}.side{color:#555;font-size:.9em;padding-left:1.15em}
 .found{padding-left:1.6em}.found li{padding:.1em .3em;margin:.1em 0}.found a{font-weight:bold}
 tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
 @media (max-width:50em){
@@ -158,21 +158,23 @@ class Players:
 
 
 def _standings_table(standings: Standings, players: Players, score: str, winner: str | None = None) -> str:
-    """The standings, best score first (the winner first, marked), each player in their colour, with their side."""
+    """The standings, best score first (the winner first, marked), each player in their colour, with their side
+    (a faction) under their name."""
     if not standings:
         return ""
     measures = list(next(iter(standings.values())).keys())
-    sides = any(players.sides.get(p) for p in standings)
-    head = (f"<th>{escape(players.side_name)}</th>" if sides else "") + "".join(f"<th>{escape(label(m))}</th>" for m in measures)
+    head = "".join(f"<th>{escape(label(m))}</th>" for m in measures)
     order = sorted(standings, key=lambda p: (p != winner, -standings[p][score]))
     rows = []
     for p in order:
-        mark = ' <span class="won">winner</span>' if p == winner else ""
-        who = (f'<td><span class="dot" style="background:{players.colours.get(p, "#fff")}"></span>{escape(p)}{mark}</td>'
-               + (f"<td>{escape(players.sides.get(p) or '')}</td>" if sides else ""))
+        mark = ' <span class="won">(winner)</span>' if p == winner else ""
+        side = players.sides.get(p)
+        who = (f'<td><span class="dot" style="background:{players.colours.get(p, "#fff")}"></span>{escape(p)}{mark}'
+               + (f'<br><span class="side">{escape(side)}</span>' if side else "") + "</td>")
         cells = "".join(f"<td>{NOT_RECORDED if m in players.unrecorded else v}</td>" for m, v in standings[p].items())
         rows.append(("<tr class=\"won\">" if p == winner else "<tr>") + f"{who}{cells}</tr>")
-    return f'<div class="scroll"><table class="standings"><tr><th>player</th>{head}</tr>{"".join(rows)}</table></div>'
+    who = f"player ({escape(players.side_name)})" if any(players.sides.get(p) for p in standings) else "player"
+    return f'<div class="scroll"><table class="standings"><tr><th>{who}</th>{head}</tr>{"".join(rows)}</table></div>'
 
 
 def _findings(report: Report) -> str:
