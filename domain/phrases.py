@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from gamelog.domain.events import ScoreClaimed
+from gamelog.domain.replay_document import Replay
 
 Phrase = Callable[[dict[str, Any]], str]
 """The words of one event type, from its fields (by their names in the log)."""
@@ -80,7 +81,7 @@ NOT_RECORDED = "not recorded"
 
 
 def humanise(key: str) -> str:
-    """A field's name as words: ``net_worth`` -> ``net worth``."""
+    """A field's name as words: ``voided_lines`` -> ``voided lines``."""
     return key.replace("_", " ")
 
 
@@ -107,9 +108,8 @@ def listed(items: list[Any]) -> str:
     return ", ".join(str(i) for i in items) if items else DASH
 
 
-GENERIC_GAME_FIELDS = ("id", "line", "turn", "round", "finished", "winner", "players", "board", "forum", "end",
-                       "voided_lines", "version")
-"""The fields of every replay document (``domain.replay_document.Replay``): worded once, here."""
+GENERIC_GAME_FIELDS = frozenset(Replay.__struct_fields__)
+"""The fields of every replay document (``domain.replay_document.Replay``): worded once, by :func:`state_words`."""
 
 
 def _plain_player(document: dict[str, Any], player: str) -> Rows:

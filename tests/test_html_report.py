@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from gamelog.domain.games import GAMES
+from gamelog.domain.phrases import state_words
 from gamelog.domain.replay import run, state_at
 from gamelog.projections.reports.formats import render_json
 from gamelog.projections.reports.schemas import document_schema
@@ -23,6 +24,7 @@ from gamelog.projections.reports.charts import MARKERS, PALETTE, nice_ticks, spr
 from gamelog.projections.reports.html import render_html, score_series
 from gamelog.projections.reports.model import build_report
 from gamelog.projections.reports.scrubber import changes
+from gamelog.projections.reports.terminal import label as label_of
 from gamelog.projections.views.keeper import views_in_memory
 from tests.conftest import EXAMPLES
 
@@ -59,11 +61,13 @@ def test_the_replay_holds_the_state_replay_prints_after_every_line(path):
         assert state == state_at(report.game, outcome.events, line=state.line).document()
     # The page's data, its changes applied one after another, gives the same documents.
     positions = replay_data(render_html(report))["positions"]
+    rules = GAMES[report.game]
     document: dict = {}
     for position, state in zip(positions, report.states, strict=True):
         for change in position["state"]:
             apply(document, change)
-        shown = {key: value for key, value in msgspec.to_builtins(state).items() if key != "forum"}  # "board"'s old name
+        replayed = {key: value for key, value in msgspec.to_builtins(state).items() if key != "forum"}  # "board"'s old name
+        shown = state_words(rules.state_phrases, replayed, rules.measures.board.title if rules.measures.board else None)
         assert document == shown and position["line"] == state.line
 
 
@@ -100,7 +104,7 @@ def test_every_marker_has_a_tooltip_naming_the_player_the_line_what_happened_and
     html = render_html(report)
     markers = re.findall(r'class="marker" data-position="(\d+)"><title>([^<]*)</title>', html)
     assert len(markers) == sum(len(s.notes) for s in score_series(report, GAMES[report.game].measures)) > 20
-    assert ("272", "Bob, line 281: Bob scores Conquer the Weak (public, 2 VP). vp 10 (+2)") in markers
+    assert ("272", "Bob, line 281: Bob scores Conquer the Weak (public, 2 VP). VP 10 (+2)") in markers
 
 
 @pytest.mark.parametrize("log, label, ticks", [
@@ -110,12 +114,14 @@ def test_every_marker_has_a_tooltip_naming_the_player_the_line_what_happened_and
 ])
 def test_the_goal_is_named_as_the_game_names_it_over_round_ticks_and_titled_axes(log, label, ticks):
     report, _ = report_with_states(EXAMPLES / log)
-    chart = render_html(report).split('<svg class="chart"', 1)[1].split("</svg>", 1)[0]
+    chart = render_html(report).split('<svg class="chart score wide"', 1)[1].split("</svg>", 1)[0]
     assert re.findall(r'class="goal-label"[^>]*>([^<]*)<', chart) == [label]
     assert [int(t) for t in re.findall(r'text-anchor="end">(-?\d+)</text>', chart)] == ticks
     assert chart.count('<line class="grid"') >= len(ticks)
     titles = re.findall(r'<text class="title"[^>]*>([^<]*)<', chart)
-    assert titles == [f"the log, line by line ({report.by} numbers at their first line)", report.score.replace("_", " ")]
+    x_title = ("round by round (the lines of each spread across it)" if report.by == "round"
+               else "the log, line by line (turn numbers at their first line)")
+    assert titles == [x_title, label_of(report.score)]
 
 
 def test_round_ticks():
@@ -132,13 +138,14 @@ def test_end_labels_never_overlap_and_stay_in_the_chart():
     assert sorted(low.values()) == [268.0, 284.0, 300.0]
     # In the page: TI4 ends with Cy and Dee at 6 VP.
     report, _ = report_with_states(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
-    ends = [float(y) for y in re.findall(r'<text class="end" x="[\d.]+" y="([\d.]+)"', render_html(report))]
+    wide = render_html(report).split('<svg class="chart score wide"', 1)[1].split("</svg>", 1)[0]
+    ends = [float(y) for y in re.findall(r'<text class="end" x="[\d.]+" y="([\d.]+)"', wide)]
     assert len(ends) == 4 and all(b - a >= 16 for a, b in zip(sorted(ends), sorted(ends)[1:]))
 
 
 def test_players_with_equal_scores_are_all_visible_in_their_own_colour_and_marker():
     report, _ = report_with_states(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")
-    html = render_html(report)
+    html = render_html(report).split('<svg class="chart score wide"', 1)[1].split("</svg>", 1)[0]
     lines = re.findall(r'<polyline class="series" data-name="(\w+)" fill="none" stroke="(#\w+)" stroke-width="2" '
                        r'points="[\d.]+,([\d.]+) ', html)
     # Everyone has 0 VP at the start: four lines, each at its own height, in four of the palette's colours.
@@ -150,7 +157,7 @@ def test_players_with_equal_scores_are_all_visible_in_their_own_colour_and_marke
 def test_the_forum_is_a_heat_strip_of_counts_by_turn_its_colours_told_apart_by_pattern_too():
     report, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
     html = render_html(report)
-    strip = html.split('<svg class="chart strip"', 1)[1].split("</svg>", 1)[0]
+    strip = html.split('<svg class="chart strip wide"', 1)[1].split("</svg>", 1)[0]
     assert "<polyline" not in strip
     cells = re.findall(r"<title>(\w+), after turn (\d+): (\d+)</title>", strip)
     turns = [p for p in report.periods if p.forum is not None]

@@ -68,7 +68,8 @@ def test_the_seed_report_shows_the_numbers_a_person_checks():
 
 def test_the_html_report_is_self_contained_with_one_line_per_player():
     html = render_html(report_of(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl", states=True))
-    assert html.count('<polyline class="series"') == 4
+    # Two charts, a desktop's and a phone's (the page shows one): a line per player in each.
+    assert html.count('<polyline class="series"') == 8 and html.count('<svg class="chart score ') == 2
     # The only address is SVG's namespace, a name that is never fetched.
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
     assert "<script src" not in html and " src=" not in html and 'class="goal"' in html

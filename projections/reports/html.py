@@ -126,7 +126,7 @@ def _score_chart(report: Report, measures: Measures, series: list[Series]) -> st
         bands.append((position, str(period.number) if period.number else "setup"))
         position += len(period.lines)
     by_round = report.by == "round" and bands
-    x_title = (f"{report.by} by {report.by} (each {report.by}'s lines spread across it)" if by_round
+    x_title = (f"{report.by} by {report.by} (the lines of each spread across it)" if by_round
                else f"the log, line by line ({report.by} numbers at their first line)")
     chart_label = f"{words} of each player after every line of the log"
     return "".join(step_chart(series, ticks, goal, y_title=words, x_title=x_title if frame is WIDE else
