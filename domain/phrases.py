@@ -142,8 +142,9 @@ class StatePhrases:
     ``colour(document, name)`` the colour of their pieces at the table (a CSS
     colour; None: not known); ``unrecorded(document)`` names the measures
     (``domain.measures.Measures.standings``) the log's source does not record,
-    shown as :data:`NOT_RECORDED`, never as a number. A game without its own
-    keeps the plain words.
+    shown as :data:`NOT_RECORDED`, never as a number; ``score_detail(document,
+    name)`` says where a player's score comes from (shown beside it in the
+    standings). A game without its own keeps the plain words.
     """
 
     player: Callable[[dict[str, Any], str], Rows] = _plain_player
@@ -153,6 +154,7 @@ class StatePhrases:
     colour: Callable[[dict[str, Any], str], str | None] = _no_side
     unrecorded: Callable[[dict[str, Any]], frozenset[str]] = lambda document: frozenset()
     side_name: str = "side"
+    score_detail: Callable[[dict[str, Any], str], str | None] = _no_side
 
 
 PLAIN_STATE = StatePhrases()

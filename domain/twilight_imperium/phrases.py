@@ -65,9 +65,14 @@ def _number(document: dict[str, Any], what: str, value: Any) -> str:
     return NOT_RECORDED if what in document.get("not_recorded", ()) else str(value)
 
 
+def _sources(p: dict[str, Any]) -> str:
+    """Where a player's VP come from: each source with any, as TI Assistant splits them."""
+    return ", ".join(f"{source} {n}" for source, n in p.get("vp_by_source", {}).items() if n)
+
+
 def _vp(p: dict[str, Any]) -> str:
-    parts = [f"{source} {n}" for source, n in p.get("vp_by_source", {}).items() if n]
-    return f"{p['vp']}" + (f" ({', '.join(parts)})" if parts else "")
+    parts = _sources(p)
+    return f"{p['vp']}" + (f" ({parts})" if parts else "")
 
 
 def _player(document: dict[str, Any], name: str) -> Rows:
@@ -118,6 +123,7 @@ STATE = StatePhrases(
     when=_when,
     side=lambda document, name: document["players"][name]["faction"],
     side_name="faction",
+    score_detail=lambda document, name: _sources(document["players"][name]) or None,
     unrecorded=lambda document: frozenset(document.get("not_recorded", ())) & {"trade_goods"},
     colour=lambda document, name: TABLE_COLOURS.get(str(document["players"][name].get("color", "")).casefold().replace(" ", "")),
 )

@@ -50,10 +50,11 @@ align-items:center;border-bottom:1px solid #ddd}.controls input[type=range]{flex
 .controls button{font-size:1em;min-width:2.4em;min-height:2.2em}.controls label{white-space:nowrap}
 .now{display:grid;grid-template-columns:minmax(16em,1fr) 3fr;gap:1.5em;align-items:start}.now>*{min-width:0}
 .now .findings{padding-left:1.2em}.now .findings li{padding:.1em .3em}.quiet{color:#777}
-#state-now th{text-align:left;font-weight:normal;color:#555;vertical-align:top}#state-now td{text-align:left;vertical-align:top;min-width:6em}
+#state-now th{text-align:left;font-weight:normal;color:#555;vertical-align:top;background:#fff}
+#state-now th[scope=row]{position:sticky;left:0}td.text,th.text{text-align:left}td.text{min-width:12em}#state-now td{text-align:left;vertical-align:top;min-width:6em}
 .swatch{vertical-align:-1px;margin-right:.25em;outline:1px solid #555}
 .dot{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.35em;vertical-align:-.05em;
-outline:1px solid #555}.won{font-weight:bold}.side{color:#555;font-size:.9em;padding-left:1.15em}
+outline:1px solid #555}.won{font-weight:bold}.side{display:block;color:#555;font-size:.9em;padding-left:1.15em}
 .found{padding-left:1.6em}.found li{padding:.1em .3em;margin:.1em 0}.found a{font-weight:bold}
 tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
 @media (max-width:50em){
@@ -155,11 +156,13 @@ class Players:
         self.colours = dict(zip(report.players, player_colours(report.players, table)))
         self.unrecorded = phrases.unrecorded(document) if document else frozenset()
         self.side_name = phrases.side_name
+        self.details = {p: d for p in report.players if document and (d := phrases.score_detail(document, p))}
 
 
-def _standings_table(standings: Standings, players: Players, score: str, winner: str | None = None) -> str:
+def _standings_table(standings: Standings, players: Players, score: str, winner: str | None = None,
+                     final: bool = False) -> str:
     """The standings, best score first (the winner first, marked), each player in their colour, with their side
-    (a faction) under their name."""
+    (a faction) under their name; the ``final`` ones say where each score comes from, when the game says it."""
     if not standings:
         return ""
     measures = list(next(iter(standings.values())).keys())
@@ -170,10 +173,16 @@ def _standings_table(standings: Standings, players: Players, score: str, winner:
         mark = ' <span class="won">(winner)</span>' if p == winner else ""
         side = players.sides.get(p)
         who = (f'<td><span class="dot" style="background:{players.colours.get(p, "#fff")}"></span>{escape(p)}{mark}'
-               + (f'<br><span class="side">{escape(side)}</span>' if side else "") + "</td>")
+               + (f'<span class="side">{escape(side)}</span>' if side else "") + "</td>")
         cells = "".join(f"<td>{NOT_RECORDED if m in players.unrecorded else v}</td>" for m, v in standings[p].items())
+        if final and players.details:
+            cells += f'<td class="text">{escape(players.details.get(p, ""))}</td>'
+
         rows.append(("<tr class=\"won\">" if p == winner else "<tr>") + f"{who}{cells}</tr>")
     who = f"player ({escape(players.side_name)})" if any(players.sides.get(p) for p in standings) else "player"
+    if final and players.details:
+        head += f'<th class="text">{escape(label(score))} from</th>'
+
     return f'<div class="scroll"><table class="standings"><tr><th>{who}</th>{head}</tr>{"".join(rows)}</table></div>'
 
 
@@ -259,7 +268,7 @@ def render_html(report: Report) -> str:
             f"<title>{escape(_title(report))}</title><style>{CSS}</style></head><body>{pattern_defs()}"
             f"<h1>{escape(_title(report))}</h1>"
             f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {linked}</p>"
-            f"<h2>Standings</h2>{_standings_table(final, players, report.score, report.result.winner)}{findings}"
+            f"<h2>Standings</h2>{_standings_table(final, players, report.score, report.result.winner, final=True)}{findings}"
             f"<h2>The game, line by line</h2>{controls}"
             f"<h3>{escape(label(report.score))} of each player</h3>{_score_chart(report, measures, series)}{strip}"
             f"{panel}<h2>The log, {report.by} by {report.by}</h2>{_log(report, players)}{script}</body></html>\n")
