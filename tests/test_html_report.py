@@ -175,3 +175,71 @@ def test_the_page_is_the_same_bytes_and_its_data_cannot_close_its_script():
     assert html == render_html(report_with_states(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")[0])
     data = html.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
     assert "<" not in data and json.loads(data)["positions"][0]["text"] == "the header: the game is set up"
+
+
+def converted_report(name: str = "ti-assistant-small.json"):
+    """The report (with its states) of an example TI Assistant export, converted."""
+    from gamelog.domain.twilight_imperium.converters import convert
+
+    data = json.loads((EXAMPLES / "twilight-imperium-4" / name).read_text(encoding="utf-8"))
+    log = "".join(json.dumps(line) + "\n" for line in convert("ti-assistant", data).lines).encode()
+    outcome = run(log)
+    return build_report(views_in_memory(outcome.events).cursor(), outcome.header.id, history=outcome.events)
+
+
+def test_the_standings_put_the_winner_first_marked_with_factions_and_table_colours():
+    html = render_html(converted_report())
+    table = html.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr(?: class="won")?><td><span class="dot" style="background:(#\w+)"></span>(\w+)'
+                      r'( <span class="won">\(winner\)</span>)?<span class="side">([^<]*)</span></td>((?:<td[^>]*>[^<]*</td>)*)</tr>',
+                      table)
+    # Bob leads with 2 VP (a secret and the Custodians token), Ann 1, Cat 0, each in the colour the export gives;
+    # the export declares Bob the winner at 2 of 10 VP, which the rules do not take as the end: no one is marked.
+    assert [(name, colour, bool(won), side) for colour, name, won, side, _ in rows] == [
+        ("Bob", "#1f5fbf", False, "Federation of Sol"), ("Ann", "#b58900", False, "Emirates of Hacan"),
+        ("Cat", "#d62728", False, "Barony of Letnev")]
+    cells = [re.findall(r"<td[^>]*>([^<]*)</td>", rest) for *_, rest in rows]
+    # VP, trade goods (not recorded by TI Assistant: never a number), commodities (Ann replenished by her Trade
+    # primary, line 20; Cat by the secondary), where the VP come from.
+    assert cells == [["2", "not recorded", "0", "secrets 1, other 1"], ["1", "not recorded", "6", "stage I 1"],
+                     ["0", "not recorded", "2", ""]]
+    assert "<th>player (faction)</th><th>VP</th><th>trade goods</th><th>commodities</th>" in table
+    # Uchronia's example: Bob wins with 18 VP (line 121) and comes first, marked, though Ann is seated first.
+    finished, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
+    first = render_html(finished).split('<table class="standings">', 1)[1].split("</tr>", 2)[1]
+    assert re.sub(r"<[^>]+>", " ", first).split() == ["Bob", "(winner)", "18"]
+    # The chart draws them in the same colours.
+    assert re.findall(r'<polyline class="series" data-name="(\w+)" fill="none" stroke="(#\w+)"', html)[:3] == [
+        ("Ann", "#b58900"), ("Bob", "#1f5fbf"), ("Cat", "#d62728")]
+
+
+def test_the_findings_are_listed_at_the_top_each_linking_to_its_line():
+    report, _ = report_with_states(EXAMPLES / "uchronia" / "disputed.jsonl")
+    html = render_html(report)
+    top = html.split('<h2 id="findings">Findings</h2>', 1)[1].split("<h2>", 1)[0]
+    listed = re.findall(r'<li class="(\w+)"><a href="#line=(\d+)">line \2</a> \1 <span class="rule">([^<]+)</span>', top)
+    expected = sorted((f.severity, str(line.line), f.rule) for p in report.periods for line in p.lines for f in line.findings
+                      if f.severity != "unverifiable")
+    assert sorted(listed) == expected and len(listed) == report.findings.violation + report.findings.warning > 0
+    assert '<b>Findings:</b> <a href="#findings">' in html
+
+
+def test_notes_are_marked_for_the_scrubber_to_step_over_and_said_in_sentences():
+    positions = replay_data(render_html(converted_report()))["positions"]
+    notes = [p for p in positions if p.get("note")]
+    assert [p["line"] for p in notes] == [2, 13, 22]
+    assert notes[0]["text"] == "note: Barony of Letnev starts with Antimass Deflectors"
+    assert all("{" not in p["text"] for p in notes)
+    assert 'id="show-notes"' in render_html(converted_report())
+    report, _ = report_with_states(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")
+    assert 'id="show-notes"' not in render_html(report)  # no note, no toggle
+
+
+def test_a_game_in_rounds_has_rounds_on_the_x_axis():
+    html = render_html(converted_report())
+    chart = html.split('<svg class="chart score wide"', 1)[1].split("</svg>", 1)[0]
+    # Lines 2-4 come before round 1 (setup), lines 5-38 are round 1, lines 39-41 round 2: three equal bands.
+    assert 'data-starts="1 4 38"' in chart and "data-dx" not in chart
+    assert re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle">(\w+)</text>', chart) == ["setup", "1", "2"]
+    other, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
+    assert "data-starts=" not in render_html(other)  # a game of turns keeps the log's lines
