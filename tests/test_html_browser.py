@@ -333,3 +333,21 @@ def test_notes_are_stepped_over_unless_the_toggle_asks_for_them(chromium, tmp_pa
         assert browser.console == []
     finally:
         browser.close()
+
+
+def test_printed_the_page_keeps_the_charts_and_the_log_without_the_controls(chromium, tmp_path):
+    page = page_of("uchronia/complete-3p.jsonl", tmp_path)
+    browser = Browser(chromium, tmp_path / "profile", width=390, height=844)
+    try:
+        browser.open(page)
+        browser.send("Emulation.setEmulatedMedia", media="print")
+        shown = browser.evaluate("""(function () {
+            function display(selector) { return getComputedStyle(document.querySelector(selector)).display; }
+            return [display('#replay-controls'), display('.now'), display('svg.chart.score.wide'),
+                    display('svg.chart.score.narrow'), display('svg.chart.strip.wide'), display('table.log'),
+                    getComputedStyle(document.querySelector('svg.chart .cursor')).display];
+        }())""")
+        assert shown == ["none", "none", "block", "none", "block", "table", "none"]
+        assert browser.console == []
+    finally:
+        browser.close()

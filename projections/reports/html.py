@@ -66,6 +66,7 @@ svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.l
 .controls,.now,svg.chart.narrow,div.narrow,ul.legend.narrow{display:none!important}svg.chart.wide{display:block!important}
 body{max-width:none;margin:0;padding:0;font-size:10pt}.scroll{overflow:visible}
 tr{break-inside:avoid}h2,h3{break-after:avoid}svg.chart{break-inside:avoid}a{color:inherit;text-decoration:none}
+svg .cursor{display:none}
 tr.current td{outline:none}}
 """
 
