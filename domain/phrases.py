@@ -140,9 +140,7 @@ class StatePhrases:
     words), ``when(document)`` where the game stands ("round 3, turn 2 of the
     round"); ``side(document, name)`` is who the player plays (a faction), and
     ``colour(document, name)`` the colour of their pieces at the table (a CSS
-    colour; None: not known); ``unrecorded(document)`` names the measures
-    (``domain.measures.Measures.standings``) the log's source does not record,
-    shown as :data:`NOT_RECORDED`, never as a number; ``score_detail(document,
+    colour; None: not known); ``score_detail(document,
     name)`` says where a player's score comes from (shown beside it in the
     standings). A game without its own keeps the plain words.
     """
@@ -152,7 +150,6 @@ class StatePhrases:
     when: Callable[[dict[str, Any]], str] = _turn_words
     side: Callable[[dict[str, Any], str], str | None] = _no_side
     colour: Callable[[dict[str, Any], str], str | None] = _no_side
-    unrecorded: Callable[[dict[str, Any]], frozenset[str]] = lambda document: frozenset()
     side_name: str = "side"
     score_detail: Callable[[dict[str, Any], str], str | None] = _no_side
 

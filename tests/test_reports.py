@@ -6,6 +6,7 @@ then read the diff before committing it.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -91,3 +92,28 @@ def test_a_line_is_told_in_words():
     event = GoodsBought(player="Qossuth", good="Melf Pelts", culture="Shenna", unit_price=50, quantity=2, iou=True)
     assert GAMES["merchant-of-venus"].phrase(event) == (
         "goods_bought", "Qossuth", "Qossuth buys 2 Melf Pelts from Shenna at c50 with the IOU")
+
+
+def test_a_count_the_source_does_not_record_is_never_shown_as_a_number(tmp_path):
+    from click.testing import CliRunner
+
+    from gamelog.cli.main import main
+
+    log = tmp_path / "small.jsonl"
+    runner = CliRunner()
+    export = EXAMPLES / "twilight-imperium-4" / "ti-assistant-small.json"
+    assert runner.invoke(main, ["convert", "--from", "ti-assistant", str(export), "-o", str(log)]).exit_code == 0
+    store = str(tmp_path / "store.sqlite")
+    assert runner.invoke(main, ["--store", store, "import", str(log)]).exit_code == 0
+    for game in (str(log), "ti-assistant-20250208T073320Z"):  # read in memory, and from the store's views
+        args = ["--store", store, "report", game]
+        text = runner.invoke(main, [*args, "--format", "text"], env={"COLUMNS": "80"}).stdout
+        # TI Assistant records no trade goods (the header's not_recorded): Ann's standing after round 2.
+        assert "  Ann      1  not recorded            6" in text.splitlines()
+        assert "| Ann | 1 | not recorded | 6 |" in runner.invoke(main, [*args, "--format", "markdown"]).stdout
+        rows = runner.invoke(main, [*args, "--format", "csv"]).stdout.splitlines()
+        assert rows[0].split(",")[7:10] == ["vp", "trade_goods", "commodities"]
+        assert rows[-3].split(",")[5:10] == ["Ann", "0", "1", "", "6"]
+        assert json.loads(runner.invoke(main, [*args, "--format", "json"]).stdout)["not_recorded"] == ["trade_goods"]
+    # A log whose source records everything says nothing of it.
+    assert "not_recorded" not in json.loads(render_json(report_of(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")))

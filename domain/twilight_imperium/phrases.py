@@ -124,7 +124,6 @@ STATE = StatePhrases(
     side=lambda document, name: document["players"][name]["faction"],
     side_name="faction",
     score_detail=lambda document, name: _sources(document["players"][name]) or None,
-    unrecorded=lambda document: frozenset(document.get("not_recorded", ())) & {"trade_goods"},
     colour=lambda document, name: TABLE_COLOURS.get(str(document["players"][name].get("color", "")).casefold().replace(" ", "")),
 )
 """A Twilight Imperium state as its players say it: VP by source, what the log's source does not record as such."""

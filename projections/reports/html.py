@@ -155,7 +155,7 @@ class Players:
         self.sides = {p: phrases.side(document, p) for p in report.players} if document else {}
         table = {p: c for p in report.players if document and (c := phrases.colour(document, p))}
         self.colours = dict(zip(report.players, player_colours(report.players, table)))
-        self.unrecorded = phrases.unrecorded(document) if document else frozenset()
+        self.unrecorded = frozenset(report.not_recorded) if report.not_recorded is not UNSET else frozenset()
         self.side_name = phrases.side_name
         self.details = {p: d for p in report.players if document and (d := phrases.score_detail(document, p))}
 
