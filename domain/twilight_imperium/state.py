@@ -94,6 +94,7 @@ class TwilightState(GameState):
 
     LINE_RECORDED = LineRecorded
     CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities"}
+    ADDED = {"turn_of_round": 0, "scoring": None}
 
     by_player: dict[str, Player]
     round: int
@@ -116,6 +117,8 @@ class TwilightState(GameState):
     due: str | None
     strategic: tuple[int, str, str, str] | None  # (line, player, card, through): the primary performed in this turn
     strategic_used: list[tuple[int, str, str, str]]  # (line, player, card, through): this round's primaries
+    turn_of_round: int  # the turns of the round under way (0 before its first)
+    scoring: str | None  # which of VP_SOURCES the next VpChanged counts under (an objective just marked)
 
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
