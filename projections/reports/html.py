@@ -1,12 +1,22 @@
 """The HTML report: one self-contained page (inline CSS, SVG and script; no network), the same bytes for the same game.
 
-It shows the standings; a step chart of the score (as the game counts it) over
-every line of the log, one line and marker shape per player, a marker with a
-tooltip at each change, and the goal named as the game names it (its
-:class:`~domain.measures.Measures`); the game's board, when it has one, as a
-heat strip of its counts after each turn; a replay that scrubs through every
-line (:mod:`projections.reports.scrubber`), when the report holds the states;
-and the log, turn by turn, with findings highlighted and their rule IDs.
+It shows the standings (best score first, the winner marked, each player in
+their colour at the table where the log says it, with their side and where
+their score comes from, a count the source does not record as "not
+recorded"); every finding, linking to its line; a step chart of the score
+(as the game counts it) over every line of the log (by round, each round an
+equal band, in a game of rounds), one line and marker shape per player, a
+marker with a tooltip at each change, and the goal named as the game names
+it (its :class:`~domain.measures.Measures`); the game's board, when it has
+one, as a heat strip of its counts after each turn; a replay that scrubs
+through every line (:mod:`projections.reports.scrubber`), when the report
+holds the states; and the log, turn by turn, with findings highlighted and
+their rule IDs.
+
+It reads from a phone's 360 px to a desktop: each chart is drawn twice, at a
+desktop's scale and at a phone's own (:data:`~projections.reports.charts.NARROW`),
+and a media query shows the one whose text is at least 11 px; tables scroll
+inside their box; a print stylesheet keeps the charts and the log.
 """
 
 from __future__ import annotations

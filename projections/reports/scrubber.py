@@ -1,12 +1,17 @@
 """The HTML report's replay: a slider over every line of the log, showing the state after the line it stands on.
 
 The states (``Report.states``: ``replay --line N``'s document after each
-line) are embedded in the page as JSON, each as the changes from the one
-before it (a list of ``[path, value]`` to set and ``[path]`` to remove), so
-that a long game does not repeat its whole state on every line; the page's
-script rebuilds each state from them. Beside the state it shows the line in
-words, its changes and its findings, and it moves a cursor on the charts.
-Everything is in the page: it works offline, from a file.
+line), in the game's own words (``domain.phrases.state_words``: rows of label
+and text per player and for the game), are embedded in the page as JSON,
+each as the changes from the one before it (a list of ``[path, value]`` to
+set and ``[path]`` to remove), so that a long game does not repeat its whole
+state on every line; the page's script rebuilds each state from them. Beside
+the state it shows the line in words, its changes and its findings, and it
+moves a cursor on the charts. The slider takes a finger as well as the
+keys; notes are stepped over unless the "stop at notes" toggle is checked;
+the address's ``#line=N`` follows the slider (``history.replaceState``) and
+is read on load and when it changes. Everything is in the page: it works
+offline, from a file.
 """
 
 from __future__ import annotations
