@@ -71,7 +71,12 @@ tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{curso
 body{margin:.75em auto;padding:0 .75em}h1{font-size:1.3em}
 svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.legend.narrow{display:flex}
 .now{grid-template-columns:1fr;gap:.5em}.controls button{min-width:2.75em;min-height:2.75em}
-.log td,.log th,#state-now td,#state-now th{padding:.15em .3em}.log td{overflow-wrap:anywhere}}
+#state-now td,#state-now th{padding:.15em .3em}
+table.log,table.log tbody{display:block}table.log tr:first-child{display:none}
+table.log tr{display:grid;grid-template-columns:auto 1fr;gap:0 .6em;padding:.3em .2em;border-bottom:1px solid #ccc}
+table.log td{border:none;padding:0;overflow-wrap:break-word}table.log td:nth-child(n+3){grid-column:1/-1}
+table.log td:first-child{font-weight:bold}table.log td:empty{display:none}table.log tr.current{outline:2px solid #000;outline-offset:-2px}
+table.log tr.current td{outline:none}}
 @media print{
 .controls,.now,svg.chart.narrow,div.narrow,ul.legend.narrow{display:none!important}svg.chart.wide{display:block!important}
 body{max-width:none;margin:0;padding:0;font-size:10pt}.scroll{overflow:visible}
