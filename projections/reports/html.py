@@ -67,7 +67,7 @@ align-items:center;border-bottom:1px solid #ddd}.controls input[type=range]{flex
 outline:1px solid #555}.won{font-weight:bold}.side{display:block;color:#555;font-size:.9em;padding-left:1.15em}
 .found{padding-left:1.6em}.found li{padding:.1em .3em;margin:.1em 0}.found a{font-weight:bold}
 tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
-@media (max-width:50em){
+@media screen and (max-width:50em){
 body{margin:.75em auto;padding:0 .75em}h1{font-size:1.3em}
 svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.legend.narrow{display:flex}
 .now{grid-template-columns:1fr;gap:.5em}.controls button{min-width:2.75em;min-height:2.75em}
