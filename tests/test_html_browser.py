@@ -351,3 +351,21 @@ def test_printed_the_page_keeps_the_charts_and_the_log_without_the_controls(chro
         assert browser.console == []
     finally:
         browser.close()
+
+
+def test_a_finding_at_the_top_links_to_its_line(chromium, tmp_path):
+    page = page_of("uchronia/disputed.jsonl", tmp_path)
+    report = json.loads(gamelog("report", str(EXAMPLES / "uchronia" / "disputed.jsonl"), "--format", "json"))
+    first = min(line["line"] for period in report["periods"] for line in period["lines"]
+                if any(f["severity"] == "violation" for f in line["findings"]))
+    browser = Browser(chromium, tmp_path / "profile", width=390, height=844)
+    try:
+        browser.open(page)
+        browser.click(f'ol.found a[href="#line={first}"]')
+        now = shows_where_it_stands(browser)
+        assert now["line"] == first
+        # The replay is in view: the line in words is on the screen.
+        assert 0 <= browser.evaluate("document.getElementById('line-now').getBoundingClientRect().top") < 844
+        assert browser.console == []
+    finally:
+        browser.close()

@@ -289,6 +289,11 @@ SCRIPT = r"""(function () {
     var keys = {ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last"};
     if (keys[event.key]) { event.preventDefault(); go(moves[keys[event.key]]()); }
   });
-  window.addEventListener("hashchange", function () { if (asked() !== null) { go(positionOf(asked())); } });
+  // A link to a line (a finding at the top of the page) shows it: the replay scrolls into view there.
+  window.addEventListener("hashchange", function () {
+    if (asked() === null) { return; }
+    go(positionOf(asked()));
+    document.getElementById("replay-controls").scrollIntoView();
+  });
   go(asked() === null ? moves.last() : positionOf(asked()));
 }());"""
