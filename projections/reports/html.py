@@ -61,7 +61,8 @@ align-items:center;border-bottom:1px solid #ddd}.controls input[type=range]{flex
 .now{display:grid;grid-template-columns:minmax(16em,1fr) 3fr;gap:1.5em;align-items:start}.now>*{min-width:0}
 .now .findings{padding-left:1.2em}.now .findings li{padding:.1em .3em}.quiet{color:#777}
 #state-now th{text-align:left;font-weight:normal;color:#555;vertical-align:top;background:#fff}
-#state-now th[scope=row]{position:sticky;left:0}td.text,th.text{text-align:left}td.text{min-width:12em}#state-now td{text-align:left;vertical-align:top;min-width:6em}
+#state-now th[scope=row]{position:sticky;left:0}#state-now .cards{display:none}
+.card h4{margin:.6em 0 .2em}.card table{width:100%}.card th{width:35%}td.text,th.text{text-align:left}td.text{min-width:12em}#state-now td{text-align:left;vertical-align:top;min-width:6em}
 .swatch{vertical-align:-1px;margin-right:.25em;outline:1px solid #555}
 .dot{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.35em;vertical-align:-.05em;
 outline:1px solid #555}.won{font-weight:bold}.side{display:block;color:#555;font-size:.9em;padding-left:1.15em}
@@ -71,7 +72,7 @@ tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{curso
 body{margin:.75em auto;padding:0 .75em}h1{font-size:1.3em}
 svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.legend.narrow{display:flex}
 .now{grid-template-columns:1fr;gap:.5em}.controls button{min-width:2.75em;min-height:2.75em}
-#state-now td,#state-now th{padding:.15em .3em}
+#state-now td,#state-now th{padding:.15em .3em}#state-now .players-box{display:none}#state-now .cards{display:block}
 table.log,table.log tbody{display:block}table.log tr:first-child{display:none}
 table.log tr{display:grid;grid-template-columns:auto 1fr;gap:0 .6em;padding:.3em .2em;border-bottom:1px solid #ccc}
 table.log td{border:none;padding:0;overflow-wrap:break-word}table.log td:nth-child(n+3){grid-column:1/-1}

@@ -172,8 +172,20 @@ SCRIPT = r"""(function () {
     var box = document.getElementById("state-now");
     box.textContent = "";
     box.appendChild(el("h3", {}, ["The state after line " + line]));
-    box.appendChild(el("div", {"class": "scroll"}, [table]));
+    box.appendChild(el("div", {"class": "scroll players-box"}, [table]));
+    box.appendChild(cards(doc, players, rows));
     box.appendChild(el("div", {"class": "scroll"}, [game]));
+  }
+
+  // A phone's view of the players: one card each, its rows one under another (the page shows it or the table).
+  function cards(doc, players, rows) {
+    return el("div", {"class": "cards"}, players.map(function (p) {
+      return el("div", {"class": "card"}, [el("h4", {}, [p]), el("table", {}, rows.filter(function (f) {
+        return doc.players[p][f] !== undefined;
+      }).map(function (f) {
+        return el("tr", {}, [el("th", {"scope": "row"}, [f]), el("td", {}, [doc.players[p][f]])]);
+      }))]);
+    }));
   }
 
   function showLine(position) {
