@@ -238,7 +238,8 @@ LAYOUT = """(function () {
         });
     });
     return {wide: document.documentElement.scrollWidth, window: window.innerWidth, smallest: smallest,
-            score_charts: charts};
+            score_charts: charts, cards: getComputedStyle(document.querySelector('#state-now .cards')).display,
+            players: getComputedStyle(document.querySelector('#state-now .players-box')).display};
 }())"""
 
 SHOWN = """(function () {
@@ -269,6 +270,8 @@ def test_every_report_fits_a_phone_and_a_desktop_and_scrubs_by_touch_and_keys(ch
             # and no text of a chart shown is drawn below 11 px.
             assert layout["wide"] <= layout["window"] == width, layout
             assert layout["score_charts"] == 1 and layout["smallest"][0] >= 11, layout
+            # The state's players: a card each on a phone, a table on a desktop.
+            assert (layout["cards"], layout["players"]) == (("block", "none") if width < 600 else ("none", "block"))
             start = shows_where_it_stands(browser)
             assert not start["note"] and start["index"] >= len(start["notes"]) - 1 - sum(start["notes"])
 
