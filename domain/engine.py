@@ -97,6 +97,9 @@ class GameState(Dispatching):
     CONSTANT: ClassVar[frozenset[str]] = frozenset({
         "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines", "open_at_end",
     })
+    ADDED: ClassVar[dict[str, Any]] = {}
+    """Declared attributes added after stores were written, each with the value an older snapshot stands for: they
+    are declared last, so that a stored snapshot that lacks them still restores (a correction's ``StateRestated``)."""
 
     turn: int
     active: str | None
@@ -249,7 +252,8 @@ _ENCODER = msgspec.msgpack.Encoder()
 def _snapshot_shape(state_cls: type) -> type:
     """A Struct of the state's declared attributes, with their types: what a snapshot holds."""
     hints = get_type_hints(state_cls)
-    fields = [(name, hint) for name, hint in hints.items()
+    added = getattr(state_cls, "ADDED", {})
+    fields = [(name, hint, added[name]) if name in added else (name, hint) for name, hint in hints.items()
               if name.isidentifier() and not name.isupper() and getattr(hint, "__origin__", None) is not ClassVar]
     return msgspec.defstruct(f"{state_cls.__name__}Snapshot", fields, array_like=True)
 

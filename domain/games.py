@@ -27,7 +27,7 @@ import msgspec
 from gamelog.domain.declarations import ResultSources
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
-from gamelog.domain.phrases import COMMON, Phrase, tell
+from gamelog.domain.phrases import COMMON, PLAIN_STATE, Phrase, StatePhrases, tell
 
 _NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score")
 
@@ -48,7 +48,8 @@ class GameRules:
     events every game has are told by ``domain.phrases``), ``measures`` what it
     counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
     class that begins a round (its ``round`` field is the round's number;
-    None when the game has turns only), and ``rule_texts`` the texts of its own
+    None when the game has turns only), ``state_phrases`` how its state reads
+    to a player (``domain.phrases.StatePhrases``), and ``rule_texts`` the texts of its own
     rule IDs (those RULES.md does not hold). ``secrets`` is its ``secrets.HIDDEN``
     (``domain.secrets.Hidden``): the names a player may not see at a point
     of the game, what ``--as PLAYER`` hides (None: nothing is hidden). ``results`` reads what its log
@@ -71,6 +72,7 @@ class GameRules:
     rule_texts: Mapping[str, str] = field(default_factory=dict)
     secrets: Callable[[str, Any, Any], frozenset[str]] | None = None
     results: ResultSources = ResultSources()
+    state_phrases: StatePhrases = PLAIN_STATE
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

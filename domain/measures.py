@@ -65,6 +65,10 @@ def _goal_words(goal: int) -> str:
     return f"goal {goal}"
 
 
+def _all_recorded(header: Any) -> frozenset[str]:
+    return frozenset()
+
+
 @dataclass(frozen=True)
 class Measures:
     """A game's measures: how its derived events move them, its score and its goal.
@@ -75,7 +79,9 @@ class Measures:
     measures; ``goal(header)`` is the score that ends the game as the header
     sets it (None: no goal to draw), and ``goal_label(goal)`` names it on a
     chart as the game's rules do ("threshold 18"); ``board`` is the game's
-    shared counts, if it has any.
+    shared counts, if it has any; ``unrecorded(header)`` names the
+    ``standings`` measures the log's source does not record (as the header
+    says): their totals are not known, and reports say "not recorded".
     """
 
     steps: Mapping[type, Callable[[Any], Step]]
@@ -85,6 +91,7 @@ class Measures:
     goal: Callable[[Any], int | None] = _no_goal
     board: Board | None = None
     goal_label: Callable[[int], str] = _goal_words
+    unrecorded: Callable[[Any], frozenset[str]] = _all_recorded
 
     def standing(self, player: str, values: Mapping[tuple[str, str], int]) -> dict[str, int]:
         """``player``'s row of the standings: each measure's total, then the score."""

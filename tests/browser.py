@@ -52,7 +52,13 @@ class Browser:
         self.loaded = False
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable")
-        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.resize(width, height)
+
+    def resize(self, width: int, height: int = 1600) -> None:
+        """Lay the page out at ``width`` CSS pixels; below 600 as a phone does (its viewport meta tag obeyed, touch)."""
+        phone = width < 600
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=phone)
+        self.send("Emulation.setTouchEmulationEnabled", enabled=phone, maxTouchPoints=5 if phone else 1)
 
     def send(self, method: str, **params: Any) -> dict[str, Any]:
         """Call one DevTools method and return its result; raises ``RuntimeError`` with the browser's error."""
@@ -109,6 +115,19 @@ class Browser:
                             "return [r.left + r.width / 2, r.top + r.height / 2]; }())")
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+
+    def touch_drag(self, selector: str, start: float, end: float, steps: int = 8) -> None:
+        """Drag a finger across the element ``selector`` names, at its middle height, from ``start`` to ``end`` (each
+        a fraction of its width), as a phone's touch screen reports it."""
+        box = self.evaluate(f"(function () {{ var e = document.querySelector({json.dumps(selector)}); "
+                            "e.scrollIntoView({block: 'center'}); var r = e.getBoundingClientRect(); "
+                            "return [r.left, r.width, r.top + r.height / 2]; }())")
+        left, width, y = box
+        xs = [left + width * (start + (end - start) * i / steps) for i in range(steps + 1)]
+        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": xs[0], "y": y}])
+        for x in xs[1:]:
+            self.send("Input.dispatchTouchEvent", type="touchMove", touchPoints=[{"x": x, "y": y}])
+        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     def screenshot(self, path: Path) -> None:
         """Save the viewport as a PNG."""

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from gamelog.cli.main import main
 from gamelog.domain.games import GAMES
+from gamelog.domain.phrases import state_words
 from gamelog.projections.reports import sampling
 from gamelog.projections.reports.html import render_html, sampled_series, score_series
 from gamelog.projections.reports.sampling import sample_report
@@ -78,7 +79,8 @@ def test_the_html_report_of_a_200000_line_log_is_at_most_10_mb_and_says_it_keeps
     assert len(re.findall(r"<tr [^>]*data-position=", html)) == 2_986
     # The state after a kept line, from the page's changes, is replay --line's.
     index = lines.index(100_032)  # 67 * 1,493 + 1: the 1,493rd kept line
-    assert state_at_position(data, index) == middle_state
+    rules = GAMES["merchant-of-venus"]  # the page shows a state in the game's words: replay --line's, phrased
+    assert state_at_position(data, index) == state_words(rules.state_phrases, middle_state)
 
 
 def test_a_browser_loads_the_long_report_and_scrubs_it(long_page, middle_state, chromium, tmp_path):  # noqa: F811
@@ -128,7 +130,8 @@ def test_past_the_budget_the_page_keeps_every_kth_line_the_last_and_those_with_a
         for change in position["state"]:
             apply(document, change)
         expected = {k: v for k, v in msgspec.to_builtins(states[position["line"]]).items() if k != "forum"}
-        assert document == expected
+        rules = GAMES[report.game]  # the page shows a state in the game's words
+        assert document == state_words(rules.state_phrases, expected, rules.measures.board and rules.measures.board.title)
     measures = GAMES[report.game].measures
     position_of = {line.line: i for i, line in enumerate(every, 1)}
     monkeypatch.setattr(sampling, "LINE_BUDGET", 10_000)
@@ -201,7 +204,9 @@ def test_the_board_strip_of_a_long_game_shows_at_most_120_turns_evenly_the_last_
     log = tmp_path / "long.jsonl"
     log.write_bytes(log_bytes(uchronia_lines(300, threshold=1_000)))  # 300 turns, the threshold out of reach
     html = gamelog("report", str(log), "--format", "html")
-    (columns,) = re.findall(r'<svg class="chart strip"[^>]* data-columns="([^"]*)"', html)
+    wide, narrow = re.findall(r'<svg class="chart strip (?:wide|narrow)"[^>]* data-columns="([^"]*)"', html)
+    assert wide == narrow  # the phone's strip (at its own size, in a box that scrolls) has the same columns
+    columns = wide
     numbers = [int(n) for n in columns.split()]
     # Turns 1 to 300, every 3rd (ceil(300 / 120)) from the first, and the last.
     assert numbers == [*range(1, 299, 3), 300] and len(numbers) == 101

@@ -187,10 +187,11 @@ def test_report_text_markdown_csv_and_html(gamelog, flip):
                         ["coin-toss", "flip-1", "2", "10", "15", "Ann", "1", "2", "0", "0", "0"],
                         ["coin-toss", "flip-1", "2", "10", "15", "Bob", "0", "0", "0", "0", "0"]]
     html = gamelog("report", "flip-1", "--format", "html")
-    assert re.findall(r'<polyline class="series" data-name="(\w+)"', html) == ["Ann", "Bob"]
+    # Each chart twice, a desktop's and a phone's (the page shows the one that fits): a line per player in each.
+    assert re.findall(r'<polyline class="series" data-name="(\w+)"', html) == ["Ann", "Bob"] * 2
     # The board's heat strip: the fixture's heading, title, faces and colours, and its counts after each round.
     assert "<h3>The coin over time</h3>" in html and 'aria-label="Faces shown"' in html
-    assert re.findall(r'<title>(\w+), after round (\d): (\d)</title><rect [^>]* fill="(#\w+)"', html) == [
+    assert re.findall(r'<title>(\w+), after round (\d): (\d)</title><rect [^>]* fill="(#\w+)"', html.split("strip narrow")[0]) == [
         ("heads", "1", "1", "#daa520"), ("heads", "2", "1", "#daa520"), ("tails", "1", "1", "#4682b4"),
         ("tails", "2", "2", "#4682b4")]
     assert '"board":{"heads":["#daa520","plain"],"tails":["#4682b4","plain"]}' in html  # the replay's swatches

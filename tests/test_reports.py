@@ -7,6 +7,7 @@ then read the diff before committing it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -76,7 +77,8 @@ def test_the_seed_report_shows_the_numbers_a_person_checks():
 
 def test_the_html_report_is_self_contained_with_one_line_per_player():
     html = render_html(report_of(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl", states=True))
-    assert html.count('<polyline class="series"') == 4
+    # Two charts, a desktop's and a phone's (the page shows one): a line per player in each.
+    assert html.count('<polyline class="series"') == 8 and html.count('<svg class="chart score ') == 2
     # The only address is SVG's namespace, a name that is never fetched.
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
     assert "<script src" not in html and " src=" not in html and 'class="goal"' in html
@@ -98,3 +100,28 @@ def test_a_line_is_told_in_words():
     event = GoodsBought(player="Qossuth", good="Melf Pelts", culture="Shenna", unit_price=50, quantity=2, iou=True)
     assert GAMES["merchant-of-venus"].phrase(event) == (
         "goods_bought", "Qossuth", "Qossuth buys 2 Melf Pelts from Shenna at c50 with the IOU")
+
+
+def test_a_count_the_source_does_not_record_is_never_shown_as_a_number(tmp_path):
+    from click.testing import CliRunner
+
+    from gamelog.cli.main import main
+
+    log = tmp_path / "small.jsonl"
+    runner = CliRunner()
+    export = EXAMPLES / "twilight-imperium-4" / "ti-assistant-small.json"
+    assert runner.invoke(main, ["convert", "--from", "ti-assistant", str(export), "-o", str(log)]).exit_code == 0
+    store = str(tmp_path / "store.sqlite")
+    assert runner.invoke(main, ["--store", store, "import", str(log)]).exit_code == 0
+    for game in (str(log), "ti-assistant-20250208T073320Z"):  # read in memory, and from the store's views
+        args = ["--store", store, "report", game]
+        text = runner.invoke(main, [*args, "--format", "text"], env={"COLUMNS": "80"}).stdout
+        # TI Assistant records no trade goods (the header's not_recorded): Ann's standing after round 2.
+        assert "  Ann      1  not recorded            6" in text.splitlines()
+        assert "| Ann | 1 | not recorded | 6 |" in runner.invoke(main, [*args, "--format", "markdown"]).stdout
+        rows = runner.invoke(main, [*args, "--format", "csv"]).stdout.splitlines()
+        assert rows[0].split(",")[7:10] == ["vp", "trade_goods", "commodities"]
+        assert rows[-3].split(",")[5:10] == ["Ann", "0", "1", "", "6"]
+        assert json.loads(runner.invoke(main, [*args, "--format", "json"]).stdout)["not_recorded"] == ["trade_goods"]
+    # A log whose source records everything says nothing of it.
+    assert "not_recorded" not in json.loads(render_json(report_of(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl")))

@@ -136,14 +136,15 @@ def test_trade_primary_and_its_secondaries():
     done = from_entry(lines, find_entry(data, "MARK_SECONDARY", faction="Barony of Letnev"))
     assert done == [{"type": "trade_secondary", "player": "Cat", "at": done[0]["at"], "source": done[0]["source"]}]
     skipped = from_entry(lines, find_entry(data, "MARK_SECONDARY", faction="Federation of Sol"))
-    assert skipped[0]["type"] == "note" and "SKIPPED" in skipped[0]["text"]
+    assert skipped[0]["type"] == "note" and skipped[0]["text"].startswith("Federation of Sol skips the Trade secondary")
 
 
 def test_other_secondaries_are_notes():
     data = export()
     leadership = from_entry(lines_of(data), find_entry(data, "MARK_SECONDARY", faction="Emirates of Hacan"))
     assert leadership[0]["type"] == "note" and leadership[0]["player"] == "Ann"
-    assert "not the Leadership secondary" in leadership[0]["text"]
+    assert leadership[0]["text"] == ("Emirates of Hacan follows the Leadership secondary (kept as a note: the log format "
+                                     "records only the Trade secondary)")
 
 
 def test_set_speaker():
@@ -290,10 +291,11 @@ def test_untranslated_kinds_are_notes():
                                  "data": {"action": "SOMETHING_NEW", "event": {"faction": "Federation of Sol", "x": 1}}})
     conversion = convert("ti-assistant", data)
     tech = from_entry(conversion.lines, find_entry(data, "CHOOSE_STARTING_TECH"))[0]
-    assert tech == {"type": "note", "text": 'TI Assistant CHOOSE_STARTING_TECH {"faction":"Barony of Letnev","tech":"Antimass Deflectors"}',
+    assert tech == {"type": "note", "text": "Barony of Letnev starts with Antimass Deflectors",
                     "player": "Cat", "at": tech["at"], "source": tech["source"]}
     new = from_entry(conversion.lines, 3)[0]
-    assert new["type"] == "note" and new["text"].startswith("TI Assistant SOMETHING_NEW") and new["player"] == "Bob"
+    assert new == {"type": "note", "text": "TI Assistant records something new (faction Federation of Sol, x 1)",
+                   "player": "Bob", "at": new["at"], "source": new["source"]}
     assert vars(conversion.summary.kinds["SOMETHING_NEW"]) == {"entries": 1, "translated": 0, "noted": 1}
 
 

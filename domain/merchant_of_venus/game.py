@@ -239,6 +239,7 @@ RULES = GameRules(
     events=EVENTS,
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
+    state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
 )

@@ -7,7 +7,9 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase, claimed, either
+from typing import Any
+
+from gamelog.domain.phrases import DASH, Phrase, Rows, StatePhrases, claimed, humanise, listed, either
 
 PHRASES: dict[str, Phrase] = {
     "score_claimed": lambda f: f"{f['player']} claims a net worth of c{claimed(f)}",
@@ -31,3 +33,46 @@ PHRASES: dict[str, Phrase] = {
     "credits_paid": lambda f: f"{f['player']} pays c{f['amount']} to {f['to']}: {f['reason']}",
     "credits_received": lambda f: f"{f['player']} receives c{f['amount']} from {f['from']}: {f['reason']}",
 }
+
+
+# -- the state in words ------------------------------------------------------------------
+
+
+def _place(venue: str, culture: str | None = None, owner: str | None = None) -> str:
+    """Where a ship is, as the landing's words say it."""
+    if venue == "other":
+        return "deep space"
+    if venue == "asteroid":
+        return "an asteroid"
+    return f"the {humanise(venue)}" + (f" of {culture}" if culture else "") + (f" (owned by {owner})" if owner else "")
+
+
+def _cargo(c: dict[str, Any]) -> str:
+    if c["kind"] == "passenger":
+        return f"{c['name']} (passenger" + (f", bound for {c['destination']})" if c.get("destination") else ")")
+    dots = f", {c['dots']} dot{'s' if c['dots'] != 1 else ''}" if c["dots"] else ""
+    return f"{c['count']} {c['name']} ({c['kind']}{dots})"
+
+
+def _player(document: dict[str, Any], name: str) -> Rows:
+    p = document["players"][name]
+    where = p["location"]
+    return {
+        "credits": f"c{p['credits']}",
+        "net worth": f"c{p['net_worth']}",
+        "cargo": listed([_cargo(c) for c in p["cargo"]]),
+        "holds": str(p["holds"]),
+        "deeds": listed([f"{humanise(d['kind'])} of {d['culture']} (c{d['value']})" for d in p["deeds"]]),
+        "IOUs": listed([f"{culture} (c{value})" for culture, value in p["ious"].items()]),
+        "shields": str(p["shields"]),
+        "drives": listed(p["drives"]),
+        "relics": listed(p["relics"]),
+        "where": DASH if where is None else _place(where["venue"], where.get("culture"), where.get("owner")),
+    }
+
+
+STATE = StatePhrases(
+    player=_player,
+    game=lambda document: {"net worth to win": f"c{document['goal']}"},
+)
+"""A Merchant of Venus state as its players say it: credits as c-amounts, cargo, deeds and IOUs in words."""

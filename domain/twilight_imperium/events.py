@@ -27,6 +27,9 @@ This module adds to that contract, as docs/log-format.md allows:
   Leaks, a card from another deck).
 * ``strategy_cards_swapped`` (``cards``) and ``player_unpassed`` (``player``):
   the initiative order changes, a player who passed is back in the action phase.
+* setup ``colors`` (optional): each player's colour at the table as the
+  source names it (TI Assistant's faction colour, an AsyncTI4 seat's
+  colour); the reports draw the player in it.
 * optional ``scores`` on ``winner_declared``: the final scores another tool
   declares, compared with the VP track (kept readable; converters now write
   ``score_declared``).
@@ -97,6 +100,8 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     fleet_tokens: Tokens = 3
     speaker: Name | None = None
     unknown_commodities: list[Name] = []
+    colors: dict[str, Name] = {}
+    """Each player's colour at the table, as the source names it ("Orange", "bloodred"): optional, for reports."""
 
 
 class Header(GameHeader, tag="game"):
@@ -112,7 +117,7 @@ class Header(GameHeader, tag="game"):
 
     def check(self) -> None:
         super().check()
-        for name in ("factions", "commodities", "strategy_tokens", "tactic_tokens", "fleet_tokens"):
+        for name in ("factions", "commodities", "strategy_tokens", "tactic_tokens", "fleet_tokens", "colors"):
             value = getattr(self.setup, name)
             if isinstance(value, dict) and (extra := set(value) - set(self.players)):
                 raise invalid_at(f"`{name}` names {sorted(extra)[0]!r}, who is not a player", f"$.setup.{name}")

@@ -320,6 +320,7 @@ RULES = GameRules(
     engine=TwilightEngine,
     converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
+    state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
     rounds=RoundStarted,

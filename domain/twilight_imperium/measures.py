@@ -36,6 +36,7 @@ MEASURES = Measures(
     score_name="vp",
     goal=lambda header: header.setup.vp_goal,
     goal_label=lambda vp: f"{vp} VP",
+    unrecorded=lambda header: frozenset(header.not_recorded) & {"trade_goods"},
 )
 
 

@@ -7,7 +7,9 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase, claimed
+from typing import Any
+
+from gamelog.domain.phrases import DASH, NOT_RECORDED, Phrase, Rows, StatePhrases, claimed, humanise, listed
 
 PHRASES: dict[str, Phrase] = {
     "score_claimed": lambda f: f"{f['player']} claims {claimed(f)} VP",
@@ -46,3 +48,86 @@ PHRASES: dict[str, Phrase] = {
     "adjustment_declared": lambda f: f"{f['player']} is declared to end with {f['points']} VP from {f['origin']}"
                                      + (f" ({f['reason']})" if f.get("reason") else ""),
 }
+
+
+# -- the state in words ------------------------------------------------------------------
+
+TABLE_COLOURS = {
+    "red": "#d62728", "blue": "#1f5fbf", "green": "#2e8b3a", "yellow": "#b58900", "purple": "#7b3fa0",
+    "black": "#222222", "orange": "#e07000", "pink": "#d6409f", "magenta": "#c2187d", "rose": "#d9577a",
+    "emerald": "#138a5e", "forest": "#2f5d34", "gold": "#a67c00", "lavender": "#8a6fc4", "orca": "#3b4a5a",
+    "bloodred": "#8b0000", "petrol": "#0e5e6f", "gray": "#707070", "grey": "#707070", "brown": "#8b5a2b",
+    "teal": "#00807a", "navy": "#1b2a6b", "lime": "#5a9a16", "turquoise": "#139a9a", "chocolate": "#7b3f00",
+    "spring": "#0d9a63", "sunset": "#e0552b", "tan": "#9c7a4a", "lightgray": "#8a8a8a", "chrome": "#6c7a89",
+    "rainbow": "#9a4fd0", "ethereal": "#5b6fd8", "lightblue": "#3f8fd6", "darkgreen": "#1e5a2a",
+}
+"""The colours players pick in TI Assistant and AsyncTI4 (by the name their exports give), as CSS colours dark
+enough to read as a line and as text on white (yellow and gold are darkened)."""
+
+
+def _number(document: dict[str, Any], what: str, value: Any) -> str:
+    return NOT_RECORDED if what in document.get("not_recorded", ()) else str(value)
+
+
+def _sources(p: dict[str, Any]) -> str:
+    """Where a player's VP come from: each source with any, as TI Assistant splits them."""
+    return ", ".join(f"{source} {n}" for source, n in p.get("vp_by_source", {}).items() if n)
+
+
+def _vp(p: dict[str, Any]) -> str:
+    parts = _sources(p)
+    return f"{p['vp']}" + (f" ({parts})" if parts else "")
+
+
+def _player(document: dict[str, Any], name: str) -> Rows:
+    p = document["players"][name]
+    tokens = ", ".join(f"{pool} {p[f'{pool}_tokens']}" for pool in ("tactic", "fleet", "strategy"))
+    return {
+        "faction": p["faction"] or DASH,
+        "VP": _vp(p),
+        "objectives scored": listed(p["scored"]),
+        "secret objectives held": (NOT_RECORDED if "secret_objectives" in document.get("not_recorded", ())
+                                   else listed(p["secret_objectives_held"])),
+        "trade goods": _number(document, "trade_goods", p["trade_goods"]),
+        "commodities": f"{p['commodities']} of {p['commodity_value']}",
+        "command tokens": _number(document, "command_tokens", tokens),
+        "home system": "controlled" if p["controls_home_system"] else "not all of it controlled",
+    }
+
+
+def _objectives(revealed: list[dict[str, Any]]) -> str:
+    stages = {1: "stage I", 2: "stage II"}
+    groups: dict[str, list[str]] = {}
+    for o in revealed:
+        groups.setdefault(stages.get(o["stage"], "made public otherwise"), []).append(o["objective"])
+    return "; ".join(f"{stage}: {', '.join(names)}" for stage, names in groups.items()) or DASH
+
+
+def _game(document: dict[str, Any]) -> Rows:
+    return {
+        "phase": f"the {document['phase']} phase" if document["phase"] else "setup",
+        "speaker": document["speaker"],
+        "initiative order": listed(document["initiative_order"]),
+        "public objectives": _objectives(document["revealed_objectives"]),
+        "VP to win": str(document["vp_goal"]),
+        "not recorded by the log's source": ", ".join(humanise(w) for w in document.get("not_recorded", ())) or DASH,
+    }
+
+
+def _when(document: dict[str, Any]) -> str:
+    if not document.get("round"):
+        return "before the first round"
+    turn = document.get("turn_of_round")
+    return f"round {document['round']}" + (f", turn {turn} of the round" if turn else "")
+
+
+STATE = StatePhrases(
+    player=_player,
+    game=_game,
+    when=_when,
+    side=lambda document, name: document["players"][name]["faction"],
+    side_name="faction",
+    score_detail=lambda document, name: _sources(document["players"][name]) or None,
+    colour=lambda document, name: TABLE_COLOURS.get(str(document["players"][name].get("color", "")).casefold().replace(" ", "")),
+)
+"""A Twilight Imperium state as its players say it: VP by source, what the log's source does not record as such."""

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from msgspec import UNSET, UnsetType
+
 from gamelog.domain import replay_document as common
 
 
 class Player(common.Document, kw_only=True):
-    """One player's faction, VP, trade goods, commodities and their value, command tokens, objectives, home."""
+    """One player's faction, VP, trade goods, commodities and their value, command tokens, objectives, home;
+    ``vp_by_source`` splits the VP (``stage I``, ``stage II``, ``secrets``, ``other``); ``color`` is the player's
+    colour at the table, when the header's ``setup.colors`` names it."""
 
     faction: str | None
     vp: int
@@ -19,6 +23,8 @@ class Player(common.Document, kw_only=True):
     scored: list[str]
     secret_objectives_held: list[str]
     controls_home_system: bool
+    vp_by_source: dict[str, int]
+    color: str | UnsetType = UNSET
 
 
 class Objective(common.Document, kw_only=True):
@@ -29,7 +35,9 @@ class Objective(common.Document, kw_only=True):
 
 
 class Replay(common.Replay, kw_only=True, tag="twilight-imperium-4"):
-    """The state of a Twilight Imperium 4 game; ``vp_goal`` is the VP that win (TI4-VP-GOAL)."""
+    """The state of a Twilight Imperium 4 game; ``vp_goal`` is the VP that win (TI4-VP-GOAL); ``turn_of_round``
+    counts the turns of the round under way from 1 (null before its first); ``not_recorded`` is the header's (what
+    the log's source does not record), there only when it names something."""
 
     players: dict[str, Player]
     revealed_objectives: list[Objective]
@@ -37,3 +45,5 @@ class Replay(common.Replay, kw_only=True, tag="twilight-imperium-4"):
     speaker: str
     initiative_order: list[str]
     vp_goal: int
+    turn_of_round: int | None
+    not_recorded: list[str] | UnsetType = UNSET

@@ -10,6 +10,8 @@ that count earlier lines compare line numbers.
 
 from __future__ import annotations
 
+import re
+
 
 from gamelog.domain.engine import UNVERIFIABLE, RuleFinding
 from gamelog.domain.twilight_imperium import reference
@@ -516,7 +518,23 @@ def unless_not_recorded(state: TwilightState, problem: RuleFinding) -> RuleFindi
     if problem.severity == UNVERIFIABLE or topic is None or topic not in state.not_recorded:
         return problem
     what = topic.replace("_", " ")
-    return RuleFinding(problem.rule, f"{problem.message} (the log's source does not record {what})", UNVERIFIABLE)
+    return RuleFinding(problem.rule, f"{_without_counts(problem)} (the log's source does not record {what})", UNVERIFIABLE)
+
+
+_UNKNOWN_COUNTS = (
+    (re.compile(r", -?\d+ held$"), ", and what was held is not known"),
+    (re.compile(r"; -?\d+ were spent for it in this phase$"), ", and what was spent for it is not known"),
+)
+"""The counts a TI4-PAY or LRR 34.10 message quotes of a pool the log's source does not record, and their words."""
+
+
+def _without_counts(problem: RuleFinding) -> str:
+    """The message without a count of what the log's source does not record: the log holds no such number (a
+    pool it never saw filled reads 0 or below), so the finding says it is not known."""
+    message = problem.message
+    for count, words in _UNKNOWN_COUNTS:
+        message = count.sub(words, message)
+    return message
 
 
 def commodity_value_known(state: TwilightState, player: str) -> list[RuleFinding]:

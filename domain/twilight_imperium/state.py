@@ -15,6 +15,7 @@ from typing import Any
 
 
 from gamelog.domain.engine import GameState, folds
+from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.twilight_imperium import replay_document
 from gamelog.domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from gamelog.domain.twilight_imperium.events import (
@@ -48,6 +49,8 @@ from gamelog.domain.twilight_imperium.events import (
 )
 
 POOLS = ("tactic", "fleet", "strategy")
+VP_SOURCES = ("stage I", "stage II", "secrets", "other")
+"""Where a player's VP come from, as TI Assistant splits them: public objectives of each stage, secrets, the rest."""
 
 
 @dataclass
@@ -69,6 +72,8 @@ class Player:
     home_control: bool = True
     pending_trade_goods: int = 0
     pending_tokens: int = 0
+    color: str | None = None
+    vp_by_source: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VP_SOURCES, 0))
 
     def secrets_total(self) -> int:
         """LRR 34.21: secret objectives held, scored and unscored together."""
@@ -90,6 +95,7 @@ class TwilightState(GameState):
 
     LINE_RECORDED = LineRecorded
     CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities"}
+    ADDED = {"turn_of_round": 0, "scoring": None}
 
     by_player: dict[str, Player]
     round: int
@@ -113,13 +119,16 @@ class TwilightState(GameState):
     due: str | None
     strategic: tuple[int, str, str, str] | None  # (line, player, card, through): the primary performed in this turn
     strategic_used: list[tuple[int, str, str, str]]  # (line, player, card, through): this round's primaries
+    turn_of_round: int  # the turns of the round under way (0 before its first)
+    scoring: str | None  # which of VP_SOURCES the next VpChanged counts under (an objective just marked)
 
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
         self.goal = header.setup.vp_goal
         self.by_player = {
             p: Player(faction=header.setup.factions.get(p), commodity_value=header.commodity_value(p),
-                      tokens={pool: header.per_player(f"{pool}_tokens", p) for pool in POOLS})
+                      tokens={pool: header.per_player(f"{pool}_tokens", p) for pool in POOLS},
+                      color=header.setup.colors.get(p))
             for p in header.players
         }
         self.round = 0
@@ -145,6 +154,8 @@ class TwilightState(GameState):
         self.due: str | None = None
         self.strategic: tuple[int, str, str, str] | None = None
         self.strategic_used: list[tuple[int, str, str, str]] = []
+        self.turn_of_round = 0
+        self.scoring: str | None = None  # the source of the VP the next VpChanged brings (an objective just marked)
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -177,6 +188,7 @@ class TwilightState(GameState):
     @folds(RoundStarted)
     def _round_started(self, line: int, event: RoundStarted) -> None:
         self.round = event.round
+        self.turn_of_round = 0
         self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
         self.strategic_used = []
 
@@ -265,6 +277,7 @@ class TwilightState(GameState):
     @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
         super()._turn_began(event)
+        self.turn_of_round += 1
         self.active_in_phase, self.combat, self.trade, self.strategic = event.player, "", None, None
         self.due = None
 
@@ -272,7 +285,11 @@ class TwilightState(GameState):
 
     @folds(VpChanged)
     def _vp(self, e: VpChanged) -> None:
-        self.by_player[e.player].vp += e.delta
+        p = self.by_player[e.player]
+        p.vp += e.delta
+        # An objective's points come right after its marker (TwilightEngine.objective_scored); any other, from elsewhere.
+        p.vp_by_source[self.scoring or "other"] += e.delta
+        self.scoring = None
 
     @folds(TradeGoodsChanged)
     def _trade_goods(self, e: TradeGoodsChanged) -> None:
@@ -289,6 +306,7 @@ class TwilightState(GameState):
     @folds(ObjectiveMarked)
     def _objective(self, e: ObjectiveMarked) -> None:
         p = self.by_player[e.player]
+        self.scoring = self._source(e.objective, e.kind)
         if e.count > 0:
             p.scored[e.objective] = e.kind
         else:
@@ -298,6 +316,16 @@ class TwilightState(GameState):
             self.scores_in[slot] = self.scores_in.get(slot, 0) + e.count
         p.pending_trade_goods -= e.count * e.paid_trade_goods
         p.pending_tokens -= e.count * e.paid_tokens
+
+    def _source(self, objective: str, kind: str) -> str:
+        """Which of :data:`VP_SOURCES` an objective's points count under: secrets, a public one by its stage."""
+        if kind == "secret":
+            return "secrets"
+        stage = next((s for o, s, _ in reversed(self.revealed) if o == objective), None)
+        if not stage:
+            known = reference.objective(objective)
+            stage = known.stage if known is not None else None
+        return {1: "stage I", 2: "stage II"}.get(stage or 0, "other")
 
     @folds(SecretChanged)
     def _secret(self, e: SecretChanged) -> None:
@@ -357,6 +385,8 @@ class TwilightState(GameState):
                 scored=list(p.scored),
                 secret_objectives_held=list(p.secrets),
                 controls_home_system=p.home_control,
+                vp_by_source=dict(p.vp_by_source),
+                **({} if p.color is None else {"color": p.color}),
             )
             for name, p in self.by_player.items()
         }
@@ -367,6 +397,8 @@ class TwilightState(GameState):
             "speaker": self.speaker,
             "initiative_order": self.initiative_order(),
             "vp_goal": self.goal,
+            "turn_of_round": self.turn_of_round or None,
+            **({"not_recorded": sorted(self.not_recorded)} if self.not_recorded else {}),
         }
 
     def round_number(self) -> int:

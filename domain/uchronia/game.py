@@ -178,6 +178,7 @@ RULES = GameRules(
     events=EVENTS,
     engine=UchroniaEngine,
     phrases=phrases.PHRASES,
+    state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
     rule_texts=RULE_TEXTS,

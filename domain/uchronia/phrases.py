@@ -7,7 +7,9 @@ used, and tells the events every game has).
 
 from __future__ import annotations
 
-from gamelog.domain.phrases import Phrase, claimed
+from typing import Any
+
+from gamelog.domain.phrases import DASH, Phrase, Rows, StatePhrases, claimed, humanise, listed
 
 PHRASES: dict[str, Phrase] = {
     "score_claimed": lambda f: f"{f['player']} claims {claimed(f)} VP",
@@ -22,3 +24,33 @@ PHRASES: dict[str, Phrase] = {
     "winner_declared": lambda f: (f"{f['player']} is declared the winner" if f.get("player") else "no winner is declared")
                                  + (f" ({f['reason']})" if f.get("reason") else ""),
 }
+
+
+# -- the state in words ------------------------------------------------------------------
+
+
+def _player(document: dict[str, Any], name: str) -> Rows:
+    p = document["players"][name]
+    return {
+        "VP": str(p["vp"]),
+        "buildings": listed([f"{b['name']} ({b['color']}, {b['vp']} VP, line {b['line']})" for b in p["buildings"]]),
+        "under construction": listed([f"{building} ({n} resource{'s' if n != 1 else ''} placed)"
+                                      for building, n in p["under_construction"].items()]),
+        "operations limit": str(p["operations_limit"]),
+        "monopolies": listed([f"{colour} ({n} operation{'s' if n != 1 else ''})" for colour, n in p["monopolies"].items()]),
+    }
+
+
+def _game(document: dict[str, Any]) -> Rows:
+    t = document["threshold"]
+    threshold = f"{t['vp']} VP, " + (f"reached by {t['by']} at line {t['line']} (turn {t['turn']}) with {t['with_vp']} VP"
+                                     if t["reached"] and "by" in t else "reached" if t["reached"] else "not reached yet")
+    return {
+        "monopolies": listed([f"{colour}: {m['player'] or 'nobody'}" for colour, m in document["monopolies"].items()]),
+        "threshold": threshold,
+        "last turn card": document["last_turn_card"] or DASH,
+    }
+
+
+STATE = StatePhrases(player=_player, game=_game)
+"""An Uchronia state as its players say it: buildings with their colour and VP, monopolies by colour."""

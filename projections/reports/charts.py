@@ -8,6 +8,8 @@ patterns and labels come from the caller.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -108,52 +110,113 @@ def swatch(colour: str, pattern: str, x: float, y: float, size: float) -> str:
     return f'{square} fill="{colour}" stroke="#555" stroke-width=".5"/>{over}'
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A step chart's size in its own units: the width, height and margins, its text's size, how many y ticks at
+    most, whether each series' end is labelled with its name (else its value only: the page lists the names)."""
+
+    width: int = WIDTH
+    height: int = 380
+    left: int = 66
+    right: int = 150
+    top: int = 14
+    bottom: int = 52
+    text: int = 15
+    most_ticks: int = 6
+    names_at_ends: bool = True
+
+
+WIDE = Frame()
+"""The desktop's chart: 1000 units wide, drawn at 0.75 to 1.25 of its size (its text 11 px or more)."""
+
+NARROW = Frame(width=360, height=260, left=38, right=40, top=12, bottom=44, text=13, most_ticks=4, names_at_ends=False)
+"""A phone's chart: 360 units wide, drawn near its own size, with fewer ticks; its names in a legend below."""
+
+
+def positions_x(count: int, left: float, plot_width: float, bands: Sequence[int] | None) -> list[float]:
+    """The x of positions 0..count-1 (0 the setup): evenly spaced, or, given ``bands`` (the first position of each
+    period, ascending, the first 1), each period an equal band with its positions spread across it, its last at
+    the band's right end (as a chart by round shows the state after each round)."""
+    if not bands:
+        dx = plot_width / max(count - 1, 1)
+        return [left + i * dx for i in range(count)]
+    band = plot_width / len(bands)
+    ends = [*bands[1:], count]
+    xs = [float(left)]
+    for b, (start, end) in enumerate(zip(bands, ends)):
+        xs.extend(left + band * (b + (k + 1) / (end - start)) for k in range(end - start))
+    return xs
+
+
 def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal: tuple[int, str] | None,
-               y_title: str, x_title: str, label: str) -> str:
+               y_title: str, x_title: str, label: str, frame: Frame = WIDE,
+               bands: Sequence[tuple[int, str]] | None = None) -> str:
     """A step chart of ``series`` over positions 0..n (one per line of the log, 0 the setup).
 
     ``ticks`` are (position, label) marks on the x axis (a turn's or round's
     first line), thinned where they would crowd (the later one is kept); ``goal`` is (value, its
-    name), drawn dashed. Series with equal values are drawn a little apart,
+    name), drawn dashed. With ``bands`` ((first position, label) of each period) the x axis is by period
+    instead: each period an equal band labelled in its middle, its lines spread across it (``ticks`` unused).
+    Series with equal values are drawn a little apart,
     so that none hides another. Each series' end is labelled with its name
-    and last value, the labels moved apart so that they never overlap. The
+    and last value (its value only in a ``frame`` without names), the labels moved apart so that they never overlap. The
     ``cursor`` line is where the replay stands (placed by the page's script:
-    ``data-x0`` and ``data-dx`` give the x of a position).
+    ``data-x0`` and ``data-dx`` give the x of a position, or ``data-band`` and ``data-starts`` by period).
     """
-    height, left, right, top, bottom = 380, 66, 150, 14, 52
+    f = frame
+    height, left, right, top, bottom, width = f.height, f.left, f.right, f.top, f.bottom, f.width
     positions = max((len(s.values) for s in series), default=1)
     values = [v for s in series for v in s.values] + ([goal[0]] if goal else [])
-    y_ticks = nice_ticks(min(values, default=0), max(values, default=1))
+    y_ticks = nice_ticks(min(values, default=0), max(values, default=1), f.most_ticks)
     if y_ticks[-1] == max(values, default=0):
         y_ticks.append(2 * y_ticks[-1] - y_ticks[-2])  # room above the top line for its labels
     low, high = y_ticks[0], y_ticks[-1]
-    dx = (WIDTH - left - right) / max(positions - 1, 1)
-    x = lambda i: left + i * dx
+    plot_width = width - left - right
+    starts = [start for start, _ in bands] if bands else None
+    xs = positions_x(positions, left, plot_width, starts)
+    x = lambda i: xs[i]
     y = lambda v: top + (height - top - bottom) * (high - v) / (high - low)
     plot_bottom = height - bottom
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
-             f'data-x0="{left}" data-dx="{dx:.4f}">']
+    if bands:
+        band = plot_width / len(bands)
+        where = f'data-x0="{left}" data-band="{band:.4f}" data-starts="{" ".join(str(s) for s in starts)}"'
+    else:
+        where = f'data-x0="{left}" data-dx="{plot_width / max(positions - 1, 1):.4f}"'
+    kind = "wide" if frame.names_at_ends else "narrow"
+    parts = [f'<svg class="chart score {kind}" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}" '
+             f'{where} style="font-size:{f.text}px">']
     for v in y_ticks:
-        parts.append(f'<line class="grid" x1="{left}" y1="{y(v):.1f}" x2="{WIDTH - right}" y2="{y(v):.1f}"/>'
+        parts.append(f'<line class="grid" x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}"/>'
                      f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
-    last_label = None
-    for position, text in sorted(ticks, reverse=True):
-        if last_label is not None and last_label - x(position) < 26:
-            continue  # too near the next labelled tick to be read: the later period keeps its label
-        last_label = x(position)
-        parts.append(f'<line class="grid" x1="{x(position):.1f}" y1="{top}" x2="{x(position):.1f}" y2="{plot_bottom}"/>'
-                     f'<text x="{x(position):.1f}" y="{plot_bottom + 16}" text-anchor="middle">{escape(text)}</text>')
-    parts.append(f'<line class="axis" x1="{left}" y1="{plot_bottom}" x2="{WIDTH - right}" y2="{plot_bottom}"/>'
+    gap = f.text * 2
+    if bands:
+        every = max(1, math.ceil(gap / band))
+        for b, (_, text) in enumerate(bands):
+            if b:
+                parts.append(f'<line class="grid" x1="{left + b * band:.1f}" y1="{top}" x2="{left + b * band:.1f}" '
+                             f'y2="{plot_bottom}"/>')
+            if (len(bands) - 1 - b) % every == 0:  # crowded: every few bands labelled, the last always
+                parts.append(f'<text x="{left + (b + .5) * band:.1f}" y="{plot_bottom + f.text + 3}" '
+                             f'text-anchor="middle">{escape(text)}</text>')
+    else:
+        last_label = None
+        for position, text in sorted(ticks, reverse=True):
+            if last_label is not None and last_label - x(position) < gap:
+                continue  # too near the next labelled tick to be read: the later period keeps its label
+            last_label = x(position)
+            parts.append(f'<line class="grid" x1="{x(position):.1f}" y1="{top}" x2="{x(position):.1f}" y2="{plot_bottom}"/>'
+                         f'<text x="{x(position):.1f}" y="{plot_bottom + f.text + 3}" text-anchor="middle">{escape(text)}</text>')
+    parts.append(f'<line class="axis" x1="{left}" y1="{plot_bottom}" x2="{width - right}" y2="{plot_bottom}"/>'
                  f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}"/>'
-                 f'<text class="title" x="{left + (WIDTH - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+                 f'<text class="title" x="{left + plot_width / 2:.1f}" y="{height - 8}" text-anchor="middle">'
                  f'{escape(x_title)}</text>'
-                 f'<text class="title" transform="translate(16 {top + (plot_bottom - top) / 2:.1f}) rotate(-90)" '
+                 f'<text class="title" transform="translate({f.text + 3} {top + (plot_bottom - top) / 2:.1f}) rotate(-90)" '
                  f'text-anchor="middle">{escape(y_title)}</text>')
     if goal:
-        parts.append(f'<line class="goal" x1="{left}" y1="{y(goal[0]):.1f}" x2="{WIDTH - right}" y2="{y(goal[0]):.1f}"/>'
+        parts.append(f'<line class="goal" x1="{left}" y1="{y(goal[0]):.1f}" x2="{width - right}" y2="{y(goal[0]):.1f}"/>'
                      f'<text class="goal-label" x="{left + 6}" y="{y(goal[0]) - 5:.1f}">{escape(goal[1])}</text>')
     count = len(series)
-    offset = {s.name: (i - (count - 1) / 2) * 2.5 for i, s in enumerate(series)}
+    offset = {s.name: (i - (count - 1) / 2) * 2.5 * height / 380 for i, s in enumerate(series)}
     for s in series:
         at = lambda i: y(s.values[i]) + offset[s.name]
         points = [(x(0), at(0))]
@@ -163,18 +226,29 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
         points.append((x(len(s.values) - 1), at(len(s.values) - 1)))
         parts.append(f'<polyline class="series" data-name="{escape(s.name)}" fill="none" stroke="{s.colour}" '
                      f'stroke-width="2" points="{" ".join(f"{px:.1f},{py:.1f}" for px, py in points)}"/>')
+    size = 4.5 if frame.names_at_ends else 4
     for s in series:
         for i, note in sorted(s.notes.items()):
-            parts.append(marker(s.marker, x(i), y(s.values[i]) + offset[s.name], s.colour,
-                                extra=f' class="marker" data-position="{i}"', body=f"<title>{escape(note)}</title>"))
-    ends = spread({s.name: y(s.values[-1]) + offset[s.name] for s in series}, 16, top + 4, plot_bottom)
+            # The narrow chart's markers go where the wide one's do; their words are the wide one's tooltips.
+            title = f"<title>{escape(note)}</title>" if frame.names_at_ends else ""
+            parts.append(marker(s.marker, x(i), y(s.values[i]) + offset[s.name], s.colour, size=size,
+                                extra=f' class="marker" data-position="{i}"', body=title))
+    ends = spread({s.name: y(s.values[-1]) + offset[s.name] for s in series}, f.text + 3, top + 4, plot_bottom)
     for s in series:
         label_y = ends[s.name]
-        parts.append(marker(s.marker, WIDTH - right + 20, label_y, s.colour)
-                     + f'<text class="end" x="{WIDTH - right + 30}" y="{label_y + 4:.1f}" fill="{s.colour}">'
-                       f'{escape(s.name)} {s.values[-1]}</text>')
+        name = f"{escape(s.name)} {s.values[-1]}" if frame.names_at_ends else str(s.values[-1])
+        parts.append(marker(s.marker, width - right + 12, label_y, s.colour, size=size)
+                     + f'<text class="end" x="{width - right + 20}" y="{label_y + 4:.1f}" fill="{s.colour}">'
+                       f'{name}</text>')
     parts.append(f'<line class="cursor" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}" visibility="hidden"/></svg>')
     return "".join(parts)
+
+
+def legend(series: Sequence[Series]) -> str:
+    """Each series' marker, name and last value, as an HTML list (beside the narrow chart, which has no room for them)."""
+    items = "".join(f'<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">{marker(s.marker, 7, 7, s.colour, 5)}'
+                    f'</svg> <span style="color:{s.colour}">{escape(s.name)}</span> {s.values[-1]}</li>' for s in series)
+    return f'<ul class="legend narrow">{items}</ul>'
 
 
 @dataclass
@@ -187,17 +261,20 @@ class Row:
 
 
 def heat_strip(rows: Sequence[Row], columns: Sequence[tuple[int, str, Mapping[str, int]]], x_title: str,
-               label: str, what: str) -> str:
+               label: str, what: str, fixed: bool = False) -> str:
     """A table of counts as SVG: a row per subject (its swatch and name), a column per period (its number, its
     label, the counts after it). Each cell shows its count, shaded by it; its tooltip says ``subject, after
-    WHAT LABEL: count``. The ``cursor`` outlines the replay's period (``data-columns`` lists each column's number)."""
+    WHAT LABEL: count``. The ``cursor`` outlines the replay's period (``data-columns`` lists each column's number).
+    ``fixed``: drawn at its own size in pixels (cells wide enough to read), for a box that scrolls (a phone's)."""
     left, top, row_height, bottom = 120, 22, 26, 30
-    cell = min(56.0, (WIDTH - left - 10) / max(len(columns), 1))
+    cell = 28.0 if fixed else min(56.0, (WIDTH - left - 10) / max(len(columns), 1))
+    width = round(left + cell * len(columns) + 10) if fixed else WIDTH
     height = top + row_height * len(rows) + bottom
     most = max([count for _, _, counts in columns for count in counts.values()] + [1])
     numbers = " ".join(str(number) for number, _, _ in columns)
-    parts = [f'<svg class="chart strip" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
-             f'data-x0="{left}" data-dx="{cell:.4f}" data-columns="{numbers}">']
+    size = f'width="{width}" height="{height}" ' if fixed else ""
+    parts = [f'<svg class="chart strip {"narrow" if fixed else "wide"}" viewBox="0 0 {width} {height}" {size}role="img" '
+             f'aria-label="{escape(label)}" data-x0="{left}" data-dx="{cell:.4f}" data-columns="{numbers}" style="font-size:13px">']
     for c, (_, text, _) in enumerate(columns):
         if cell >= 18 or c % 2 == 0:
             parts.append(f'<text x="{left + (c + .5) * cell:.1f}" y="{top - 7}" text-anchor="middle">{escape(text)}</text>')

@@ -166,6 +166,9 @@ class Report(Document, kw_only=True):
     findings: FindingCounts
     opening: Standings
     periods: list[Period]
+    not_recorded: list[str] | UnsetType = UNSET
+    """The measures of ``opening`` and each period's standings that the log's source does not record (the header's
+    ``not_recorded``, as the game reads it): their totals are not known. Absent when the source records them all."""
     states: list[Replay] | UnsetType = UNSET
     """The state after the header, then after each line of ``periods`` in order (``replay --line N``'s document):
     what the HTML report's replay shows. Only the HTML report asks for it; ``--format json`` leaves it out."""

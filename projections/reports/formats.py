@@ -15,6 +15,7 @@ from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.messages import severity_counts, signed
+from gamelog.domain.phrases import NOT_RECORDED
 from gamelog.projections.reports.documents import MeasureChange, Period, Report, Standings, encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
@@ -59,9 +60,16 @@ def _board_title(report: Report) -> str:
     return board.title if board else "Board"
 
 
+def _unrecorded(report: Report) -> frozenset[str]:
+    """The standings' measures the log's source does not record: shown as "not recorded", never as a number."""
+    return frozenset(report.not_recorded) if report.not_recorded is not UNSET else frozenset()
+
+
 def _standing_rows(report: Report, standings: Standings) -> tuple[list[str], list[list[str]]]:
     measures = list(next(iter(standings.values())).keys()) if standings else []
-    return ["player", *measures], [[p, *(str(v) for v in row.values())] for p, row in standings.items()]
+    unknown = _unrecorded(report)
+    return ["player", *measures], [[p, *(NOT_RECORDED if m in unknown else str(v) for m, v in row.items())]
+                                   for p, row in standings.items()]
 
 
 def _joined(lines: Iterable[str]) -> Iterator[str]:
@@ -169,12 +177,13 @@ def csv_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
     writer = csv.writer(buffer, lineterminator="\n")
     measures = list(next(iter(report.opening.values())).keys()) if report.opening else []
     writer.writerow(["game", "id", report.by, "first_line", "last_line", "player", "acted", *measures, "violations", "warnings", "unverifiable"])
+    unknown = _unrecorded(report)  # an empty cell: the source does not record it
     for period in periods:
         for player, row in period.standings.items():
             mine = [f for line in period.lines for f in line.findings if f.player == player]
             writer.writerow(map(csv_cell, [
                 report.game, report.id, period.number, period.first_line, period.last_line, player,
-                int(player in period.players), *row.values(),
+                int(player in period.players), *("" if m in unknown else v for m, v in row.items()),
                 *(sum(1 for f in mine if f.severity == s) for s in ("violation", "warning", "unverifiable"))]))
         yield buffer.getvalue()
         buffer.seek(0)

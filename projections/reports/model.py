@@ -13,8 +13,11 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from msgspec import UNSET
+
 from gamelog.domain.games import GAMES
 from gamelog.domain.measures import Measures
+
 from gamelog.projections.reports.documents import (FindingCounts, Line, LineFinding, MeasureChange, Period, Report,
                                                    Result, Standings)
 from gamelog.projections.reports.states import line_states
@@ -113,6 +116,7 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
         findings=FindingCounts(**{s: counted.get(s, 0) for s in SEVERITIES}),
         opening=_standings(rules.measures, context["players"], opening),
         periods=[],
+        not_recorded=_unrecorded(context),
     )
 
 
@@ -136,6 +140,12 @@ def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iter
     if history is not None:
         report.states = line_states(report.game, history, [line.line for p in report.periods for line in p.lines])
     return report
+
+
+def _unrecorded(context: dict[str, Any]) -> list[str] | Any:
+    """The context's measures not recorded (views folded before they were kept have none: rebuild them)."""
+    names = context.get("not_recorded")
+    return [str(n) for n in names] if isinstance(names, list) and names else UNSET
 
 
 def _result(rows: list[ResultRow]) -> Result:

@@ -124,26 +124,27 @@ def render_json(doc: Reconciliation | StoreReconciliation) -> str:
 def html_section(doc: Reconciliation, heading: str = "h2") -> str:
     """The reconciliation as an HTML section (the report's, and the page's own)."""
     if not doc.declared:
-        return f"<{heading}>Declared result</{heading}><p>{escape(nothing_declared(doc))}</p>"
+        return f'<section class="declared"><{heading}>Declared result</{heading}><p>{escape(nothing_declared(doc))}</p></section>'
     sub = "h3" if heading == "h2" else "h4"
     rows = "".join(f"<tr><td>{escape(p.player)}</td><td>{escape(p.faction or '')}</td><td>{p.computed}</td>"
                    f"<td>{_num(p.declared)}</td><td>{escape(_diff(p.difference))}</td><td>{p.with_adjustments}</td></tr>"
                    for p in doc.players)
     parts = [f"<{heading}>Declared result</{heading}>",
              f"<p>{'Agrees' if doc.agrees else 'Disagrees'} with the log. {escape(_winner_line(doc))}.</p>",
-             "<table><tr><th>player</th><th>faction</th><th>computed</th><th>declared</th><th>difference</th>"
-             f"<th>with adjustments</th></tr>{rows}</table>"]
+             '<div class="scroll"><table><tr><th>player</th><th>faction</th><th>computed</th><th>declared</th>'
+             f"<th>difference</th><th>with adjustments</th></tr>{rows}</table></div>"]
     for p in doc.players:
         sources = "".join(f"<tr><td>{escape(s)}</td><td>{escape(signed(v))}</td>"
                           f"<td>{escape(_lines(p.source_lines.get(s, [])))}</td></tr>" for s, v in p.sources.items())
         parts.append(f"<{sub}>{escape(p.player)}: {p.computed} computed</{sub}>"
-                     f"<table class=\"log\"><tr><th>source</th><th>points</th><th>lines</th></tr>{sources}</table>")
+                     f'<div class="scroll"><table class="sources"><tr><th>source</th><th>points</th><th>lines</th></tr>'
+                     f"{sources}</table></div>")
         parts += [f"<p>Declared adjustment (line {a.line}): {a.declared} from {escape(a.origin)}, the log gives {a.held} "
                   f"({escape(signed(a.points))}); the what-if voids {escape(_lines(a.voids)) or 'no line'}.</p>"
                   for a in p.adjustments]
     parts.append("<ul>" + "".join(f"<li>{escape(d.where)}: {escape(_value(d) + _by(d))}</li>"
                                   for d in doc.declared_from) + "</ul>")
-    return "".join(parts)
+    return '<section class="declared">' + "".join(parts) + "</section>"
 
 
 def render_html(doc: Reconciliation | StoreReconciliation) -> str:

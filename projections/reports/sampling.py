@@ -70,6 +70,9 @@ class Sample:
     scores: dict[str, list[int]]
     since: list[int] = field(default_factory=list)
     states: Iterable[Replay] | None = None
+    final: Replay | None = None
+    """The state at the end of the game, which the page's standings read (who plays which side, their colour at
+    the table, where each score comes from); None when the page has no replay."""
 
     def kept(self) -> list[tuple[int, Line]]:
         """Each kept line with its period's number, in order: position i + 1 on the chart and the slider."""
@@ -132,6 +135,7 @@ def sample_report(report: Report) -> Sample:
         kept = {line.line for _, line in result.kept()}
         every = [line.line for period in report.periods for line in period.lines]
         result.states = [report.states[0], *(s for s, n in zip(report.states[1:], every) if n in kept)]
+        result.final = report.states[-1]
     return result
 
 

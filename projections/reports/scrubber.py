@@ -1,14 +1,20 @@
 """The HTML report's replay: a slider over every line of the log, showing the state after the line it stands on.
 
 The states (``Report.states``: ``replay --line N``'s document after each
-line; of a long log, after each line the page keeps: ``sampling``) are
-embedded in the page as JSON, each as the changes from the one before it (a
-list of ``[path, value]`` to set, ``[path]`` to remove and ``[path, items,
-"append"]`` to lengthen a list), written a position at a time, so that a long
-game does not repeat its whole state on every line; the page's script keeps a
-copy of every ``sqrt(n)``-th state and rebuilds the others from it when asked. Beside the state it shows the line in
-words, its changes and its findings, and it moves a cursor on the charts.
-Everything is in the page: it works offline, from a file.
+line; of a long log, after each line the page keeps: ``sampling``), in the
+game's own words (``domain.phrases.state_words``: rows of label and text per
+player and for the game), are embedded in the page as JSON, each as the
+changes from the one before it (a list of ``[path, value]`` to set, ``[path]``
+to remove and ``[path, items, "append"]`` to lengthen a list), written a
+position at a time, so that a long game does not repeat its whole state on
+every line; the page's script keeps a copy of every ``sqrt(n)``-th state and
+rebuilds the others from it when asked. Beside
+the state it shows the line in words, its changes and its findings, and it
+moves a cursor on the charts. The slider takes a finger as well as the
+keys; notes are stepped over unless the "stop at notes" toggle is checked;
+the address's ``#line=N`` follows the slider (``history.replaceState``) and
+is read on load and when it changes. Everything is in the page: it works
+offline, from a file.
 """
 
 from __future__ import annotations
@@ -24,7 +30,6 @@ from gamelog.projections.reports.documents import Line
 
 Path = list[str]
 
-
 APPEND = "append"
 """The third item of a change that adds items at the end of a list: ``[path, items, "append"]``."""
 
@@ -35,8 +40,8 @@ def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> lis
 
     Objects are compared key by key down to ``depth`` levels (the document,
     a player, a field); below that a changed value is given whole, but for a
-    list that grew at its end (a player's buildings), given by its new items:
-    what a list costs the page is its length once, not once a position.
+    list that grew at its end (a player's rows of buildings), given by its new
+    items: what a list costs the page is its length once, not once a position.
     """
     path = path or []
     if isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[:len(old)] == old:
@@ -54,30 +59,36 @@ def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> lis
 
 
 def replay_data(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
-                board: Board | None, by: str, change_words: Any) -> str:
+                board: Board | None, by: str, change_words: Any, describe: Any = None) -> str:
     """The JSON the page's script reads: one position per state (the header's, then each line's, with its words,
-    changes and findings), and the board's colours and patterns. ``lines`` pairs each line with its period's
-    number; ``change_words(change)`` words a change. Safe inside a ``<script>`` element."""
-    return "".join(replay_pieces(states, lines, header_period, board, by, change_words))
+    changes and findings; ``note`` on a note's), and the board's colours and patterns. ``lines`` pairs each line
+    with its period's number; ``change_words(change)`` words a change; ``describe(document)`` gives what the page
+    shows of a state (its JSON values; ``domain.phrases.state_words``), the document itself by default. Safe inside
+    a ``<script>`` element."""
+    return "".join(replay_pieces(states, lines, header_period, board, by, change_words, describe))
 
 
 def replay_pieces(states: Iterable[Replay], lines: Sequence[tuple[int, Line]], header_period: int,
-                  board: Board | None, by: str, change_words: Any) -> Iterator[str]:
+                  board: Board | None, by: str, change_words: Any, describe: Any = None) -> Iterator[str]:
     """:func:`replay_data` a position at a time, reading ``states`` as it goes: only the state before is held."""
     subjects = None if board is None else {s: [board.colours[s], board.patterns.get(s, "plain")] for s in board.subjects}
-    yield _safe(encode({"by": by, "board": subjects, "positions": []})[:-2])  # open: the positions follow
+    opening = {"by": by, "board": subjects, "board_title": board.title if board else None, "positions": []}
+    yield _safe(encode(opening)[:-2])  # open: the positions follow
     previous: dict[str, Any] = {}
     described = [(header_period, None), *lines]
     for i, (state, (period, line)) in enumerate(zip(states, described)):
         document = msgspec.to_builtins(state)
         document.pop("forum", None)  # the deprecated name of "board": the page shows the board once
-        position: dict[str, Any] = {"line": document["line"], "period": period}
+        document = describe(document) if describe is not None else document
+        position: dict[str, Any] = {"line": state.line, "period": period}
         if line is None:
             position.update(player=None, text="the header: the game is set up", voided=False, changes=[], findings=[])
         else:
             position.update(player=line.player, text=line.text, voided=line.voided,
                             changes=[f"{change_words(c)} ({c.rule})" for c in line.changes],
                             findings=[{"severity": f.severity, "rule": f.rule, "message": f.message} for f in line.findings])
+            if line.type == "note":
+                position["note"] = True  # the scrubber steps over notes unless asked not to
         position["state"] = changes(previous, document)
         yield ("," if i else "") + _safe(encode(position))
         previous = document
@@ -99,7 +110,10 @@ CONTROLS = """<div class="controls" id="replay-controls">
 <input type="range" id="scrub" min="0" max="{last}" value="{last}" step="1" aria-label="line of the log">
 <button type="button" data-go="next" title="the next line (&#x2192;)">&#x25B6;</button>
 <button type="button" data-go="last" title="the last line (End)">&#x25B6;&#x25B6;</button>
-<output id="where" for="scrub"></output></div>"""
+{notes}<output id="where" for="scrub"></output></div>"""
+
+NOTES_TOGGLE = '<label><input type="checkbox" id="show-notes"> stop at notes</label>'
+"""The controls' toggle, in a log with notes: the scrubber steps over them unless it is checked."""
 
 PANEL = '<div class="now"><div id="line-now" aria-live="polite"></div><div id="state-now"></div></div>'
 
@@ -137,27 +151,6 @@ SCRIPT = r"""(function () {
     }};
   }
 
-  function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
-
-  // A value in words: lists joined, objects as "key value" pairs, nothing as a dash (tests/test_html_browser.py reads it).
-  function words(v) {
-    if (v === null || v === undefined) { return "\u2014"; }
-    if (v === true) { return "yes"; }
-    if (v === false) { return "no"; }
-    if (Array.isArray(v)) {
-      if (!v.length) { return "\u2014"; }
-      return v.map(words).join(v.some(isObject) ? "; " : ", ");
-    }
-    if (isObject(v)) {
-      var keys = Object.keys(v);
-      if (!keys.length) { return "\u2014"; }
-      return keys.map(function (k) { return k + " " + (isObject(v[k]) ? "(" + words(v[k]) + ")" : words(v[k])); }).join(", ");
-    }
-    return String(v);
-  }
-
-  function label(key) { return key.replace(/_/g, " "); }
-
   function el(tag, attributes, children) {
     var node = document.createElement(tag);
     Object.keys(attributes || {}).forEach(function (a) { node.setAttribute(a, attributes[a]); });
@@ -179,47 +172,57 @@ SCRIPT = r"""(function () {
     return svg;
   }
 
-  // A cell of the state: its words, and for the board its swatches (which add no text).
-  function cell(path, value) {
+  // A cell of the state: its words (the game's own, from its plug-in), and for the board its swatches (no text).
+  function cell(path, text) {
     var td = el("td", {"data-key": JSON.stringify(path)});
-    if (data.board && path.length === 1 && path[0] === "board" && isObject(value) && Object.keys(value).length) {
-      Object.keys(value).forEach(function (subject, i) {
+    if (data.board && path[0] === "game" && path[1] === data.board_title) {
+      String(text).split(", ").forEach(function (part, i) {
         if (i) { td.appendChild(document.createTextNode(", ")); }
-        if (data.board[subject]) { td.appendChild(swatch(subject)); }
-        td.appendChild(document.createTextNode(subject + " " + words(value[subject])));
-      });
-    } else if (Array.isArray(value) && value.some(isObject)) {
-      // One item a line; the separators stay in the text, so that it reads as words(value).
-      value.forEach(function (item, i) {
-        td.appendChild(el("div", {}, [words(item) + (i < value.length - 1 ? "; " : "")]));
+        var subject = Object.keys(data.board).filter(function (s) { return part.indexOf(s + " ") === 0; })[0];
+        if (subject) { td.appendChild(swatch(subject)); }
+        td.appendChild(document.createTextNode(part));
       });
     } else {
-      td.textContent = words(value);
+      td.textContent = text;
     }
     return td;
   }
 
-  function showState(doc) {
+  function showState(doc, line) {
     var players = Object.keys(doc.players || {});
-    var fields = [];
+    var rows = [];
     players.forEach(function (p) {
-      Object.keys(doc.players[p]).forEach(function (f) { if (fields.indexOf(f) < 0) { fields.push(f); } });
+      Object.keys(doc.players[p]).forEach(function (f) { if (rows.indexOf(f) < 0) { rows.push(f); } });
     });
-    var table = el("table", {"class": "players"}, [el("tr", {}, [el("th")].concat(players.map(function (p) { return el("th", {}, [p]); })))]);
-    fields.forEach(function (f) {
-      table.appendChild(el("tr", {}, [el("th", {}, [label(f)])].concat(players.map(function (p) {
-        return cell(["players", p, f], doc.players[p][f]);
+    var table = el("table", {"class": "players"}, [el("tr", {}, [el("th")].concat(players.map(function (p) {
+      return el("th", {"scope": "col"}, [p]);
+    })))]);
+    rows.forEach(function (f) {
+      table.appendChild(el("tr", {}, [el("th", {"scope": "row"}, [f])].concat(players.map(function (p) {
+        return cell(["players", p, f], doc.players[p][f] === undefined ? "\u2014" : doc.players[p][f]);
       }))));
     });
     var game = el("table", {"class": "game"});
-    Object.keys(doc).forEach(function (key) {
-      if (key !== "players") { game.appendChild(el("tr", {}, [el("th", {}, [label(key)]), cell([key], doc[key])])); }
+    Object.keys(doc.game || {}).forEach(function (key) {
+      game.appendChild(el("tr", {}, [el("th", {"scope": "row"}, [key]), cell(["game", key], doc.game[key])]));
     });
     var box = document.getElementById("state-now");
     box.textContent = "";
-    box.appendChild(el("h3", {}, ["The state after line " + doc.line]));
-    box.appendChild(table);
-    box.appendChild(game);
+    box.appendChild(el("h3", {}, ["The state after line " + line]));
+    box.appendChild(el("div", {"class": "scroll players-box"}, [table]));
+    box.appendChild(cards(doc, players, rows));
+    box.appendChild(el("div", {"class": "scroll"}, [game]));
+  }
+
+  // A phone's view of the players: one card each, its rows one under another (the page shows it or the table).
+  function cards(doc, players, rows) {
+    return el("div", {"class": "cards"}, players.map(function (p) {
+      return el("div", {"class": "card"}, [el("h4", {}, [p]), el("table", {}, rows.filter(function (f) {
+        return doc.players[p][f] !== undefined;
+      }).map(function (f) {
+        return el("tr", {}, [el("th", {"scope": "row"}, [f]), el("td", {}, [doc.players[p][f]])]);
+      }))]);
+    }));
   }
 
   function showLine(position) {
@@ -241,6 +244,18 @@ SCRIPT = r"""(function () {
     }
   }
 
+  // The x of a position on a chart: evenly spaced (data-dx), or by period (data-starts: the first position of each
+  // period's band, data-band its width; a period's positions spread across it, as charts.positions_x places them).
+  function xOf(svg, at) {
+    var x0 = parseFloat(svg.dataset.x0);
+    if (svg.dataset.starts === undefined) { return x0 + at * parseFloat(svg.dataset.dx); }
+    if (at === 0) { return x0; }
+    var starts = svg.dataset.starts.split(" ").map(Number), b = 0;
+    while (b + 1 < starts.length && starts[b + 1] <= at) { b++; }
+    var end = b + 1 < starts.length ? starts[b + 1] : data.positions.length;
+    return x0 + parseFloat(svg.dataset.band) * (b + (at - starts[b] + 1) / (end - starts[b]));
+  }
+
   function mark(index, position) {
     document.querySelectorAll("svg.chart").forEach(function (svg) {
       var cursor = svg.querySelector(".cursor"), at = index;
@@ -248,7 +263,7 @@ SCRIPT = r"""(function () {
         at = svg.dataset.columns.split(" ").indexOf(String(position.period));
       }
       if (at < 0) { cursor.setAttribute("visibility", "hidden"); return; }
-      var x = parseFloat(svg.dataset.x0) + at * parseFloat(svg.dataset.dx);
+      var x = xOf(svg, at);
       if (cursor.tagName === "line") { cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); }
       else { cursor.setAttribute("x", x); }
       cursor.setAttribute("visibility", "visible");
@@ -260,20 +275,57 @@ SCRIPT = r"""(function () {
 
   function go(index) {
     index = Math.max(0, Math.min(data.positions.length - 1, index));
+    shown = index;
     var position = data.positions[index];
     slider.value = String(index);
     var doc = states.at(index);
     document.getElementById("where").textContent = "line " + position.line + " (" + (index + 1) + " of " +
-      data.positions.length + ")" + (doc.turn ? ", turn " + doc.turn : "") + (doc.round ? ", round " + doc.round : "");
+      data.positions.length + ")" + (doc.when ? ", " + doc.when : "");
     showLine(position);
-    showState(doc);
+    showState(doc, position.line);
     mark(index, position);
+    follow(position);
+  }
+
+  // #line=N follows the scrubber, so that the address shares the moment shown (no new history entry).
+  function follow(position) {
+    var hash = "#line=" + position.line;
+    if (window.location.hash === hash) { return; }
+    try { history.replaceState(null, "", hash); } catch (e) { window.location.replace(hash); }
+  }
+
+  function asked() {
+    var found = /^#line=(\d+)$/.exec(window.location.hash);
+    return found ? parseInt(found[1], 10) : null;
+  }
+
+  // The position of a line: the last at or before it (a line the report does not hold goes to the one before).
+  function positionOf(line) {
+    var at = 0;
+    data.positions.forEach(function (position, i) { if (position.line <= line) { at = i; } });
+    return at;
+  }
+
+  // Notes are stepped over unless the toggle asks for them; a position asked for by its line is shown all the same.
+  var notes = document.getElementById("show-notes");
+  function skipped(i) { return !(notes && notes.checked) && !!data.positions[i].note; }
+  function step(from, by) {
+    var i = Math.max(0, Math.min(data.positions.length - 1, from + by));
+    while (i > 0 && i < data.positions.length - 1 && skipped(i)) { i += by; }
+    if (skipped(i)) { i = from; }
+    return i;
   }
 
   function current() { return parseInt(slider.value, 10); }
-  var moves = {first: function () { return 0; }, previous: function () { return current() - 1; },
-               next: function () { return current() + 1; }, last: function () { return data.positions.length - 1; }};
-  slider.addEventListener("input", function () { go(current()); });
+  var shown = 0;
+  var moves = {first: function () { return 0; }, previous: function () { return step(current(), -1); },
+               next: function () { return step(current(), 1); },
+               last: function () { return step(data.positions.length, -1); }};
+  // A drag (by touch too) or the slider's own keys land on a note: on to the next line in the same direction.
+  slider.addEventListener("input", function () {
+    var i = current();
+    go(skipped(i) ? step(i, i >= shown ? 1 : -1) : i);
+  });
   document.querySelectorAll("[data-go]").forEach(function (button) {
     button.addEventListener("click", function () { go(moves[button.dataset.go]()); });
   });
@@ -286,11 +338,11 @@ SCRIPT = r"""(function () {
     var keys = {ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last"};
     if (keys[event.key]) { event.preventDefault(); go(moves[keys[event.key]]()); }
   });
-  var asked = /^#line=(\d+)$/.exec(window.location.hash);
-  var start = data.positions.length - 1;
-  if (asked) {
-    start = 0;
-    data.positions.forEach(function (position, i) { if (position.line <= parseInt(asked[1], 10)) { start = i; } });
-  }
-  go(start);
+  // A link to a line (a finding at the top of the page) shows it: the replay scrolls into view there.
+  window.addEventListener("hashchange", function () {
+    if (asked() === null) { return; }
+    go(positionOf(asked()));
+    document.getElementById("replay-controls").scrollIntoView();
+  });
+  go(asked() === null ? moves.last() : positionOf(asked()));
 }());"""

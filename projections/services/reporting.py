@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
+from gamelog.domain.replay import state_at
 from gamelog.projections.reports.model import build_report, count_lines, report_head, report_periods
 from gamelog.projections.reports.sampling import kept_lines, sample
 from gamelog.projections.reports.states import states_at
@@ -76,6 +77,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
                 sampled = sample(head, _counted(view.each(report_periods(cursor, head)), advance), lines)
                 states = states_at(head.game, source.history(), kept_lines(sampled))  # the header's, then the kept's
                 sampled.states = _counted(view.each(states), advance, lines, lines / (len(sampled.kept()) + 1))
+                # The standings at the top read the end's state (sides, colours, where each score comes from).
+                sampled.final = view(state_at(head.game, source.history()).document())
                 yield chosen.render(sampled, sampled.report.periods, layout)
             elif chosen.whole:
                 whole = build_report(cursor, source.id, by, source.history())

@@ -114,8 +114,11 @@ class ViewFolder(Dispatching):
         context = self.contexts.get(originator_id)
         if context is None:  # the header's line, first of every game
             header = event.event
+            rules = self._learn(header.game)
             context = {"id": header.id, "game": header.game, "players": list(header.players),
-                       "goal": self._learn(header.game).goal(header), "turn": 0, "round": None, "seq": 0, "values": {}}
+                       "goal": rules.goal(header), "turn": 0, "round": None, "seq": 0, "values": {}}
+            if unrecorded := rules.measures.unrecorded(header):
+                context["not_recorded"] = sorted(unrecorded)  # only where the header says so: older views lack it
             self.contexts[originator_id] = context
             self.dirty.add(originator_id)
             return

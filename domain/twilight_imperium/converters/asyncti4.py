@@ -142,6 +142,10 @@ def _header(w: Writer, save: Save, seats: dict[str, Seat], goal: int, game_id: s
     unknown = [name for name, faction in factions.items() if reference.faction(faction) is None]
     if unknown:
         setup["unknown_commodities"] = unknown
+    colors = {name: colour for name, seat in seats.items()
+              if (colour := seat.keys.get("color", "").strip()) and colour != "null"}
+    if colors:
+        setup["colors"] = colors
     w.write({"type": "game", "game": GAME, "id": game_id if game_id is not None else save.game_name,
              "players": list(seats), "setup": setup, "not_recorded": NOT_RECORDED, "source": "gameinfo"}, created)
     for seat in save.seats:

@@ -128,6 +128,17 @@ def read_factions(data: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def colors_of(data: dict[str, Any], factions: dict[str, str]) -> dict[str, str]:
+    """Player -> the faction's colour as the app names it (``data.factions[].color``), where it names one."""
+    out = {}
+    for entry in data.get("factions", []):
+        if isinstance(entry, dict) and entry.get("id") in factions and isinstance(entry.get("color"), str):
+            colour = entry["color"].strip()
+            if colour:
+                out[factions[entry["id"]]] = colour
+    return out
+
+
 def vp_goal(data: dict[str, Any]) -> int:
     """The game's victory point goal (``data.options["victory-points"]``, 10 when absent)."""
     options = data.get("options", {})
@@ -169,6 +180,8 @@ def header(data: dict[str, Any], factions: dict[str, str], entries: list[Entry],
     }
     if unknown:
         setup["unknown_commodities"] = unknown
+    if colors := colors_of(data, factions):
+        setup["colors"] = colors
     speaker = first_speaker(entries, factions)
     if speaker is not None:
         setup["speaker"] = factions[speaker]

@@ -75,11 +75,11 @@ names where its point came from in ``origin``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gamelog.domain.conversion import ConversionError, Summary
+from gamelog.domain.twilight_imperium.converters.ti_assistant_notes import sentence
 from gamelog.domain.twilight_imperium.converters.ti_assistant_shape import Entry, text
 from gamelog.domain.twilight_imperium import reference
 
@@ -245,10 +245,9 @@ class Walk:
         self.summary.count(entry.action, translated=reason is None)
 
     def note(self, entry: Entry, reason: str) -> None:
-        """Keep the entry as a ``note``: its kind and payload, and why it was not translated."""
-        payload = json.dumps(entry.event, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        line: dict[str, Any] = {"type": "note", "text": f"TI Assistant {entry.action} {payload}"
-                                + (f" (kept as a note: {reason})" if reason else "")}
+        """Keep the entry as a ``note``: what it records in a sentence, and why it was not translated
+        (``ti_assistant_notes``; the line's ``source`` names the entry)."""
+        line: dict[str, Any] = {"type": "note", "text": sentence(entry.action, entry.event, reason, self.strategic)}
         faction = entry.event.get("faction", entry.event.get("factionId"))
         if isinstance(faction, str) and faction in self.players:
             line["player"] = self.players[faction]
@@ -416,10 +415,9 @@ def mark_secondary(walk: Walk, entry: Entry) -> str | None:
     player = walk.player(entry, "faction")
     state = entry.text("state")
     if walk.strategic != "Trade":
-        what = f"the {walk.strategic} secondary" if walk.strategic else "a secondary outside a strategic action"
-        return f"the log format records only the Trade secondary, not {what}"
+        return "the log format records only the Trade secondary"  # the note's sentence names the card
     if state != "DONE":
-        return f"{state}: the Trade secondary was not used"
+        return "a Trade secondary not used is no line of the log"
     walk.emit(entry, {"type": "trade_secondary", "player": player})
     return None
 
@@ -510,7 +508,7 @@ def claim_planet(walk: Walk, entry: Entry) -> str | None:
             walk.point(entry, before, "Styx", f"Styx taken by {faction}", lost=True)
         walk.point(entry, faction, "Styx", "controls Styx")
         emitted = True
-    return None if emitted else f"the log format does not track planets ({planet} to {faction})"
+    return None if emitted else "the log format does not track planets"
 
 
 def unclaim_planet(walk: Walk, entry: Entry) -> str | None:
@@ -520,7 +518,7 @@ def unclaim_planet(walk: Walk, entry: Entry) -> str | None:
         if planet == "Styx":
             walk.point(entry, faction, "Styx", "no longer controls Styx", lost=True)
             return None
-    return f"the log format does not track planets ({planet} from {faction})"
+    return "the log format does not track planets"
 
 
 def gain_relic(walk: Walk, entry: Entry) -> str | None:
@@ -529,7 +527,7 @@ def gain_relic(walk: Walk, entry: Entry) -> str | None:
     if relic == "Shard of the Throne":
         walk.point(entry, faction, relic, "gained the relic")
         return None
-    return f"the log format does not track relics ({relic} to {faction})"
+    return "the log format does not track relics"
 
 
 def lose_relic(walk: Walk, entry: Entry) -> str | None:
@@ -538,7 +536,7 @@ def lose_relic(walk: Walk, entry: Entry) -> str | None:
     if relic == "Shard of the Throne":
         walk.point(entry, faction, relic, "lost the relic", lost=True)
         return None
-    return f"the log format does not track relics ({relic} from {faction})"
+    return "the log format does not track relics"
 
 
 def purge_relic(walk: Walk, entry: Entry) -> str | None:
