@@ -89,16 +89,28 @@ def test_replay_reads_as_sentences_and_tables_not_raw_keys():
     assert lines[1] == "Finished at line 119: Bob won (UCH-WINNER: most VP: Bob 18 (then Ann 15, Cy 5);"
     assert lines[2].startswith("  Ann reached the 18 VP threshold at line 104")
     assert "                    Ann  Bob  Cy" in lines and "  VP                 15   18   5" in lines
-    assert "  Ann, built: Insula, Horreum, Aqueduct, Forum Boarium" in lines
-    # A list of records is a table, not "name Insula, color wood, vp 1, line 18".
-    assert lines[lines.index("  Ann, buildings:") + 1:][:2] == ["    name           color  VP  line",
-                                                                 "    Insula         wood    1    18"]
+    # The state in the game's own words (its STATE phrases), not "name Insula, color wood, vp 1, line 18".
+    assert "  Ann, buildings: Insula (wood, 1 VP, line 18), Horreum (brick, 2 VP, line 31)," in lines
     assert "name Insula" not in out and "operations_limit" not in out
     ti4 = run("replay", str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"), "--round", "3")
-    assert "  controls home system  yes" in ti4.splitlines() and "True" not in ti4
-    assert "Initiative order: Cy, Ann, Bob, Dee" in ti4.splitlines()
+    assert ti4.startswith("twilight-imperium-4 'ti4-complete-4p' after line 153 (round 3, turn 8 of the\nround)")
+    assert "  home system  controlled             controlled         controlled" in ti4.splitlines()
+    assert "True" not in ti4 and "Initiative order: Cy, Ann, Bob, Dee" in ti4.splitlines()
+    assert "  Ann, VP: 4 (stage I 3, secrets 1)" in ti4.splitlines()
     mov = run("replay", str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl"))
-    assert "  Human, location: venue merchant spaceport, culture YXKLYX, owner Human" in mov.splitlines()
+    assert "  Human, where: the merchant spaceport of YXKLYX (owned by Human)" in mov.splitlines()
+
+
+def test_replay_says_not_recorded_for_what_the_logs_source_does_not_record(tmp_path):
+    export = EXAMPLES / "twilight-imperium-4" / "ti-assistant-small.json"
+    log = tmp_path / "small.jsonl"
+    log.write_text(run("convert", "--from", "ti-assistant", str(export)), encoding="utf-8")
+    out = run("replay", str(log))
+    # The header says trade goods and command tokens are not recorded: no number stands for them.
+    for what in ("trade goods", "command tokens"):
+        rows = [line for line in out.splitlines() if line.startswith(f"  {what} ")]
+        assert rows and all(line.split(what, 1)[1].split() == ["not", "recorded"] * (len(line.split()) // 2 - 1)
+                            for line in rows), rows
 
 
 def test_counts_read_as_english():

@@ -1,27 +1,23 @@
 """Rendering a replayed state (``replay``'s document, built by the game's ``state.document()``) as text or JSON.
 
-The text is generic over every game's document (no game is named here): it
-says where the game stands in a sentence, puts each player's counts in one
-aligned table (players as columns), tells each player's lists and holdings
-in sentences or small tables, then the game's own fields the same way.
+The text is generic over every game's document (no game is named here): in the game's own words
+(``domain.phrases.state_words``, the phrases its plug-in gives), it says where the game stands in a sentence, puts
+each player's short values in one aligned table (players as columns), tells their longer ones in sentences, then
+the game's own rows.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgspec
 
+from gamelog.domain.games import GAMES
+from gamelog.domain.phrases import DASH, state_words
 from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.safe import clean
-from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
-
-SHARED = ("id", "line", "turn", "round", "finished", "winner", "players", "end", "voided_lines", "game")
-"""The fields every game's document has, told in the opening sentences rather than field by field."""
-
-_IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z]+)+")
+from gamelog.projections.reports.terminal import WIDTH, table, wrap
 
 
 def render_replay_json(document: Replay) -> str:
@@ -30,37 +26,48 @@ def render_replay_json(document: Replay) -> str:
 
 
 def render_replay_text(document: Replay, width: int = WIDTH) -> str:
-    """Where the game stands, the players' counts as a table, their holdings, then the game's own fields.
+    """Where the game stands, the players' short values as a table, their longer ones and the game's in sentences,
+    all in the game's own words (its ``state_phrases``, as the HTML report's replay shows them: a count the log's
+    source does not record reads "not recorded", a round's turns are counted within it).
 
     Every line is at most ``width`` wide; user text is cleaned of control
     characters (``safe.clean``).
     """
+    rules = GAMES[document.game]
+    board = rules.measures.board
+    words = state_words(rules.state_phrases, msgspec.to_builtins(document), board.title if board else None)
     out: list[str] = []
     say = lambda text, indent=0, hanging=None: out.extend(wrap(clean(text), width, indent, hanging))
-    say(f"{document.game} {document.id!r} {_where(document)}")
+    say(f"{document.game} {document.id!r} after line {document.line} ({words['when']})")
     say(_status(document), hanging=2)
     if document.voided_lines:
         say("Voided lines: " + ", ".join(map(str, document.voided_lines)) + ".", hanging=2)
-    players = msgspec.to_builtins(document.players)
-    out.append("")
-    out += _players_table(players, width)
-    out.append("")
-    details = [_field(f"{name}, {label(key)}", value, width, "  ")
-               for name, fields in players.items() for key, value in fields.items() if not _is_scalar(value) and value]
-    out += [line for lines in details for line in lines] + ([""] if details else [])
-    extra = {k: v for k, v in msgspec.to_builtins(document).items() if k not in SHARED and v is not None}
-    for key, value in extra.items():
-        name = label(key)
-        out += _field(name[0].upper() + name[1:], value, width, "")
-    while out and not out[-1]:
-        out.pop()
+    players: dict[str, dict[str, str]] = words["players"]
+    labels = list(dict.fromkeys(key for rows in players.values() for key in rows))
+    short = [key for key in labels if all(len(rows.get(key, DASH)) <= CELL for rows in players.values())]
+    if short:
+        out.append("")
+        out += table(["", *(clean(p) for p in players)],
+                     [[clean(key), *(clean(rows.get(key, DASH)) for rows in players.values())] for key in short], width)
+    sentences = [(f"{name}, {key}", rows[key]) for name, rows in players.items() for key in labels
+                 if key not in short and rows.get(key, DASH) != DASH]
+    if sentences:
+        out.append("")
+        for title, text in sentences:
+            say(f"{title}: {text}", 2, 4)
+    game = {key: text for key, text in words["game"].items() if key not in SAID}
+    if game:
+        out.append("")
+        for key, text in game.items():
+            say(f"{key[0].upper()}{key[1:]}: {text}", 0, 2)
     return "\n".join(out)
 
 
-def _where(document: Replay) -> str:
-    counts = [f"turn {document.turn}" if document.turn else "", f"round {document.round}" if document.round else ""]
-    counted = ", ".join(c for c in counts if c)
-    return f"after line {document.line}" + (f" ({counted})" if counted else "")
+CELL = 24
+"""The longest value a player's table holds; a longer one (a list of objectives) is a sentence of its own."""
+
+SAID = ("result", "voided lines")
+"""The game's rows the opening sentences already say."""
 
 
 def _status(document: Replay) -> str:
@@ -71,50 +78,3 @@ def _status(document: Replay) -> str:
     return f"Finished at line {end.line}: {who} ({end.rule}: {end.reason})."
 
 
-def _players_table(players: dict[str, dict[str, Any]], width: int) -> list[str]:
-    """Each player's counts and single values, one row per field, one column per player."""
-    keys = list(dict.fromkeys(k for fields in players.values() for k, v in fields.items() if _is_scalar(v)))
-    if not keys:
-        return []
-    rows = [[label(k), *(_text(fields.get(k)) for fields in players.values())] for k in keys]
-    return table(["", *(clean(p) for p in players)], rows, width)
-
-
-def _field(title: str, value: Any, width: int, indent: str) -> list[str]:
-    """One field as a sentence (a value, a list, a mapping of values) or a titled table (a list or mapping of records)."""
-    records = _records(value)
-    if records is not None:
-        header, rows = records
-        return [*wrap(clean(title) + ":", width, indent), *table(header, rows, width, indent + "  ")]
-    return wrap(f"{clean(title)}: {_text(value)}", width, indent, len(indent) + 2)
-
-
-def _records(value: Any) -> tuple[list[str], list[list[str]]] | None:
-    """A list of objects (columns: their keys) or a mapping to objects (first column: the key) as a table."""
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        keys = list(dict.fromkeys(k for v in value for k in v))
-        return [label(keys[0]), *(label(k) for k in keys[1:])], [[_text(v.get(k)) for k in keys] for v in value]
-    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-        keys = list(dict.fromkeys(k for v in value.values() for k in v))
-        return ["", *(label(k) for k in keys)], [[clean(name), *(_text(v.get(k)) for k in keys)]
-                                                 for name, v in value.items()]
-    return None
-
-
-def _is_scalar(value: Any) -> bool:
-    return not isinstance(value, (list, dict))
-
-
-def _text(value: Any) -> str:
-    """A value in words: yes/no, a dash for nothing, ``an_identifier`` as ``an identifier``, lists with commas."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        return clean(value.replace("_", " ") if _IDENTIFIER.fullmatch(value) else value)
-    if isinstance(value, dict):
-        return ", ".join(f"{label(clean(str(k)))} {_text(v)}" for k, v in value.items()) or "none"
-    if isinstance(value, list):
-        return ", ".join(_text(v) for v in value) or "none"
-    return str(value)
