@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import measures, phrases
+from gamelog.domain.twilight_imperium import measures, phrases, statistics
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -301,4 +301,5 @@ RULES = GameRules(
     measures=measures.MEASURES,
     rounds=RoundStarted,
     rule_texts=RULE_TEXTS,
+    statistics=statistics.STATISTICS,
 )

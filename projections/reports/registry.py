@@ -21,9 +21,11 @@ from gamelog.projections.reports.audit import AuditParts
 from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                        render_what_if_json, render_what_if_markdown,
                                                        render_what_if_text)
-from gamelog.projections.reports.documents import Period, Report, WhatIf
+from gamelog.projections.reports.documents import Period, Report, WhatIf, encode
 from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
 from gamelog.projections.reports.html import render_html
+from gamelog.projections.reports.stats_formats import (explain_csv, explain_html, explain_markdown, explain_text,
+                                                       stats_csv, stats_html, stats_json, stats_markdown, stats_text)
 from gamelog.projections.reports.terminal import WIDTH
 
 
@@ -136,6 +138,38 @@ def audit_format(name: str) -> AuditFormat:
     return _named("audit format", AUDIT_FORMATS, name)
 
 
+@dataclass(frozen=True)
+class StatsFormat:
+    """One ``stats`` format: how it writes the statistics (``table``: the one table asked for, None: all) and the
+    lines behind one figure (``--explain``)."""
+
+    name: str
+    stats: Callable[[Any, Layout, str | None], Iterable[str]]
+    explain: Callable[[Any, Layout], Iterable[str]]
+
+
+STATS_FORMATS: dict[str, StatsFormat] = {}
+
+
+def register_stats_format(name: str, *, stats: Callable[[Any, Layout, str | None], Iterable[str]],
+                          explain: Callable[[Any, Layout], Iterable[str]]) -> StatsFormat:
+    """Register the ``stats`` format ``name``; raises ValueError when it is taken."""
+    if name in STATS_FORMATS:
+        raise ValueError(f"a stats format named {name!r} is registered already")
+    STATS_FORMATS[name] = StatsFormat(name, stats, explain)
+    return STATS_FORMATS[name]
+
+
+def stats_formats() -> list[str]:
+    """The names of the ``stats`` formats, in the order they were registered."""
+    return list(STATS_FORMATS)
+
+
+def stats_format(name: str) -> StatsFormat:
+    """The ``stats`` format ``name``; raises KeyError naming the known ones."""
+    return _named("stats format", STATS_FORMATS, name)
+
+
 # gamelog's own formats, in the order `--help` lists them.
 register_format("text", lambda head, periods, layout: text_pieces(head, periods, layout.style, layout.width))
 register_format("markdown", lambda head, periods, _: markdown_pieces(head, periods),
@@ -152,3 +186,14 @@ register_audit_format("json", audit=lambda parts, _: audit_json_pieces(parts),
                       what_if=lambda diff, _: render_what_if_json(diff))
 register_audit_format("markdown", audit=lambda parts, _: audit_markdown_pieces(parts),
                       what_if=lambda diff, _: render_what_if_markdown(diff))
+
+register_stats_format("text", stats=lambda doc, layout, table: stats_text(doc, layout.width, table),
+                      explain=lambda explained, layout: explain_text(explained, layout.width))
+register_stats_format("markdown", stats=lambda doc, _, table: stats_markdown(doc, table),
+                      explain=lambda explained, _: explain_markdown(explained))
+register_stats_format("json", stats=lambda doc, _, table: stats_json(doc, table),
+                      explain=lambda explained, _: [encode(explained, indent=1) + "\n"])
+register_stats_format("csv", stats=lambda doc, _, table: stats_csv(doc, table),
+                      explain=lambda explained, _: explain_csv(explained))
+register_stats_format("html", stats=lambda doc, _, table: stats_html(doc, table),
+                      explain=lambda explained, _: explain_html(explained))

@@ -1,0 +1,242 @@
+"""The figures ``gamelog stats`` reads: the statistics views (``view_stat_*``) of the games chosen, added up in SQL.
+
+:class:`ViewFigures` is the ``domain.statistics.Figures`` a game's statistics
+build their document from. Its SQL runs as it is written on SQLite and,
+through the store backend's ``PortableCursor``, on PostgreSQL; it asks the
+database only for counts and sums of integers, and every ratio, rounding and
+order is made in Python, so both backends give the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+import msgspec
+
+from gamelog.domain.statistics import Explained, PeriodRow, SideRow, Tally
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which games the figures rest on (every game of the kind when nothing is set).
+
+    ``ids``: only these games; ``players``: games of that many players;
+    ``goal``: games to that score (TI4's VP goal); ``expansion``: games played
+    with it (as the game's statistics read a header's expansions, in any case);
+    ``side``: games in which that side (a faction) played, and ``player``
+    games in which that player played (any case); ``since`` and ``until``
+    (``YYYY-MM-DD``, both included): games whose header's ``at`` falls on those
+    days (a game whose header has no ``at`` is then left out); ``clean``: games
+    with no violation (a finding a correction made moot does not count).
+    """
+
+    ids: tuple[str, ...] = ()
+    players: int | None = None
+    goal: int | None = None
+    expansion: str | None = None
+    side: str | None = None
+    player: str | None = None
+    since: str | None = None
+    until: str | None = None
+    clean: bool = False
+
+
+def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
+    """The SQL of the CTE ``chosen`` (one column, ``game``) and its parameters."""
+    where, params = ["g.kind = ?"], [kind]
+    if filters.ids:
+        where.append(f"g.game IN ({', '.join('?' * len(filters.ids))})")
+        params += filters.ids
+    if filters.players is not None:
+        where.append("g.players = ?")
+        params.append(filters.players)
+    if filters.goal is not None:
+        where.append("g.goal = ?")
+        params.append(filters.goal)
+    if filters.expansion is not None:
+        where.append("g.expansions LIKE ?")
+        params.append(f"%,{filters.expansion.casefold()},%")
+    if filters.side is not None:
+        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.side) = ?)")
+        params.append(filters.side.lower())
+    if filters.player is not None:
+        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.player) = ?)")
+        params.append(filters.player.lower())
+    if filters.since is not None:
+        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) >= ?")
+        params.append(filters.since)
+    if filters.until is not None:
+        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) <= ?")
+        params.append(filters.until)
+    if filters.clean:
+        where.append("NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
+                     "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
+                     "AND m.rule = f.rule AND m.message = f.message))")
+    return f"WITH chosen AS (SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where)}) ", tuple(params)
+
+
+def kinds(cursor: Any) -> list[str]:
+    """The kinds of game the statistics views hold, sorted."""
+    cursor.execute("SELECT DISTINCT kind FROM view_stat_games")
+    return sorted(row[0] for row in cursor.fetchall())
+
+
+def stat_game_count(cursor: Any) -> int:
+    """How many games the statistics views hold."""
+    cursor.execute("SELECT COUNT(*) FROM view_stat_games")
+    return int(cursor.fetchone()[0])
+
+
+class ViewFigures:
+    """The figures of the games of ``kind`` that ``filters`` choose, read through ``cursor`` (a ``Figures``)."""
+
+    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
+        self.cursor = cursor
+        self.kind = kind
+        self._with, self._params = chosen(kind, filters)
+
+    def _rows(self, sql: str, *params: Any) -> list[tuple]:
+        self.cursor.execute(self._with + sql, self._params + params)
+        # PostgreSQL sums integers as numeric (a Decimal): every sum here is a whole number.
+        return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
+
+    def count(self) -> tuple[int, int]:
+        (games, finished), = self._rows("SELECT COUNT(*), COUNT(r.game) FROM chosen c "
+                                        "LEFT JOIN view_results r ON r.game = c.game")
+        return games, finished
+
+    def sides(self) -> list[SideRow]:
+        return [SideRow(*row) for row in self._rows(
+            "SELECT s.side, COUNT(*), SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END), SUM(s.score), "
+            "SUM(s.score * s.score) FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
+            "LEFT JOIN view_results r ON r.game = c.game GROUP BY s.side")]
+
+    def periods(self) -> list[PeriodRow]:
+        return [PeriodRow(*row) for row in self._rows(
+            "SELECT p.period, s.side, COUNT(*), SUM(p.value), SUM(p.value * p.value) FROM chosen c "
+            "JOIN view_stat_periods p ON p.game = c.game "
+            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player GROUP BY p.period, s.side")]
+
+    def tallies(self, fact: str, by_side: bool) -> list[Tally]:
+        side = "COALESCE(s.side, '')" if by_side else "''"
+        group = ", s.side" if by_side else ""
+        rows = self._rows(
+            f"SELECT t.name, t.detail, {side}, COUNT(DISTINCT t.game), SUM(t.amount), SUM(t.periods), "
+            "SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) FROM chosen c "
+            "JOIN view_stat_tallies t ON t.game = c.game "
+            "LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
+            "LEFT JOIN view_results r ON r.game = t.game "
+            f"WHERE t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
+        return [Tally(*row) for row in rows]
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) FROM chosen c "
+                          "JOIN view_stat_tallies t ON t.game = c.game WHERE t.fact = ? AND t.amount <> 0 "
+                          "GROUP BY t.name", fact)
+
+    def per_period(self, fact: str) -> list[tuple[str, str, int, int, int]]:
+        return self._rows("SELECT f.name, f.detail, f.period, COUNT(DISTINCT f.game), SUM(f.amount) FROM chosen c "
+                          "JOIN view_stat_facts f ON f.game = c.game WHERE f.fact = ? "
+                          "GROUP BY f.name, f.detail, f.period", fact)
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return self._rows("SELECT n, COUNT(*) FROM (SELECT p.game, MAX(p.period) AS n FROM chosen c "
+                          "JOIN view_stat_periods p ON p.game = c.game GROUP BY p.game) AS lasted GROUP BY n")
+
+    def _explained(self, sql: str, *params: Any) -> list[Explained]:
+        rows = self._rows(sql, *params)
+        return [Explained(game, line, text or "", amount) for game, line, text, amount in sorted(
+            rows, key=lambda r: (r[0], r[1]))]
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        where, params = ["f.fact = ?", "f.amount <> 0"], [fact]
+        for column, value in (("f.name", name), ("f.detail", detail), ("s.side", side)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        return self._explained(
+            "SELECT f.game, f.line, l.text, f.amount FROM chosen c JOIN view_stat_facts f ON f.game = c.game "
+            "LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player "
+            f"LEFT JOIN view_lines l ON l.game = f.game AND l.line = f.line WHERE {' AND '.join(where)}", *params)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._explained(
+            "SELECT r.game, r.line, r.reason, 1 FROM chosen c JOIN view_results r ON r.game = c.game "
+            "JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner WHERE s.side = ?", side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        if period is None:
+            return self._explained(
+                "SELECT s.game, s.line, l.text, s.score FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
+                "LEFT JOIN view_lines l ON l.game = s.game AND l.line = s.line WHERE s.side = ?", side)
+        return self._explained(
+            "SELECT p.game, p.line, l.text, p.value FROM chosen c JOIN view_stat_periods p ON p.game = c.game "
+            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
+            "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line WHERE s.side = ? AND p.period = ?",
+            side, period)
+
+
+# -- the document as tables --------------------------------------------------------------------
+
+
+class Table(NamedTuple):
+    """One table of a statistics document: its name (``--table NAME``), columns and rows."""
+
+    name: str
+    columns: tuple[str, ...]
+    rows: list[tuple]
+
+
+def tables(document: Any) -> list[Table]:
+    """The document's tables: ``summary`` (its single figures), then each list of rows, in the document's order."""
+    summary: list[tuple[str, Any]] = []
+    found: list[Table] = []
+    for name in document.__struct_fields__:
+        value = getattr(document, name)
+        if isinstance(value, list):
+            columns = tuple(f for f in _fields(value))
+            found.append(Table(name, columns, [tuple(getattr(row, c) for c in columns) for row in value]))
+        elif name != "version":
+            summary.append((name, value))
+    return [Table("summary", ("figure", "value"), summary), *found]
+
+
+def _fields(rows: list[Any]) -> tuple[str, ...]:
+    if rows:
+        return rows[0].__struct_fields__
+    return ()
+
+
+def table_names(document_type: Any) -> list[str]:
+    """The names ``--table`` takes for a document type: ``summary`` and its lists."""
+    hints = msgspec.structs.fields(document_type)
+    return ["summary", *(f.name for f in hints if getattr(f.type, "__origin__", None) is list)]
+
+
+class ExplainedLine(msgspec.Struct, kw_only=True):
+    """One line behind a figure (``stats --explain``): the game, the line, its words, what it counts."""
+
+    game: str
+    line: int
+    text: str
+    amount: int
+
+
+class Explanation(msgspec.Struct, kw_only=True):
+    """``stats --explain FIGURE --format json``: the figure, the lines behind it, their sum, how many games."""
+
+    game: str
+    figure: str
+    total: int
+    games: int
+    lines: list[ExplainedLine]
+    version: int = 1
+
+
+def explanation(kind: str, figure: str, lines: list[Explained]) -> Explanation:
+    """The lines behind ``figure`` as a document: ``total`` is their sum, ``games`` how many games they come from."""
+    return Explanation(game=kind, figure=figure, total=sum(l.amount for l in lines),
+                       games=len({l.game for l in lines}),
+                       lines=[ExplainedLine(game=l.game, line=l.line, text=l.text, amount=l.amount) for l in lines])
