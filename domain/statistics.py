@@ -29,7 +29,7 @@ class Fact(NamedTuple):
     amount: int
 
 
-class Tally(NamedTuple):
+class FactTotal(NamedTuple):
     """A fact added up over the games chosen, for one side (``""``: summed over every side).
 
     ``games`` is how many games it rests on (those where it counts at all),
@@ -87,7 +87,7 @@ class Figures(Protocol):
     def periods(self) -> list[PeriodRow]:
         """Each side's score after each round (or turn)."""
 
-    def tallies(self, fact: str, by_side: bool) -> list[Tally]:
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         """Fact ``fact`` added up by (name, detail), and by side too when ``by_side``."""
 
     def games_with(self, fact: str) -> list[tuple[str, int]]:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from gamelog.domain.statistics import Explained, PeriodRow, SideRow, Tally
+from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class ViewFigures:
             "JOIN view_stat_periods p ON p.game = c.game "
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player GROUP BY p.period, s.side")]
 
-    def tallies(self, fact: str, by_side: bool) -> list[Tally]:
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         side = "COALESCE(s.side, '')" if by_side else "''"
         group = ", s.side" if by_side else ""
         rows = self._rows(
@@ -129,7 +129,7 @@ class ViewFigures:
             "LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
             "LEFT JOIN view_results r ON r.game = t.game "
             f"WHERE t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
-        return [Tally(*row) for row in rows]
+        return [FactTotal(*row) for row in rows]
 
     def games_with(self, fact: str) -> list[tuple[str, int]]:
         return self._rows("SELECT t.name, COUNT(DISTINCT t.game) FROM chosen c "
