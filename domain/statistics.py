@@ -84,6 +84,9 @@ class Figures(Protocol):
     def sides(self) -> list[SideRow]:
         """Each side's games, wins and scores."""
 
+    def seats(self) -> list[tuple[int, int, int]]:
+        """(seat, games played from it, games won from it), seats counted from 1 in the header's order."""
+
     def periods(self) -> list[PeriodRow]:
         """Each side's score after each round (or turn)."""
 
@@ -155,3 +158,12 @@ def spread(total: int, squares: int, count: int) -> float | None:
         return None
     variance = max(squares / count - (total / count) ** 2, 0.0)
     return round(variance ** 0.5, 2)
+
+
+def named(names: Iterable[str], given: str, what: str) -> str:
+    """The name in ``names`` that ``given`` is, in any case (``--explain`` takes names as typed); raises KeyError
+    saying there is no such ``what`` in the games chosen."""
+    for name in names:
+        if name.casefold() == given.casefold():
+            return name
+    raise KeyError(f"no {what} {given!r} in the games chosen")

@@ -13,7 +13,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import measures, phrases
+from gamelog.domain.merchant_of_venus import measures, phrases, statistics
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
     EVENTS,
@@ -240,4 +240,5 @@ RULES = GameRules(
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
+    statistics=statistics.STATISTICS,
 )

@@ -20,7 +20,7 @@ from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, rate, spread
+from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
 from gamelog.domain.twilight_imperium import reference, rules
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpScored)
@@ -333,34 +333,26 @@ def explain(figures: Figures, figure: str) -> list[Explained]:
     shape = (parts[0], len(parts), parts[-1])
     sides = [s.side for s in figures.sides()]
     if shape == ("factions", 3, "wins"):
-        return figures.win_lines(_named(sides, parts[1], "faction"))
+        return figures.win_lines(named(sides, parts[1], "faction"))
     if shape == ("factions", 3, "mean_vp"):
-        return figures.score_lines(_named(sides, parts[1], "faction"), None)
+        return figures.score_lines(named(sides, parts[1], "faction"), None)
     if shape == ("rounds", 4, "mean_vp") and parts[1].isdigit():
-        return figures.score_lines(_named(sides, parts[2], "faction"), int(parts[1]))
+        return figures.score_lines(named(sides, parts[2], "faction"), int(parts[1]))
     if shape[:2] == ("objectives", 3) and parts[2] in ("scored", "revealed"):
         fact = parts[2]
         names = [t.name for t in figures.tallies(fact, False)]
-        return figures.fact_lines(fact, _named(names, parts[1], "objective"), None, None)
+        return figures.fact_lines(fact, named(names, parts[1], "objective"), None, None)
     if shape[:2] == ("vp_sources", 3):
-        return figures.fact_lines("vp", _named(list(SOURCES), parts[2], "source"), None,
-                                  _named(sides, parts[1], "faction"))
+        return figures.fact_lines("vp", named(list(SOURCES), parts[2], "source"), None,
+                                  named(sides, parts[1], "faction"))
     if shape == ("custodians", 3, "taken"):
-        return figures.fact_lines("vp", "custodians", None, _named(sides, parts[1], "faction"))
+        return figures.fact_lines("vp", "custodians", None, named(sides, parts[1], "faction"))
     if shape == ("strategy_cards", 3, "picks"):
         names = [t.name for t in figures.tallies("picked", False)]
-        return figures.fact_lines("picked", _named(names, parts[1], "strategy card"), None, None)
+        return figures.fact_lines("picked", named(names, parts[1], "strategy card"), None, None)
     if figure == "imperial_points":
         return figures.fact_lines("vp", "imperial", None, None)
     raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
-
-
-def _named(names: list[str], given: str, what: str) -> str:
-    """The name in ``names`` that ``given`` is, in any case; raises KeyError saying it is in none of the games."""
-    for name in names:
-        if name.casefold() == given.casefold():
-            return name
-    raise KeyError(f"no {what} {given!r} in the games chosen")
 
 
 STATISTICS = Statistics(

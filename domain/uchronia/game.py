@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.uchronia import measures, phrases
+from gamelog.domain.uchronia import measures, phrases, statistics
 from gamelog.domain.uchronia import rules
 from gamelog.domain.uchronia.events import (
     EVENTS,
@@ -179,5 +179,6 @@ RULES = GameRules(
     engine=UchroniaEngine,
     phrases=phrases.PHRASES,
     measures=measures.MEASURES,
+    statistics=statistics.STATISTICS,
     rule_texts=RULE_TEXTS,
 )

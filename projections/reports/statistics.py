@@ -113,6 +113,11 @@ class ViewFigures:
             "SUM(s.score * s.score) FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
             "LEFT JOIN view_results r ON r.game = c.game GROUP BY s.side")]
 
+    def seats(self) -> list[tuple[int, int, int]]:
+        return self._rows("SELECT s.seat, COUNT(*), SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) FROM chosen c "
+                          "JOIN view_stat_seats s ON s.game = c.game LEFT JOIN view_results r ON r.game = c.game "
+                          "GROUP BY s.seat")
+
     def periods(self) -> list[PeriodRow]:
         return [PeriodRow(*row) for row in self._rows(
             "SELECT p.period, s.side, COUNT(*), SUM(p.value), SUM(p.value * p.value) FROM chosen c "

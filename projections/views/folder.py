@@ -117,8 +117,9 @@ class ViewFolder(Dispatching):
         self._folds: dict[type, Callable[..., None]] = dict(self.HANDLERS)
         # What the statistics count: each game's facts by event class (recorded lines' and derived events'),
         # and the rows of scores and tallies that change as they are folded, written once per flush.
-        self._facts: dict[type, Callable[..., Any]] = {}
-        self._line_facts: dict[type, Callable[..., Any]] = {}
+        # (Classes every game shares, GameWon or turn_started, may be a fact of one game only: by game too.)
+        self._facts: dict[type, dict[str, Callable[..., Any]]] = {}
+        self._line_facts: dict[type, dict[str, Callable[..., Any]]] = {}
         self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
         cursor.execute("SELECT originator_id, context FROM view_context")
@@ -143,7 +144,7 @@ class ViewFolder(Dispatching):
             if statistics is not None:
                 recorded = set(rules.event_types)
                 for kind, facts in statistics.facts.items():
-                    (self._line_facts if kind in recorded else self._facts)[kind] = facts
+                    (self._line_facts if kind in recorded else self._facts).setdefault(kind, {})[game] = facts
         return rules
 
     def fold(self, originator_id: str, event: Any) -> None:
@@ -163,8 +164,8 @@ class ViewFolder(Dispatching):
         if fold is not None:
             fold(self, context, event)
         facts = self._facts.get(type(event))
-        if facts is not None:
-            self._count(context, event.line, facts(event, context["stat"]["memo"]), 0)
+        if facts is not None and context["game"] in facts:
+            self._count(context, event.line, facts[context["game"]](event, context["stat"]["memo"]), 0)
 
     # -- what the statistics count ------------------------------------------------------
 
@@ -238,8 +239,8 @@ class ViewFolder(Dispatching):
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
         self._add(LineRow(context["id"], event.line, turn, context["round"], player, kind, text, 0))
         facts = self._line_facts.get(type(recorded))
-        if facts is not None:
-            self._count(context, event.line, facts(recorded, context["stat"]["memo"]), 1)
+        if facts is not None and context["game"] in facts:
+            self._count(context, event.line, facts[context["game"]](recorded, context["stat"]["memo"]), 1)
 
     def _measured(self, context: dict[str, Any], event: Any) -> None:
         step = self._steps[type(event)](event)
