@@ -90,7 +90,10 @@ def stat_game_count(cursor: Any) -> int:
 
 
 class ViewFigures:
-    """The figures of the games of ``kind`` that ``filters`` choose, read through ``cursor`` (a ``Figures``)."""
+    """The figures of the games of ``kind`` that ``filters`` choose, read through ``cursor`` (a ``Figures``).
+
+    Every column has a name of its own: PostgreSQL's rows come back by name, and two ``count`` would be one.
+    """
 
     def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
         self.cursor = cursor
@@ -103,24 +106,25 @@ class ViewFigures:
         return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
 
     def count(self) -> tuple[int, int]:
-        (games, finished), = self._rows("SELECT COUNT(*), COUNT(r.game) FROM chosen c "
+        (games, finished), = self._rows("SELECT COUNT(*) AS games, COUNT(r.game) AS finished FROM chosen c "
                                         "LEFT JOIN view_results r ON r.game = c.game")
         return games, finished
 
     def sides(self) -> list[SideRow]:
         return [SideRow(*row) for row in self._rows(
-            "SELECT s.side, COUNT(*), SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END), SUM(s.score), "
-            "SUM(s.score * s.score) FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
+            "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
+            "SUM(s.score) AS score, SUM(s.score * s.score) AS squares FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
             "LEFT JOIN view_results r ON r.game = c.game GROUP BY s.side")]
 
     def seats(self) -> list[tuple[int, int, int]]:
-        return self._rows("SELECT s.seat, COUNT(*), SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) FROM chosen c "
+        return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins FROM chosen c "
                           "JOIN view_stat_seats s ON s.game = c.game LEFT JOIN view_results r ON r.game = c.game "
                           "GROUP BY s.seat")
 
     def periods(self) -> list[PeriodRow]:
         return [PeriodRow(*row) for row in self._rows(
-            "SELECT p.period, s.side, COUNT(*), SUM(p.value), SUM(p.value * p.value) FROM chosen c "
+            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, SUM(p.value * p.value) AS squares "
+            "FROM chosen c "
             "JOIN view_stat_periods p ON p.game = c.game "
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player GROUP BY p.period, s.side")]
 
@@ -128,8 +132,8 @@ class ViewFigures:
         side = "COALESCE(s.side, '')" if by_side else "''"
         group = ", s.side" if by_side else ""
         rows = self._rows(
-            f"SELECT t.name, t.detail, {side}, COUNT(DISTINCT t.game), SUM(t.amount), SUM(t.periods), "
-            "SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) FROM chosen c "
+            f"SELECT t.name, t.detail, {side} AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
+            "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won FROM chosen c "
             "JOIN view_stat_tallies t ON t.game = c.game "
             "LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
             "LEFT JOIN view_results r ON r.game = t.game "
@@ -137,17 +141,17 @@ class ViewFigures:
         return [FactTotal(*row) for row in rows]
 
     def games_with(self, fact: str) -> list[tuple[str, int]]:
-        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) FROM chosen c "
+        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM chosen c "
                           "JOIN view_stat_tallies t ON t.game = c.game WHERE t.fact = ? AND t.amount <> 0 "
                           "GROUP BY t.name", fact)
 
     def per_period(self, fact: str) -> list[tuple[str, str, int, int, int]]:
-        return self._rows("SELECT f.name, f.detail, f.period, COUNT(DISTINCT f.game), SUM(f.amount) FROM chosen c "
+        return self._rows("SELECT f.name, f.detail, f.period, COUNT(DISTINCT f.game) AS games, SUM(f.amount) AS amount FROM chosen c "
                           "JOIN view_stat_facts f ON f.game = c.game WHERE f.fact = ? "
                           "GROUP BY f.name, f.detail, f.period", fact)
 
     def period_counts(self) -> list[tuple[int, int]]:
-        return self._rows("SELECT n, COUNT(*) FROM (SELECT p.game, MAX(p.period) AS n FROM chosen c "
+        return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM chosen c "
                           "JOIN view_stat_periods p ON p.game = c.game GROUP BY p.game) AS lasted GROUP BY n")
 
     def _explained(self, sql: str, *params: Any) -> list[Explained]:
@@ -168,7 +172,7 @@ class ViewFigures:
 
     def win_lines(self, side: str) -> list[Explained]:
         return self._explained(
-            "SELECT r.game, r.line, r.reason, 1 FROM chosen c JOIN view_results r ON r.game = c.game "
+            "SELECT r.game, r.line, r.reason, 1 AS amount FROM chosen c JOIN view_results r ON r.game = c.game "
             "JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner WHERE s.side = ?", side)
 
     def score_lines(self, side: str, period: int | None) -> list[Explained]:
