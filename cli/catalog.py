@@ -41,8 +41,9 @@ def schema(name: str) -> None:
     """Print a JSON Schema: of the log format (v1, the default), or of a command's JSON output.
 
     NAME is log (a log's lines: the default), or the document that
-    `--format json` prints: validate, games, replay, report, audit, what-if
-    (audit --without), verify, verify-against (verify --against).
+    `--format json` prints: validate, games, replay, report, stats,
+    stats-explain (stats --explain), audit, what-if (audit --without),
+    verify, verify-against (verify --against).
 
     Examples:
 

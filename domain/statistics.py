@@ -123,8 +123,8 @@ class Statistics:
     ``side(header, player)`` is the side a player plays (their faction);
     ``side_name`` names it in documents (``faction``, ``player``);
     ``expansions(header)`` the expansions a game was played with.
-    ``document(figures, name)`` builds the game's document (a msgspec Struct
-    with ``version: 1``) from a :class:`Figures`; ``explain(figures, figure)``
+    ``document(figures)`` builds the game's document (a msgspec Struct tagged
+    with the game's name in ``game``, with ``version: 1``) from a :class:`Figures`; ``explain(figures, figure)``
     lists the lines behind one figure (raises KeyError for a figure it does not
     know, whose text says which it does); ``figures`` names what ``--explain``
     takes, as examples for its help. ``charts`` names each chart of the HTML
@@ -133,7 +133,7 @@ class Statistics:
     """
 
     facts: Mapping[type, Callable[[Any, dict], Iterable[Fact]]]
-    document: Callable[[Figures, str], Any]
+    document: Callable[[Figures], Any]
     explain: Callable[[Figures, str], list[Explained]]
     side: Callable[[Any, str], str] = lambda header, player: player
     side_name: str = "player"

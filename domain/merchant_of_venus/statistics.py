@@ -90,10 +90,9 @@ class Share(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True):
+class Stats(Document, kw_only=True, tag_field="game", tag="merchant-of-venus"):
     """``stats --format json`` for Merchant of Venus (docs/cli.md): each list a table of ``--table NAME``."""
 
-    game: str = "merchant-of-venus"
     games: int
     finished: int
     players: list[Player]
@@ -104,12 +103,17 @@ class Stats(Document, kw_only=True):
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
 
 def _key(text: str) -> tuple[str, str]:
     return (text.casefold(), text)
 
 
-def document(figures: Figures, name: str = "merchant-of-venus") -> Stats:
+def document(figures: Figures) -> Stats:
     """The figures of the games ``figures`` reads, as :class:`Stats`."""
     games, finished = figures.count()
     sides = {s.side: s for s in figures.sides()}
@@ -142,7 +146,7 @@ def document(figures: Figures, name: str = "merchant-of-venus") -> Stats:
                for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
     won_turns = sum(t.won for t in turns.values())
     wins = sum(s.wins for s in sides.values())
-    return Stats(game=name, games=games, finished=finished, players=players, turns=periods, money=money,
+    return Stats(games=games, finished=finished, players=players, turns=periods, money=money,
                  commission_shares=shares, turns_to_goal=mean(won_turns, wins))
 
 

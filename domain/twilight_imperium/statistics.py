@@ -222,10 +222,9 @@ class RoundsPerGame(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True):
+class Stats(Document, kw_only=True, tag_field="game", tag="twilight-imperium-4"):
     """``stats --format json`` for Twilight Imperium 4 (docs/cli.md): each list a table of ``--table NAME``."""
 
-    game: str = GAME
     games: int
     finished: int
     factions: list[Faction]
@@ -244,12 +243,17 @@ class Stats(Document, kw_only=True):
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
 
 def _key(text: str) -> tuple[str, str]:
     return (text.casefold(), text)
 
 
-def document(figures: Figures, name: str = GAME) -> Stats:
+def document(figures: Figures) -> Stats:
     """The figures of the games ``figures`` reads, as :class:`Stats`."""
     games, finished = figures.count()
     sides = {row.side: row for row in figures.sides()}
@@ -309,7 +313,7 @@ def document(figures: Figures, name: str = GAME) -> Stats:
             entry[1] = max(entry[1], n)
     card_rounds = [CardRound(card=card, round=period, picks=v[0], games=v[1])
                    for (card, period), v in sorted(by_round.items(), key=lambda item: (_key(item[0][0]), item[0][1]))]
-    return Stats(game=name, games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
+    return Stats(games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
                  vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
                  imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),
                  imperial_rounds=imperial_rounds, strategy_cards=strategy_cards, pick_positions=pick_positions,

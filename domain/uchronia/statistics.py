@@ -110,10 +110,9 @@ class Ending(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True):
+class Stats(Document, kw_only=True, tag_field="game", tag="uchronia"):
     """``stats --format json`` for Uchronia (docs/cli.md): each list a table of ``--table NAME``."""
 
-    game: str = "uchronia"
     games: int
     finished: int
     players: list[Player]
@@ -127,6 +126,11 @@ class Stats(Document, kw_only=True):
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
 
 def _key(text: str) -> tuple[str, str]:
     return (text.casefold(), text)
@@ -136,7 +140,7 @@ def _colour(color: str) -> tuple[int, str]:
     return (COLORS.index(color) if color in COLORS else len(COLORS), color)
 
 
-def document(figures: Figures, name: str = "uchronia") -> Stats:
+def document(figures: Figures) -> Stats:
     """The figures of the games ``figures`` reads, as :class:`Stats`."""
     games, finished = figures.count()
     sides = {s.side: s for s in figures.sides()}
@@ -162,7 +166,7 @@ def document(figures: Figures, name: str = "uchronia") -> Stats:
     forum = [Flow(color=c, added=f[0], removed=f[1], games=f[2]) for c, f in sorted(flows.items(), key=lambda i: _colour(i[0]))]
     seats = [Seat(seat=seat, games=n, wins=w, win_rate=rate(w, n)) for seat, n, w in sorted(figures.seats())]
     endings = [Ending(how=t.name, games=t.games) for t in sorted(figures.tallies("end", False), key=lambda t: t.name)]
-    return Stats(game=name, games=games, finished=finished, players=players, turns=turns, buildings=buildings,
+    return Stats(games=games, finished=finished, players=players, turns=turns, buildings=buildings,
                  monopolies=taken, forum=forum, seats=seats, endings=endings,
                  tie_breaks=sum(e.games for e in endings if e.how == "tie-break"))
 

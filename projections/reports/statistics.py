@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from gamelog.domain.replay_document import Document
 from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
 
 
@@ -209,7 +210,7 @@ def tables(document: Any) -> list[Table]:
             found.append(Table(name, columns, [tuple(getattr(row, c) for c in columns) for row in value]))
         elif name != "version":
             summary.append((name, value))
-    return [Table("summary", ("figure", "value"), summary), *found]
+    return [Table("summary", ("figure", "value"), [("game", document.game), *summary]), *found]
 
 
 def _fields(rows: list[Any]) -> tuple[str, ...]:
@@ -224,7 +225,7 @@ def table_names(document_type: Any) -> list[str]:
     return ["summary", *(f.name for f in hints if getattr(f.type, "__origin__", None) is list)]
 
 
-class ExplainedLine(msgspec.Struct, kw_only=True):
+class ExplainedLine(Document, kw_only=True):
     """One line behind a figure (``stats --explain``): the game, the line, its words, what it counts."""
 
     game: str
@@ -233,7 +234,7 @@ class ExplainedLine(msgspec.Struct, kw_only=True):
     amount: int
 
 
-class Explanation(msgspec.Struct, kw_only=True):
+class Explanation(Document, kw_only=True):
     """``stats --explain FIGURE --format json``: the figure, the lines behind it, their sum, how many games."""
 
     game: str
@@ -242,6 +243,7 @@ class Explanation(msgspec.Struct, kw_only=True):
     games: int
     lines: list[ExplainedLine]
     version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 def explanation(kind: str, figure: str, lines: list[Explained]) -> Explanation:

@@ -122,7 +122,7 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     with _views(store, arguments, source_format) as (cursor, ids):
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        return _statistics(kind).document(ViewFigures(cursor, kind, chosen), kind)
+        return _statistics(kind).document(ViewFigures(cursor, kind, chosen))
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
