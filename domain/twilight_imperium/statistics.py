@@ -359,11 +359,22 @@ def explain(figures: Figures, figure: str) -> list[Explained]:
     raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
 
 
+def faction_of(header: Any, player: str) -> str:
+    """A player's faction by its printed name without "The" (the reference data's: "letnev", "Barony of Letnev" and
+    "The Barony of Letnev" are one faction, "Barony of Letnev"), as the header names it when the data do not know it,
+    the player's name without one."""
+    name = header.setup.factions.get(player)
+    if name is None:
+        return player
+    known = reference.faction(name)
+    return known[0].removeprefix("The ") if known is not None else name
+
+
 STATISTICS = Statistics(
     facts=FACTS,
     document=document,
     explain=explain,
-    side=lambda header, player: header.setup.factions.get(player, player),
+    side=faction_of,
     side_name="faction",
     figures=FIGURES,
     charts=(("bars", "factions", "faction", "win_rate", "games"),
