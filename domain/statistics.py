@@ -1,10 +1,10 @@
 """What a game counts across many games, as generic code reads it: its *facts* and how its figures are made.
 
 A game's ``statistics`` module declares a :class:`Statistics`: which stored
-events are facts worth counting across games (an objective scored, a strategy
-card picked, a point from the Custodians: each a :class:`Fact` naming its
-player, what it is and how much it counts), what a player's *side* is (the
-faction in Twilight Imperium, the player's own name elsewhere), and how the
+events are facts worth counting across games (an objective scored, a card
+picked, a point from a named source: each a :class:`Fact` naming its player,
+what it is and how much it counts), what a player's *side* is (a faction the
+player plays, or the player's own name), and how the
 game's document of figures is built from a :class:`Figures` reader. The views
 (``projections.views.folder``) fold the facts as each game is imported; the
 reader (``projections.reports.statistics``) adds them up in SQL. The domain
@@ -120,7 +120,7 @@ class Statistics:
     event's) to the facts it makes: ``facts[cls](event, memo)``, where ``memo``
     is a dict kept per game across the fold (JSON values only) for what a
     fact needs from earlier events (the stage an objective was revealed at).
-    ``side(header, player)`` is the side a player plays (their faction);
+    ``side(header, player)`` is the side a player plays (a faction);
     ``side_name`` names it in documents (``faction``, ``player``);
     ``expansions(header)`` the expansions a game was played with.
     ``document(figures)`` builds the game's document (a msgspec Struct tagged
