@@ -49,7 +49,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
             keeper = ViewKeeper(opened)
             keeper.catch_up()
             with keeper.connection() as cursor:
-                _check_folded(cursor, opened)
+                _check_folded(cursor)
                 yield cursor, tuple(arguments)
         return
     if len(files) != len(arguments):
@@ -79,12 +79,16 @@ def _events(path: str, source_format: str | None) -> list[Any]:
     return read_log_file(io.BytesIO(converted.log), f"{path} (converted)").events
 
 
-def _check_folded(cursor: Any, store: Any) -> None:
-    """The statistics views hold every stored game, or they were never folded (a store from before them)."""
+def _check_folded(cursor: Any) -> None:
+    """The statistics views hold every game the views hold, or they were never folded (a store from before them).
+
+    Raises ``StoreDamaged`` saying to rebuild the views.
+    """
     folded = stat_game_count(cursor)
-    stored = len(store.stored_game_ids())
-    if folded != stored:
-        raise views_damaged(f"the statistics views hold {folded} of the {stored} stored games")
+    cursor.execute("SELECT COUNT(*) AS n FROM view_context")
+    held = int(cursor.fetchone()[0])
+    if folded != held:
+        raise views_damaged(f"the statistics views hold {folded} of the {held} games the views hold")
 
 
 def _kind(cursor: Any, game: str | None) -> str:
