@@ -96,9 +96,6 @@ class Figures(Protocol):
     def games_with(self, fact: str) -> list[tuple[str, int]]:
         """(name, games in which fact ``fact`` of that name counts) for each name."""
 
-    def per_period(self, fact: str) -> list[tuple[str, str, int, int, int]]:
-        """Fact ``fact`` added up by (name, detail, period): (name, detail, period, games, amount)."""
-
     def period_counts(self) -> list[tuple[int, int]]:
         """(rounds or turns a game lasted, how many games lasted that long)."""
 

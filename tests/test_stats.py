@@ -166,7 +166,7 @@ def test_both_backends_give_the_same_bytes_in_every_format(tmp_path):
                 for log in logs:
                     opened.import_log(io.BytesIO(log), name="generated") if isinstance(log, bytes) else opened.import_log(str(log))
         for fmt in FORMATS:
-            for extra in ((), ("--clean",), ("--explain", "rounds/2/Hacan/mean_vp")):
+            for extra in ((), ("--clean",), ("--explain", "rounds/2/Emirates of Hacan/mean_vp")):
                 outputs = [run("--store", store, "--format", fmt, *extra) for store in stores]
                 assert outputs[0] == outputs[1], (fmt, extra)
                 assert outputs[0][0] == 0, outputs[0][1]

@@ -145,3 +145,20 @@ def test_exports_read_in_memory_give_the_stores_figures(store):
     code, in_memory = stats(store, "--format", "json", "--from", "ti-assistant", *paths)
     assert code == 0, in_memory
     assert in_memory == stats(store, "--format", "json")[1]
+
+
+@pytest.mark.parametrize("filters", [{}, {"players": 6}, {"clean": True}, {"since": "2025-06-01"}, {"goal": 14}])
+def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters):
+    """The figures summed as each game is folded (view_stat_sums) are those added up game by game."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports.statistics import Filters, SummedFigures, ViewFigures
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            chosen = Filters(**filters)
+            summed = statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen))
+            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+    assert msgspec.json.encode(summed) == msgspec.json.encode(read)

@@ -8,7 +8,8 @@ Every fact is read off an event the rules stored:
   ``stage_1`` or ``stage_2`` (the stage it was revealed at, else the card's), a secret's ``secrets``; a point
   of TI4-VP-SOURCE by its origin (``custodians``, ``imperial``, ``support_for_the_throne``, ``relics``,
   ``agendas``, ``other``); a ``vp_gained``/``vp_lost`` line's ``manual``; a correction's ``corrections``;
-* ``picked`` (strategy card, its position in the round's picks): a ``strategy_card_picked`` line.
+* ``picked`` (strategy card, its position in the round's picks) and ``picked_round`` (strategy card, the round): a
+  ``strategy_card_picked`` line; ``imperial_round`` (the round): an Imperial point's ``VpChanged``.
 
 A faction's win counts only from the game's own end (the ``GameWon`` the VP goal or LRR 34.15 stored); a game
 without one is unfinished, and no one's win.
@@ -51,12 +52,14 @@ _ORIGINS = {
 
 def _round_started(e: RoundStarted, memo: dict) -> Iterable[Fact]:
     memo["picks"] = 0  # the position of the next pick counts from the round's first
+    memo["round"] = e.round
     return ()
 
 
 def _picked(e: StrategyCardPicked, memo: dict) -> Iterable[Fact]:
     memo["picks"] = memo.get("picks", 0) + 1
-    return (Fact(e.player, "picked", e.card, str(memo["picks"]), 1),)
+    return (Fact(e.player, "picked", e.card, str(memo["picks"]), 1),
+            Fact(e.player, "picked_round", e.card, str(memo.get("round", 0)), 1))
 
 
 def _scored_line(e: ObjectiveScored, memo: dict) -> Iterable[Fact]:
@@ -97,6 +100,9 @@ def _vp(e: VpChanged, memo: dict) -> Iterable[Fact]:
         source = "corrections"
     else:  # vp_gained, vp_lost: points the table gave or took by hand
         source = "manual"
+    if source == "imperial":  # Imperial points are counted by round too
+        return (Fact(e.player, "vp", source, "", e.delta),
+                Fact(e.player, "imperial_round", source, str(memo.get("round", 0)), e.delta))
     return (Fact(e.player, "vp", source, "", e.delta),)
 
 
@@ -287,9 +293,8 @@ def document(figures: Figures) -> Stats:
 
     custodians = [Custodians(faction=t.side, taken=t.games, wins=t.won, win_rate=rate(t.won, t.games))
                   for t in sorted(vp, key=lambda t: _key(t.side)) if t.name == "custodians" and t.amount > 0]
-    imperial = [row for row in figures.per_period("vp") if row[0] == "imperial" and row[2] is not None]
-    imperial_rounds = [ImperialRound(round=period, points=points, games=n)
-                       for _, _, period, n, points in sorted(imperial, key=lambda r: r[2])]
+    imperial_rounds = [ImperialRound(round=int(t.detail), points=t.amount, games=t.games)
+                       for t in sorted(figures.tallies("imperial_round", False), key=lambda t: int(t.detail))]
     imperial_points = sum(t.amount for t in vp if t.name == "imperial")
 
     picks = figures.tallies("picked", False)
@@ -305,14 +310,8 @@ def document(figures: Figures) -> Stats:
                       for name, c in sorted(cards.items(), key=lambda item: _key(item[0]))]
     pick_positions = [PickPosition(card=t.name, position=int(t.detail), picks=t.amount)
                       for t in sorted(picks, key=lambda t: (_key(t.name), int(t.detail)))]
-    by_round: dict[tuple[str, int], list[int]] = {}
-    for card, _, period, n, amount in figures.per_period("picked"):
-        if period is not None:
-            entry = by_round.setdefault((card, period), [0, 0])
-            entry[0] += amount
-            entry[1] = max(entry[1], n)
-    card_rounds = [CardRound(card=card, round=period, picks=v[0], games=v[1])
-                   for (card, period), v in sorted(by_round.items(), key=lambda item: (_key(item[0][0]), item[0][1]))]
+    card_rounds = [CardRound(card=t.name, round=int(t.detail), picks=t.amount, games=t.games)
+                   for t in sorted(figures.tallies("picked_round", False), key=lambda t: (_key(t.name), int(t.detail)))]
     return Stats(games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
                  vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
                  imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from gamelog.domain.replay_document import Document
+from gamelog.projections.views.sums import ALL_SIDES
 from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
 
 
@@ -114,7 +115,7 @@ class ViewFigures:
     def sides(self) -> list[SideRow]:
         return [SideRow(*row) for row in self._rows(
             "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
-            "SUM(s.score) AS score, SUM(s.score * s.score) AS squares FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
+            "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
             "LEFT JOIN view_results r ON r.game = c.game GROUP BY s.side")]
 
     def seats(self) -> list[tuple[int, int, int]]:
@@ -124,7 +125,7 @@ class ViewFigures:
 
     def periods(self) -> list[PeriodRow]:
         return [PeriodRow(*row) for row in self._rows(
-            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, SUM(p.value * p.value) AS squares "
+            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, SUM(CAST(p.value AS BIGINT) * p.value) AS squares "
             "FROM chosen c "
             "JOIN view_stat_periods p ON p.game = c.game "
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player GROUP BY p.period, s.side")]
@@ -145,11 +146,6 @@ class ViewFigures:
         return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM chosen c "
                           "JOIN view_stat_tallies t ON t.game = c.game WHERE t.fact = ? AND t.amount <> 0 "
                           "GROUP BY t.name", fact)
-
-    def per_period(self, fact: str) -> list[tuple[str, str, int, int, int]]:
-        return self._rows("SELECT f.name, f.detail, f.period, COUNT(DISTINCT f.game) AS games, SUM(f.amount) AS amount FROM chosen c "
-                          "JOIN view_stat_facts f ON f.game = c.game WHERE f.fact = ? "
-                          "GROUP BY f.name, f.detail, f.period", fact)
 
     def period_counts(self) -> list[tuple[int, int]]:
         return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM chosen c "
@@ -186,6 +182,103 @@ class ViewFigures:
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
             "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line WHERE s.side = ? AND p.period = ?",
             side, period)
+
+
+def summable(filters: Filters) -> bool:
+    """Whether ``filters`` choose games by their bucket alone (``view_stat_sums``): no ids, side or player."""
+    return not filters.ids and filters.side is None and filters.player is None
+
+
+class SummedFigures:
+    """The figures of the games of ``kind`` that ``filters`` choose, from the sums across games (``view_stat_sums``,
+    ``projections.views.sums``): one query, whatever the number of games. ``filters`` must be :func:`summable`;
+    the lines behind a figure are read game by game (:class:`ViewFigures`)."""
+
+    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
+        if not summable(filters):
+            raise ValueError("the sums choose games by their bucket only: no ids, side or player")
+        self._lines = ViewFigures(cursor, kind, filters)
+        where, params = ["kind = ?"], [kind]
+        if filters.players is not None:
+            where.append("players = ?")
+            params.append(filters.players)
+        if filters.goal is not None:
+            where.append("goal = ?")
+            params.append(filters.goal)
+        if filters.expansion is not None:
+            where.append("expansions LIKE ?")
+            params.append(f"%,{filters.expansion.casefold()},%")
+        if filters.since is not None:
+            where.append("day <> '' AND day >= ?")
+            params.append(filters.since)
+        if filters.until is not None:
+            where.append("day <> '' AND day <= ?")
+            params.append(filters.until)
+        if filters.clean:
+            where.append("clean = 1")
+        cursor.execute("SELECT what, side, name, detail, winner, SUM(games) AS games, SUM(amount) AS amount, "
+                       "SUM(periods) AS periods, SUM(extra) AS extra FROM view_stat_sums "
+                       f"WHERE {' AND '.join(where)} GROUP BY what, side, name, detail, winner", tuple(params))
+        self._rows: dict[str, list[tuple]] = {}
+        for what, side, name, detail, winner, *values in cursor.fetchall():
+            self._rows.setdefault(what, []).append((side, name, detail, winner, *(int(v) for v in values)))
+
+    def _of(self, what: str) -> list[tuple]:
+        return self._rows.get(what, [])
+
+    def count(self) -> tuple[int, int]:
+        rows = self._of("game")
+        return sum(r[4] for r in rows), sum(r[5] for r in rows)
+
+    def sides(self) -> list[SideRow]:
+        sides: dict[str, list[int]] = {}
+        for side, _, _, winner, games, score, _, squares in self._of("side"):
+            total = sides.setdefault(side, [0, 0, 0, 0])
+            total[0] += games
+            total[1] += games if winner else 0
+            total[2] += score
+            total[3] += squares
+        return [SideRow(side, *total) for side, total in sides.items()]
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        seats: dict[int, list[int]] = {}
+        for _, seat, _, winner, games, *_ in self._of("seat"):
+            total = seats.setdefault(int(seat), [0, 0])
+            total[0] += games
+            total[1] += games if winner else 0
+        return [(seat, games, wins) for seat, (games, wins) in seats.items()]
+
+    def periods(self) -> list[PeriodRow]:
+        return [PeriodRow(int(period), side, games, score, squares)
+                for side, period, _, _, games, score, _, squares in self._of("period")]
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        if not by_side:
+            return [FactTotal(name, detail, "", games, amount, periods, won)
+                    for _, name, detail, _, games, amount, periods, won in self._of(f"all:{fact}") if detail != ALL_SIDES]
+        totals: dict[tuple[str, str, str], list[int]] = {}
+        for side, name, detail, winner, games, amount, periods, _ in self._of(f"fact:{fact}"):
+            total = totals.setdefault((name, detail, side), [0, 0, 0, 0])
+            total[0] += games
+            total[1] += amount
+            total[2] += periods
+            total[3] += amount if winner else 0
+        return [FactTotal(name, detail, side, *total) for (name, detail, side), total in totals.items()]
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return [(name, games) for _, name, detail, _, games, *_ in self._of(f"all:{fact}") if detail == ALL_SIDES]
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return [(int(name), games) for _, name, _, _, games, *_ in self._of("lasted")]
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        return self._lines.fact_lines(fact, name, detail, side)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._lines.win_lines(side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        return self._lines.score_lines(side, period)
 
 
 # -- the document as tables --------------------------------------------------------------------

@@ -204,6 +204,9 @@ def _lines(table: Table, label: str, value: str, x: str) -> str:
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
     for n in range(low, high + 1):
         parts.append(f'<text x="{px(n):.1f}" y="{height - 8}" font-size="12" text-anchor="middle">{n}</text>')
+    for tick in (0, top / 2, top):
+        parts.append(f'<text x="{pad - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick:g}</text>'
+                     f'<line x1="{pad}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
     legend = []
     for i, (name, points) in enumerate(sorted(series.items(), key=lambda item: item[0].casefold())):
         colour = PALETTE[i % len(PALETTE)]

@@ -16,8 +16,8 @@ from typing import Any, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.registry import Layout, stats_format
-from gamelog.projections.reports.statistics import (Explanation, Filters, ViewFigures, explanation, kinds,
-                                                    stat_game_count, table_names)
+from gamelog.projections.reports.statistics import (Explanation, Filters, SummedFigures, ViewFigures, explanation,
+                                                    kinds, stat_game_count, summable, table_names)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
@@ -126,7 +126,8 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     with _views(store, arguments, source_format) as (cursor, ids):
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        return _statistics(kind).document(ViewFigures(cursor, kind, chosen))
+        figures = SummedFigures(cursor, kind, chosen) if summable(chosen) else ViewFigures(cursor, kind, chosen)
+        return _statistics(kind).document(figures)
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,

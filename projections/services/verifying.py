@@ -145,6 +145,8 @@ def orphan_rows(store: GameStore, game_id: str) -> list[ChainBreak]:
     keeper = ViewKeeper(store)
     with keeper.connection() as cursor:
         for table in TABLES:
+            if table == "view_stat_sums":
+                continue  # summed across games: no game's rows (each game's part is in view_stat_games)
             if table == "view_context":
                 cursor.execute("SELECT originator_id, game FROM view_context ORDER BY originator_id")
                 strays = [game for originator, game in cursor.fetchall() if originator not in originators]

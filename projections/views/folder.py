@@ -13,7 +13,8 @@
 * ``view_stat_games``, ``view_stat_seats``, ``view_stat_periods``, ``view_stat_facts`` and
   ``view_stat_tallies``: what ``gamelog stats`` adds up across games (each game's kind, players, date and
   expansions; each player's side and final score; each player's score after each round, or turn; each fact
-  the game's ``statistics`` count, with its line; those facts added up per game).
+  the game's ``statistics`` count, with its line; those facts added up per game) and ``view_stat_sums`` (all of it
+  summed across games by what the filters choose: ``projections.views.sums``).
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
 (SQLite's ``?`` placeholders; the store backend's ``PortableCursor`` adapts them to
@@ -38,6 +39,7 @@ from gamelog.domain.dispatch import Dispatching, handles
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.domain.statistics import Fact
+from gamelog.projections.views.sums import SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
                                             TrackRow, TurnRow)
@@ -57,7 +59,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_moot (game TEXT, line INTEGER, about INTEGER, rule TEXT, severity TEXT, "
     "player TEXT, message TEXT)",
     "CREATE TABLE IF NOT EXISTS view_stat_games (game TEXT PRIMARY KEY, kind TEXT, players INTEGER, goal INTEGER, "
-    "at TEXT, expansions TEXT)",
+    "at TEXT, expansions TEXT, contrib TEXT)",
+    SUMS,
     "CREATE TABLE IF NOT EXISTS view_stat_seats (game TEXT, player TEXT, seat INTEGER, side TEXT, score INTEGER, "
     "line INTEGER, PRIMARY KEY (game, player))",
     "CREATE TABLE IF NOT EXISTS view_stat_periods (game TEXT, period INTEGER, player TEXT, value INTEGER, "
@@ -71,7 +74,8 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS stat_facts_by_fact ON view_stat_facts (fact, game)",
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
-          "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies")
+          "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",
+          "view_stat_sums")
 
 
 _ON_CONFLICT = {
@@ -175,7 +179,7 @@ class ViewFolder(Dispatching):
         expansions = statistics.expansions(header) if statistics is not None else ()
         context["stat"] = {"sides": {p: side(header, p) for p in header.players}, "memo": {}, "facts": 0}
         self._add(StatGameRow(header.id, header.game, len(header.players), context["goal"], header.at or "",
-                              "".join(f",{e.casefold()}" for e in expansions) + ","))
+                              "".join(f",{e.casefold()}" for e in expansions) + ",", "[]"))
         for seat, player in enumerate(header.players, 1):
             self._scored[("view_stat_seats", header.id, player)] = StatSeatRow(
                 header.id, player, seat, context["stat"]["sides"][player], 0, line)
@@ -337,6 +341,8 @@ class ViewFolder(Dispatching):
         self._write_rows()
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
+            if "stat" in context:
+                settle(self.cursor, context["id"])
             self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "
                                 "game = excluded.game, context = excluded.context",
                                 (originator_id, context["id"], json.dumps(context, sort_keys=True)))

@@ -105,6 +105,7 @@ class StatGameRow(NamedTuple):
     goal: int | None
     at: str  # the header's ``at`` ("" when it has none)
     expansions: str  # the expansions, each between commas (",pok,codex,"): a filter is one LIKE
+    contrib: str  # the game's part of view_stat_sums, as JSON (projections.views.sums)
 
 
 class StatSeatRow(NamedTuple):
