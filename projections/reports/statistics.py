@@ -46,7 +46,11 @@ class Filters:
 
 
 def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
-    """The SQL of the CTE ``chosen`` (one column, ``game``) and its parameters."""
+    """The SQL choosing the games (a query of one column, ``game``) and its parameters.
+
+    Queries read it as ``x.game IN (...)``, which both databases evaluate once (SQLite into a temporary index):
+    as a CTE joined to, SQLite evaluated its filters again for every row.
+    """
     where, params = ["g.kind = ?"], [kind]
     if filters.ids:
         where.append(f"g.game IN ({', '.join('?' * len(filters.ids))})")
@@ -76,7 +80,7 @@ def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
         where.append("NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
                      "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
                      "AND m.rule = f.rule AND m.message = f.message))")
-    return f"WITH chosen AS (SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where)}) ", tuple(params)
+    return f"SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where)}", tuple(params)
 
 
 def kinds(cursor: Any) -> list[str]:
@@ -100,56 +104,55 @@ class ViewFigures:
     def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
         self.cursor = cursor
         self.kind = kind
-        self._with, self._params = chosen(kind, filters)
+        self._chosen, self._params = chosen(kind, filters)
 
     def _rows(self, sql: str, *params: Any) -> list[tuple]:
-        self.cursor.execute(self._with + sql, self._params + params)
+        """Rows of ``sql``, whose ``{chosen}`` (the games chosen) comes before any other parameter."""
+        self.cursor.execute(sql.format(chosen=self._chosen), self._params + params)
         # PostgreSQL sums integers as numeric (a Decimal): every sum here is a whole number.
         return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
 
     def count(self) -> tuple[int, int]:
-        (games, finished), = self._rows("SELECT COUNT(*) AS games, COUNT(r.game) AS finished FROM chosen c "
-                                        "LEFT JOIN view_results r ON r.game = c.game")
+        (games, finished), = self._rows("SELECT COUNT(*) AS games, COUNT(r.game) AS finished FROM view_stat_games g "
+                                        "LEFT JOIN view_results r ON r.game = g.game WHERE g.game IN ({chosen})")
         return games, finished
 
     def sides(self) -> list[SideRow]:
         return [SideRow(*row) for row in self._rows(
             "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
-            "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
-            "LEFT JOIN view_results r ON r.game = c.game GROUP BY s.side")]
+            "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM view_stat_seats s "
+            "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.side")]
 
     def seats(self) -> list[tuple[int, int, int]]:
-        return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins FROM chosen c "
-                          "JOIN view_stat_seats s ON s.game = c.game LEFT JOIN view_results r ON r.game = c.game "
-                          "GROUP BY s.seat")
+        return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) "
+                          "AS wins FROM view_stat_seats s LEFT JOIN view_results r ON r.game = s.game "
+                          "WHERE s.game IN ({chosen}) GROUP BY s.seat")
 
     def periods(self) -> list[PeriodRow]:
         return [PeriodRow(*row) for row in self._rows(
-            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, SUM(CAST(p.value AS BIGINT) * p.value) AS squares "
-            "FROM chosen c "
-            "JOIN view_stat_periods p ON p.game = c.game "
-            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player GROUP BY p.period, s.side")]
+            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, "
+            "SUM(CAST(p.value AS BIGINT) * p.value) AS squares FROM view_stat_periods p "
+            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player WHERE p.game IN ({chosen}) "
+            "GROUP BY p.period, s.side")]
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         side = "COALESCE(s.side, '')" if by_side else "''"
         group = ", s.side" if by_side else ""
         rows = self._rows(
             f"SELECT t.name, t.detail, {side} AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
-            "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won FROM chosen c "
-            "JOIN view_stat_tallies t ON t.game = c.game "
-            "LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
+            "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
+            "FROM view_stat_tallies t LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
             "LEFT JOIN view_results r ON r.game = t.game "
-            f"WHERE t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
+            f"WHERE t.game IN ({{chosen}}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
         return [FactTotal(*row) for row in rows]
 
     def games_with(self, fact: str) -> list[tuple[str, int]]:
-        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM chosen c "
-                          "JOIN view_stat_tallies t ON t.game = c.game WHERE t.fact = ? AND t.amount <> 0 "
-                          "GROUP BY t.name", fact)
+        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM view_stat_tallies t "
+                          "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name", fact)
 
     def period_counts(self) -> list[tuple[int, int]]:
-        return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM chosen c "
-                          "JOIN view_stat_periods p ON p.game = c.game GROUP BY p.game) AS lasted GROUP BY n")
+        return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM view_stat_periods p "
+                          "WHERE p.game IN ({chosen}) GROUP BY p.game) AS lasted GROUP BY n")
 
     def _explained(self, sql: str, *params: Any) -> list[Explained]:
         rows = self._rows(sql, *params)
@@ -157,31 +160,33 @@ class ViewFigures:
             rows, key=lambda r: (r[0], r[1]))]
 
     def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
-        where, params = ["f.fact = ?", "f.amount <> 0"], [fact]
+        where, params = ["f.game IN ({chosen})", "f.fact = ?", "f.amount <> 0"], [fact]
         for column, value in (("f.name", name), ("f.detail", detail), ("s.side", side)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
         return self._explained(
-            "SELECT f.game, f.line, l.text, f.amount FROM chosen c JOIN view_stat_facts f ON f.game = c.game "
+            "SELECT f.game, f.line, l.text, f.amount FROM view_stat_facts f "
             "LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player "
             f"LEFT JOIN view_lines l ON l.game = f.game AND l.line = f.line WHERE {' AND '.join(where)}", *params)
 
     def win_lines(self, side: str) -> list[Explained]:
         return self._explained(
-            "SELECT r.game, r.line, r.reason, 1 AS amount FROM chosen c JOIN view_results r ON r.game = c.game "
-            "JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner WHERE s.side = ?", side)
+            "SELECT r.game, r.line, r.reason, 1 AS amount FROM view_results r "
+            "JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
+            "WHERE r.game IN ({chosen}) AND s.side = ?", side)
 
     def score_lines(self, side: str, period: int | None) -> list[Explained]:
         if period is None:
             return self._explained(
-                "SELECT s.game, s.line, l.text, s.score FROM chosen c JOIN view_stat_seats s ON s.game = c.game "
-                "LEFT JOIN view_lines l ON l.game = s.game AND l.line = s.line WHERE s.side = ?", side)
+                "SELECT s.game, s.line, l.text, s.score FROM view_stat_seats s "
+                "LEFT JOIN view_lines l ON l.game = s.game AND l.line = s.line WHERE s.game IN ({chosen}) "
+                "AND s.side = ?", side)
         return self._explained(
-            "SELECT p.game, p.line, l.text, p.value FROM chosen c JOIN view_stat_periods p ON p.game = c.game "
+            "SELECT p.game, p.line, l.text, p.value FROM view_stat_periods p "
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
-            "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line WHERE s.side = ? AND p.period = ?",
-            side, period)
+            "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line "
+            "WHERE p.game IN ({chosen}) AND s.side = ? AND p.period = ?", side, period)
 
 
 def summable(filters: Filters) -> bool:
