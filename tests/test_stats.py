@@ -172,3 +172,19 @@ def test_both_backends_give_the_same_bytes_in_every_format(tmp_path):
                 assert outputs[0][0] == 0, outputs[0][1]
     finally:
         pg.drop()
+
+
+def test_verify_checks_the_statistics_views_and_rebuild_repairs_them(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl"))
+    import sqlite3
+
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE view_stat_sums SET games = games + 1 WHERE what = 'side' AND side = 'Bob'")
+        conn.execute("UPDATE view_stat_tallies SET amount = amount + 1 WHERE fact = 'built' AND player = 'Ann'")
+    result = CliRunner().invoke(main, ["verify", "uchronia-2p-tiebreak", "--store", store])
+    assert result.exit_code == 3
+    assert "view_stat_sums: the sums of" in result.output and "view_stat_tallies:" in result.output
+    rebuild_views(store)
+    assert CliRunner().invoke(main, ["verify", "uchronia-2p-tiebreak", "--store", store]).exit_code == 0

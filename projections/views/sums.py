@@ -135,3 +135,25 @@ def settle(cursor: Any, game: str) -> None:
     cursor.executemany(f"DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 "
                        "AND extra = 0", sorted(change[:len(BUCKET + FIGURE)] for change in changes))
     cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
+
+
+def differences(cursor: Any, shown: int = 10) -> list[str]:
+    """Where ``view_stat_sums`` differs from the sum of every game's part (``view_stat_games.contrib``): each row
+    that differs, in words (the first ``shown``, then how many more)."""
+    expected: dict[tuple, list[int]] = {}
+    cursor.execute("SELECT contrib FROM view_stat_games")
+    for (contrib,) in cursor.fetchall():
+        for key, values in json.loads(contrib or "[]"):
+            total = expected.setdefault(tuple(key), [0, 0, 0, 0])
+            for i, value in enumerate(values):
+                total[i] += value
+    expected = {key: values for key, values in expected.items() if any(values)}
+    columns = BUCKET + FIGURE + VALUES
+    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums")
+    kept = {tuple(row[:len(BUCKET + FIGURE)]): [int(v) for v in row[len(BUCKET + FIGURE):]] for row in cursor.fetchall()}
+    found = []
+    for key in sorted(expected.keys() | kept.keys(), key=repr):
+        if expected.get(key) != kept.get(key):
+            found.append(f"the sums of {dict(zip(BUCKET + FIGURE, key))} are {kept.get(key)}; the games' parts "
+                         f"give {expected.get(key)}")
+    return found[:shown] + ([f"{len(found) - shown} more rows differ"] if len(found) > shown else [])
