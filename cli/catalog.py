@@ -41,9 +41,10 @@ def schema(name: str) -> None:
     """Print a JSON Schema: of the log format (v1, the default), or of a command's JSON output.
 
     NAME is log (a log's lines: the default), or the document that
-    `--format json` prints: validate, games, replay, report, audit, what-if
-    (audit --without), verify, verify-against (verify --against), reconcile,
-    reconcile-store (reconcile --declared FILE with no GAME).
+    `--format json` prints: validate, games, replay, report, stats,
+    stats-explain (stats --explain), audit, what-if (audit --without),
+    verify, verify-against (verify --against), reconcile, reconcile-store
+    (reconcile --declared FILE with no GAME).
 
     Examples:
 

@@ -16,6 +16,7 @@ from gamelog.cli.projections import projections
 from gamelog.cli.reconcile import reconcile
 from gamelog.cli.replay import replay
 from gamelog.cli.report import report
+from gamelog.cli.stats import stats
 from gamelog.cli.terminal import COLORS, click_color
 from gamelog.cli.validate import validate
 from gamelog.cli.verify import verify
@@ -85,7 +86,8 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
     ctx.color = click_color(color)
 
 
-for command in (validate, import_, games, replay, report, audit, reconcile, verify, projections, convert, schema):
+for command in (validate, import_, games, replay, report, stats, audit, reconcile, verify, projections, convert,
+                schema):
     main.add_command(command)
 
 

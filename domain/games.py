@@ -4,11 +4,12 @@ Each game is one folder (a package) with the same modules: ``events`` (the
 log's lines and the derived events), ``state`` (their fold), ``rules`` (each
 rule checked, citing its ID), ``game`` (the engine that decides, its own rule
 texts, and ``RULES``), ``reference`` (its reference data), ``phrases`` (how
-each event reads in words), ``measures`` (what it counts, its score and goal)
-and ``replay_document`` (its part of ``replay --format json``). Its ``game``
-module's ``RULES``, a :class:`GameRules`, ties them together: the reader, the
-store, the views, the reports and the CLI find every game through this
-registry, and know none of them by name.
+each event reads in words), ``measures`` (what it counts, its score and goal),
+``statistics`` (what it counts across games) and ``replay_document``
+(its part of ``replay --format json``). Its ``game`` module's ``RULES``, a
+:class:`GameRules`, ties them together: the reader, the store, the views,
+the reports and the CLI find every game through this registry, and know none
+of them by name.
 
 A game may be plugged in from elsewhere (:func:`register`, or
 :func:`plugged_in` for a while); see ``docs/adding-a-game.md``.
@@ -49,11 +50,14 @@ class GameRules:
     counts (:class:`~domain.measures.Measures`), ``rounds`` the recorded event
     class that begins a round (its ``round`` field is the round's number;
     None when the game has turns only), ``state_phrases`` how its state reads
-    to a player (``domain.phrases.StatePhrases``), and ``rule_texts`` the texts of its own
-    rule IDs (those RULES.md does not hold). ``secrets`` is its ``secrets.HIDDEN``
-    (``domain.secrets.Hidden``): the names a player may not see at a point
-    of the game, what ``--as PLAYER`` hides (None: nothing is hidden). ``results`` reads what its log
-    declares of the result and where each point of its score comes from
+    to a player (``domain.phrases.StatePhrases``), ``rule_texts`` the texts of its own
+    rule IDs (those RULES.md does not hold), and ``statistics`` what it counts
+    across games (a :class:`~domain.statistics.Statistics`, from its
+    ``statistics`` module; None: ``gamelog stats`` has nothing to say of it).
+    ``secrets`` is its ``secrets.HIDDEN`` (``domain.secrets.Hidden``): the names
+    a player may not see at a point of the game, what ``--as PLAYER`` hides
+    (None: nothing is hidden). ``results`` reads what its log declares of the
+    result and where each point of its score comes from
     (``domain.declarations``; by default: nothing declared, one source).
 
     Made from them: ``period``, how its reports group by default (``"round"``
@@ -73,6 +77,7 @@ class GameRules:
     secrets: Callable[[str, Any, Any], frozenset[str]] | None = None
     results: ResultSources = ResultSources()
     state_phrases: StatePhrases = PLAIN_STATE
+    statistics: Any = None
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

@@ -286,7 +286,20 @@ def test_the_fixture_has_the_modules_adding_a_game_lists():
     table = set(re.findall(r"^\| `(\w+)\.py` \|", page, re.MULTILINE))
     folder = {path.stem for path in (ROOT / "tests" / "fixtures" / "coin_toss").glob("*.py") if path.stem != "__init__"}
     assert table == folder == {"events", "state", "rules", "game", "replay_document", "reference", "phrases", "measures",
-                              "secrets"}
+                              "secrets", "statistics"}
     for package in REAL_GAMES.values():
         folder = ROOT.joinpath(*package.removeprefix("gamelog.").split("."))
         assert {path.stem for path in folder.glob("*.py") if path.stem != "__init__"} == table, package
+
+
+def test_the_plugins_statistics_count_its_facts_and_its_wins(gamelog, flip):
+    """``gamelog stats`` of the flip, counted from FLIP: Ann won (line 15, COIN-WIN) on 2 VP; the coin showed heads
+    once (line 5) and tails twice (lines 8, 13)."""
+    gamelog("import", flip)
+    doc = json.loads(gamelog("stats", "--format", "json"))
+    assert doc["game"] == "coin-toss" and doc["games"] == doc["finished"] == 1
+    assert [(p["player"], p["wins"], p["mean_vp"]) for p in doc["players"]] == [("Ann", 1, 2.0), ("Bob", 0, 0.0)]
+    assert [(f["face"], f["shown"]) for f in doc["faces"]] == [("heads", 1), ("tails", 2)]
+    explained = json.loads(gamelog("stats", "--explain", "faces/tails/shown", "--format", "json"))
+    assert [(line["line"], line["amount"]) for line in explained["lines"]] == [(8, 1), (13, 1)]
+    assert json.loads(gamelog("stats", "--explain", "players/ann/wins", "--format", "json"))["lines"][0]["line"] == 15

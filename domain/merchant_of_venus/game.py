@@ -13,7 +13,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import measures, phrases, secrets
+from gamelog.domain.merchant_of_venus import measures, phrases, secrets, statistics
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
     EVENTS,
@@ -242,4 +242,5 @@ RULES = GameRules(
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
+    statistics=statistics.STATISTICS,
 )

@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import measures, phrases, secrets
+from gamelog.domain.twilight_imperium import measures, phrases, secrets, statistics
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -326,4 +326,5 @@ RULES = GameRules(
     rounds=RoundStarted,
     rule_texts=RULE_TEXTS,
     results=measures.RESULTS,
+    statistics=statistics.STATISTICS,
 )

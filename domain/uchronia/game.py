@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.uchronia import measures, phrases, secrets
+from gamelog.domain.uchronia import measures, phrases, secrets, statistics
 from gamelog.domain.uchronia import rules
 from gamelog.domain.uchronia.events import (
     EVENTS,
@@ -181,6 +181,7 @@ RULES = GameRules(
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
+    statistics=statistics.STATISTICS,
     rule_texts=RULE_TEXTS,
     results=measures.RESULTS,
 )

@@ -430,8 +430,8 @@ def replay_type() -> Any:
     return types[0] if len(types) == 1 else Union[types]  # a runtime union, for msgspec
 
 
-NAMES = ("validate", "games", "replay", "report", "audit", "what-if", "verify", "verify-against", "reconcile",
-         "reconcile-store")
+NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
+         "verify-against", "reconcile", "reconcile-store")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
 
 _TYPES: dict[str, Any] = {
@@ -447,8 +447,21 @@ _TYPES: dict[str, Any] = {
 }
 
 
+def stats_type() -> Any:
+    """The type of ``stats``' document: the union of every game's that declares statistics, told apart by ``game``."""
+    import typing
+
+    types = tuple(typing.get_type_hints(GAMES[name].statistics.document)["return"]
+                  for name in GAMES if GAMES[name].statistics is not None)
+    return types[0] if len(types) == 1 else Union[types]  # a runtime union, for msgspec
+
+
 def document_type(name: str) -> Any:
     """The type of the document ``name`` (one of :data:`NAMES`); raises KeyError for another name."""
     if name not in NAMES:
         raise KeyError(name)
-    return replay_type() if name == "replay" else _TYPES[name]
+    if name == "stats-explain":
+        from gamelog.projections.reports.statistics import Explanation
+
+        return Explanation
+    return replay_type() if name == "replay" else stats_type() if name == "stats" else _TYPES[name]

@@ -25,10 +25,12 @@ from gamelog.projections.reports.audit import AuditParts
 from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                        render_what_if_json, render_what_if_markdown,
                                                        render_what_if_text)
-from gamelog.projections.reports.documents import Period, Reconciliation, Report, StoreReconciliation, WhatIf
+from gamelog.projections.reports.documents import Period, Reconciliation, Report, StoreReconciliation, WhatIf, encode
 from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
 from gamelog.projections.reports.html import html_pieces
 from gamelog.projections.reports.reconcile_formats import render_reconciliation
+from gamelog.projections.reports.stats_formats import (explain_csv, explain_html, explain_markdown, explain_text,
+                                                       stats_csv, stats_html, stats_json, stats_markdown, stats_text)
 from gamelog.projections.reports.terminal import WIDTH
 
 
@@ -169,6 +171,38 @@ def reconcile_format(name: str) -> ReconcileRender:
     return _named("reconcile format", RECONCILE_FORMATS, name)
 
 
+@dataclass(frozen=True)
+class StatsFormat:
+    """One ``stats`` format: how it writes the statistics (``table``: the one table asked for, None: all) and the
+    lines behind one figure (``--explain``)."""
+
+    name: str
+    stats: Callable[[Any, Layout, str | None], Iterable[str]]
+    explain: Callable[[Any, Layout], Iterable[str]]
+
+
+STATS_FORMATS: dict[str, StatsFormat] = {}
+
+
+def register_stats_format(name: str, *, stats: Callable[[Any, Layout, str | None], Iterable[str]],
+                          explain: Callable[[Any, Layout], Iterable[str]]) -> StatsFormat:
+    """Register the ``stats`` format ``name``; raises ValueError when it is taken."""
+    if name in STATS_FORMATS:
+        raise ValueError(f"a stats format named {name!r} is registered already")
+    STATS_FORMATS[name] = StatsFormat(name, stats, explain)
+    return STATS_FORMATS[name]
+
+
+def stats_formats() -> list[str]:
+    """The names of the ``stats`` formats, in the order they were registered."""
+    return list(STATS_FORMATS)
+
+
+def stats_format(name: str) -> StatsFormat:
+    """The ``stats`` format ``name``; raises KeyError naming the known ones."""
+    return _named("stats format", STATS_FORMATS, name)
+
+
 # gamelog's own formats, in the order `--help` lists them.
 register_format("text", lambda head, periods, layout: text_pieces(head, periods, layout.style, layout.width))
 register_format("markdown", lambda head, periods, _: markdown_pieces(head, periods),
@@ -190,3 +224,14 @@ register_reconcile_format("text", lambda doc, layout: render_reconciliation(doc,
 register_reconcile_format("markdown", lambda doc, _: render_reconciliation(doc, "markdown"))
 register_reconcile_format("json", lambda doc, _: render_reconciliation(doc, "json"))
 register_reconcile_format("html", lambda doc, _: render_reconciliation(doc, "html"))
+
+register_stats_format("text", stats=lambda doc, layout, table: stats_text(doc, layout.width, table),
+                      explain=lambda explained, layout: explain_text(explained, layout.width))
+register_stats_format("markdown", stats=lambda doc, _, table: stats_markdown(doc, table),
+                      explain=lambda explained, _: explain_markdown(explained))
+register_stats_format("json", stats=lambda doc, _, table: stats_json(doc, table),
+                      explain=lambda explained, _: [encode(explained, indent=1) + "\n"])
+register_stats_format("csv", stats=lambda doc, _, table: stats_csv(doc, table),
+                      explain=lambda explained, _: explain_csv(explained))
+register_stats_format("html", stats=lambda doc, _, table: stats_html(doc, table),
+                      explain=lambda explained, _: explain_html(explained))

@@ -27,7 +27,7 @@ from gamelog.projections.views.keeper import views_in_memory
 
 from .errors import BadInput, PointNotInGame
 from .outputs import check_output
-from .results_table import DeclaredRow, Table, TableInvalid, read_table
+from .results_table import DeclaredRow, ResultsTable, TableInvalid, read_table
 from .sources import Source, StoredGame, is_log_file, open_game, opened_game_store, reading_views
 
 __all__ = ["Reconciled", "Reconciliation", "StoreReconciliation", "TableInvalid", "read_table", "reconcile",
@@ -82,7 +82,7 @@ def _conflict(row: DeclaredRow, player: str, c: Candidate) -> str | None:
     return None
 
 
-def _group(table: Table) -> dict[str, list[DeclaredRow]]:
+def _group(table: ResultsTable) -> dict[str, list[DeclaredRow]]:
     groups: dict[str, list[DeclaredRow]] = {}
     for row in table.rows:
         groups.setdefault(row.game, []).append(row)
@@ -93,7 +93,7 @@ def _same_id(name: str, game_id: str) -> bool:
     return name == game_id or name.rsplit(".", 1)[0] == game_id
 
 
-def _match(table: Table, name: str, rows: list[DeclaredRow], candidates: list[Candidate],
+def _match(table: ResultsTable, name: str, rows: list[DeclaredRow], candidates: list[Candidate],
            problems: list[str]) -> Matched | None:
     """The candidate ``rows`` (a table's game ``name``) are, or None; a row that cannot be one of its players is a
     problem (``FILE:LINE: ...``)."""
@@ -109,7 +109,7 @@ def _match(table: Table, name: str, rows: list[DeclaredRow], candidates: list[Ca
     return Matched(name, chosen, by, _resolve(table, rows, chosen, problems))
 
 
-def _resolve(table: Table, rows: list[DeclaredRow], chosen: Candidate, problems: list[str]) -> list[tuple[DeclaredRow, str]]:
+def _resolve(table: ResultsTable, rows: list[DeclaredRow], chosen: Candidate, problems: list[str]) -> list[tuple[DeclaredRow, str]]:
     """Each row with the player of ``chosen`` it names; a row naming none, or one named before, is a problem."""
     matched: list[tuple[DeclaredRow, str]] = []
     seen: dict[str, int] = {}
@@ -153,13 +153,13 @@ def declared_in(source: Source, cursor: Any) -> Reconciliation | None:
     return _reconciliation(source, None, None, report_head(cursor, source.id).result.winner)
 
 
-def _reconcile_source(source: Source, matched: Matched | None, table: Table | None) -> Reconciliation:
+def _reconcile_source(source: Source, matched: Matched | None, table: ResultsTable | None) -> Reconciliation:
     with source.views() as cursor, reading_views(source):
         winner = report_head(cursor, source.id).result.winner
     return _reconciliation(source, matched, table, winner)
 
 
-def _reconciliation(source: Source, matched: Matched | None, table: Table | None, winner: str | None) -> Reconciliation:
+def _reconciliation(source: Source, matched: Matched | None, table: ResultsTable | None, winner: str | None) -> Reconciliation:
     folded = fold(source.game, source.history())
     rows = [TableRow(table.where(row), player, row.score, row.win) for row, player in matched.rows] if matched else None
     document = reconciliation(folded, source.game, source.name, winner, _what_if(source, folded), rows)
@@ -182,7 +182,7 @@ def reconcile(game: str, store: str, *, declared: str | None = None, columns: st
         return reconcile_source(source, table)
 
 
-def reconcile_source(source: Source, table: Table | None = None) -> Reconciliation:
+def reconcile_source(source: Source, table: ResultsTable | None = None) -> Reconciliation:
     """:func:`reconcile` of a game already open (``sources.Source``), with a results table already read."""
     matched = None
     if table is not None:

@@ -52,7 +52,7 @@ class DeclaredRow:
 
 
 @dataclass(frozen=True)
-class Table:
+class ResultsTable:
     """A results table read: its name (the file as given), its rows, and whether it has a game column."""
 
     name: str
@@ -115,7 +115,7 @@ def _win(text: str) -> bool | None:
     raise ValueError(text)
 
 
-def read_table(path: str, columns: str | None = None) -> Table:
+def read_table(path: str, columns: str | None = None) -> ResultsTable:
     """The results table at ``path`` (UTF-8 CSV, a heading row first), its columns found as the module says, or by
     ``columns`` (``field=HEADING,...``).
 
@@ -170,4 +170,4 @@ def read_table(path: str, columns: str | None = None) -> Table:
         rows.append(DeclaredRow(line, cell("game"), cell("player"), cell("faction"), score, win))
     if problems:
         raise TableInvalid("\n".join(problems))
-    return Table(path, rows, "game" in found)
+    return ResultsTable(path, rows, "game" in found)

@@ -23,6 +23,7 @@ from gamelog.projections.store.verify import (SHORT, Verdict, compare_catalog, c
                                               reading_problems, verify_chain)
 from gamelog.projections.views.compare import compare_views
 from gamelog.projections.views.folder import TABLES
+from gamelog.projections.views.sums import differences
 from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
@@ -145,6 +146,9 @@ def orphan_rows(store: GameStore, game_id: str) -> list[ChainBreak]:
     keeper = ViewKeeper(store)
     with keeper.connection() as cursor:
         for table in TABLES:
+            if table == "view_stat_sums":  # summed across games: checked against every game's part
+                problems += [ChainBreak(0, "derived", f"view_stat_sums: {what}", table) for what in differences(cursor)]
+                continue
             if table == "view_context":
                 cursor.execute("SELECT originator_id, game FROM view_context ORDER BY originator_id")
                 strays = [game for originator, game in cursor.fetchall() if originator not in originators]

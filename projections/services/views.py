@@ -7,7 +7,7 @@ from gamelog.projections.views.keeper import ViewKeeper, ViewStatus
 from .progress import Progress
 from .sources import opened_game_store
 
-VIEWS = ("lines", "turns", "tracks", "findings", "results")
+VIEWS = ("lines", "turns", "tracks", "findings", "results", "stats")
 """The views, as ``projections status`` names them (they move together: one position)."""
 
 

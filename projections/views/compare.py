@@ -17,7 +17,7 @@ PAGE = 5000
 """Rows read at a time from each side."""
 
 _KEYS = {"view_lines": "line", "view_turns": "turn", "view_tracks": "seq", "view_findings": "seq",
-         "view_corrections": "line"}
+         "view_corrections": "line", "view_stat_facts": "seq"}
 """The column that numbers a game's rows in each view table keyed by it (view_results has one row a game)."""
 SHOWN = 10
 """Differences named per table; more are counted."""

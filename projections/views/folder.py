@@ -9,7 +9,12 @@
 * ``view_findings``: every rule finding, with its line, turn and round;
 * ``view_results``: how each finished game ended;
 * ``view_corrections``: each correction, the line it voided and why;
-* ``view_moot``: each finding a correction made moot (``about`` its line), and the correction's line.
+* ``view_moot``: each finding a correction made moot (``about`` its line), and the correction's line;
+* ``view_stat_games``, ``view_stat_seats``, ``view_stat_periods``, ``view_stat_facts`` and
+  ``view_stat_tallies``: what ``gamelog stats`` adds up across games (each game's kind, players, date and
+  expansions; each player's side and final score; each player's score after each round, or turn; each fact
+  the game's ``statistics`` count, with its line; those facts added up per game) and ``view_stat_sums`` (all of it
+  summed across games by what the filters choose: ``projections.views.sums``).
 
 :class:`ViewFolder` folds events into these tables through a DB-API cursor
 (SQLite's ``?`` placeholders; the store backend's ``PortableCursor`` adapts them to
@@ -33,7 +38,11 @@ from gamelog.domain.events import FindingMooted, FindingRaised, GameWon, LineVoi
 from gamelog.domain.dispatch import Dispatching, handles
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
-from gamelog.projections.views.rows import TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow, TrackRow, TurnRow
+from gamelog.domain.statistics import Fact
+from gamelog.projections.views.sums import SUMS, settle
+from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
+                                            StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
+                                            TrackRow, TurnRow)
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "
@@ -49,9 +58,24 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_context (originator_id TEXT PRIMARY KEY, game TEXT, context TEXT)",
     "CREATE TABLE IF NOT EXISTS view_moot (game TEXT, line INTEGER, about INTEGER, rule TEXT, severity TEXT, "
     "player TEXT, message TEXT)",
+    "CREATE TABLE IF NOT EXISTS view_stat_games (game TEXT PRIMARY KEY, kind TEXT, players INTEGER, goal INTEGER, "
+    "at TEXT, expansions TEXT, contrib TEXT)",
+    SUMS,
+    "CREATE TABLE IF NOT EXISTS view_stat_seats (game TEXT, player TEXT, seat INTEGER, side TEXT, score INTEGER, "
+    "line INTEGER, PRIMARY KEY (game, player))",
+    "CREATE TABLE IF NOT EXISTS view_stat_periods (game TEXT, period INTEGER, player TEXT, value INTEGER, "
+    "line INTEGER, PRIMARY KEY (game, period, player))",
+    "CREATE TABLE IF NOT EXISTS view_stat_facts (game TEXT, seq INTEGER, line INTEGER, period INTEGER, player TEXT, "
+    "fact TEXT, name TEXT, detail TEXT, amount INTEGER, voidable INTEGER, PRIMARY KEY (game, seq))",
+    "CREATE TABLE IF NOT EXISTS view_stat_tallies (game TEXT, player TEXT, fact TEXT, name TEXT, detail TEXT, "
+    "amount INTEGER, periods INTEGER, PRIMARY KEY (game, player, fact, name, detail))",
+    # The statistics add a fact up over every game: its rows, by fact first.
+    "CREATE INDEX IF NOT EXISTS stat_tallies_by_fact ON view_stat_tallies (fact, name, detail)",
+    "CREATE INDEX IF NOT EXISTS stat_facts_by_fact ON view_stat_facts (fact, game)",
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
-          "view_moot")
+          "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",
+          "view_stat_sums")
 
 
 _ON_CONFLICT = {
@@ -59,6 +83,12 @@ _ON_CONFLICT = {
     # the turn decided again after it takes that number's row.
     "view_turns": " ON CONFLICT (game, turn) DO UPDATE SET round = excluded.round, player = excluded.player, "
                   "first_line = excluded.first_line, last_line = excluded.last_line",
+    # A player's score, and their score after a period, are rewritten as they change.
+    "view_stat_seats": " ON CONFLICT (game, player) DO UPDATE SET score = excluded.score, line = excluded.line",
+    "view_stat_periods": " ON CONFLICT (game, period, player) DO UPDATE SET value = excluded.value, line = excluded.line",
+    "view_stat_tallies": " ON CONFLICT (game, player, fact, name, detail) DO UPDATE SET "
+                         "amount = view_stat_tallies.amount + excluded.amount, "
+                         "periods = view_stat_tallies.periods + excluded.periods",
 }
 
 
@@ -89,6 +119,13 @@ class ViewFolder(Dispatching):
         self._games: dict[str, GameRules] = {}
         self._steps: dict[type, Any] = {}
         self._folds: dict[type, Callable[..., None]] = dict(self.HANDLERS)
+        # What the statistics count: each game's facts by event class (recorded lines' and derived events'),
+        # and the rows of scores and tallies that change as they are folded, written once per flush.
+        # (Classes every game shares, GameWon or turn_started, may be a fact of one game only: by game too.)
+        self._facts: dict[type, dict[str, Callable[..., Any]]] = {}
+        self._line_facts: dict[type, dict[str, Callable[..., Any]]] = {}
+        self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
+        self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
         cursor.execute("SELECT originator_id, context FROM view_context")
         for originator_id, context in cursor.fetchall():
             self.contexts[originator_id] = context = json.loads(context)
@@ -107,6 +144,11 @@ class ViewFolder(Dispatching):
             self._folds[rules.engine.LINE_RECORDED] = type(self)._line_recorded
             self._steps.update(rules.measures.steps)
             self._folds.update(dict.fromkeys(rules.measures.steps, type(self)._measured))
+            statistics = rules.statistics
+            if statistics is not None:
+                recorded = set(rules.event_types)
+                for kind, facts in statistics.facts.items():
+                    (self._line_facts if kind in recorded else self._facts).setdefault(kind, {})[game] = facts
         return rules
 
     def fold(self, originator_id: str, event: Any) -> None:
@@ -121,11 +163,72 @@ class ViewFolder(Dispatching):
                 context["not_recorded"] = sorted(unrecorded)  # only where the header says so: older views lack it
             self.contexts[originator_id] = context
             self.dirty.add(originator_id)
+            self._game_began(context, rules, header, event.line)
             return
         self.dirty.add(originator_id)
         fold = self._folds.get(type(event))
         if fold is not None:
             fold(self, context, event)
+        facts = self._facts.get(type(event))
+        if facts is not None and context["game"] in facts:
+            self._count(context, event.line, facts[context["game"]](event, context["stat"]["memo"]), 0)
+
+    # -- what the statistics count ------------------------------------------------------
+
+    def _game_began(self, context: dict[str, Any], rules: GameRules, header: Any, line: int) -> None:
+        statistics = rules.statistics
+        side = statistics.side if statistics is not None else (lambda _, player: player)
+        expansions = statistics.expansions(header) if statistics is not None else ()
+        context["stat"] = {"sides": {p: side(header, p) for p in header.players}, "memo": {}, "facts": 0}
+        self._add(StatGameRow(header.id, header.game, len(header.players), context["goal"], header.at or "",
+                              "".join(f",{e.casefold()}" for e in expansions) + ",", "[]"))
+        for seat, player in enumerate(header.players, 1):
+            self._scored[("view_stat_seats", header.id, player)] = StatSeatRow(
+                header.id, player, seat, context["stat"]["sides"][player], 0, line)
+
+    def _score(self, context: dict[str, Any], player: str) -> int:
+        values = context["values"]
+        return sum(values.get(f"{player}\x1f{m}", 0) for m in self._games[context["game"]].measures.score)
+
+    def _period(self, context: dict[str, Any]) -> int | None:
+        return context["round"] if self._games[context["game"]].round_of is not None else (context["turn"] or None)
+
+    def _period_began(self, context: dict[str, Any], line: int) -> None:
+        """Every player's score after the new round (or turn) starts as their score now."""
+        period = self._period(context)
+        if period is None or "stat" not in context:
+            return
+        for player in context["players"]:
+            self._scored[("view_stat_periods", context["id"], period, player)] = StatPeriodRow(
+                context["id"], period, player, self._score(context, player), line)
+
+    def _score_moved(self, context: dict[str, Any], player: str, line: int) -> None:
+        if "stat" not in context or player not in context["stat"]["sides"]:
+            return
+        score, game = self._score(context, player), context["id"]
+        key = ("view_stat_seats", game, player)
+        seat = self._scored.get(key)
+        if seat is None:
+            seat = StatSeatRow(game, player, context["players"].index(player) + 1, context["stat"]["sides"][player],
+                               score, line)
+        self._scored[key] = seat._replace(score=score, line=line)
+        period = self._period(context)
+        if period is not None:
+            self._scored[("view_stat_periods", game, period, player)] = StatPeriodRow(game, period, player, score, line)
+
+    def _count(self, context: dict[str, Any], line: int, facts: Any, voidable: int) -> None:
+        """Add the facts of one event (a recorded line's when ``voidable``) to the facts and the game's tallies."""
+        stat = context.get("stat")
+        if stat is None:
+            return
+        period = self._period(context)
+        for fact in facts:
+            stat["facts"] += 1
+            self._add(StatFactRow(context["id"], stat["facts"], line, period, fact.player, fact.fact, fact.name,
+                                  fact.detail, fact.amount, voidable))
+            tally = self._tallied.setdefault((context["id"], fact.player, fact.fact, fact.name, fact.detail), [0, 0])
+            tally[0] += fact.amount
+            tally[1] += fact.amount * (period or 0)
 
     # -- the folds: new rows are kept to write a table at a time -------------------
 
@@ -137,9 +240,13 @@ class ViewFolder(Dispatching):
             begins = rules.round_of(recorded)
             if begins is not None:
                 context["round"] = begins
+                self._period_began(context, event.line)
         # A turn_started line opens the turn its TurnBegan (stored just after it) numbers.
         turn = context["turn"] + 1 if kind == "turn_started" else context["turn"]
         self._add(LineRow(context["id"], event.line, turn, context["round"], player, kind, text, 0))
+        facts = self._line_facts.get(type(recorded))
+        if facts is not None and context["game"] in facts:
+            self._count(context, event.line, facts[context["game"]](recorded, context["stat"]["memo"]), 1)
 
     def _measured(self, context: dict[str, Any], event: Any) -> None:
         step = self._steps[type(event)](event)
@@ -148,6 +255,8 @@ class ViewFolder(Dispatching):
         context["values"][key] = value
         self._add(TrackRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
                            step.subject, step.measure, step.delta, value, step.rule, step.reason))
+        if step.measure in self._games[context["game"]].measures.score:
+            self._score_moved(context, step.subject, event.line)
 
     @handles(FindingRaised)
     def _finding_raised(self, context: dict[str, Any], event: FindingRaised) -> None:
@@ -163,6 +272,8 @@ class ViewFolder(Dispatching):
         context["turn"] = event.turn
         self._turns[(context["id"], event.turn)] = len(self.rows.setdefault("view_turns", []))
         self._add(TurnRow(context["id"], event.turn, context["round"], event.player, event.line, event.line))
+        if self._games[context["game"]].round_of is None:
+            self._period_began(context, event.line)
 
     # -- the folds that change rows already written: the new rows go first ---------
 
@@ -191,6 +302,11 @@ class ViewFolder(Dispatching):
         self._write_rows()
         self.cursor.execute("UPDATE view_lines SET voided = 1 WHERE game = ? AND line = ?", (context["id"], event.voided))
         self._add(CorrectionRow(context["id"], event.line, event.voided, event.reason))
+        # The facts of the voided line are taken back, at the correction's line.
+        self.cursor.execute("SELECT player, fact, name, detail, amount FROM view_stat_facts "
+                            "WHERE game = ? AND line = ? AND voidable = 1 ORDER BY seq", (context["id"], event.voided))
+        taken = [Fact(player, fact, name, detail, -amount) for player, fact, name, detail, amount in self.cursor.fetchall()]
+        self._count(context, event.line, taken, 0)
 
     @handles(GameWon)
     def _game_won(self, context: dict[str, Any], event: GameWon) -> None:
@@ -212,6 +328,11 @@ class ViewFolder(Dispatching):
         self.rows.setdefault(TABLE[type(row)], []).append(row)
 
     def _write_rows(self) -> None:
+        for row in self._scored.values():
+            self._add(row)
+        for (game, player, fact, name, detail), (amount, periods) in self._tallied.items():
+            self._add(StatTallyRow(game, player, fact, name, detail, amount, periods))
+        self._scored, self._tallied = {}, {}
         for table, rows in self.rows.items():
             if rows:
                 self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))}){_ON_CONFLICT.get(table, '')}", rows)
@@ -222,6 +343,8 @@ class ViewFolder(Dispatching):
         self._write_rows()
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
+            if "stat" in context:
+                settle(self.cursor, context["id"])
             self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "
                                 "game = excluded.game, context = excluded.context",
                                 (originator_id, context["id"], json.dumps(context, sort_keys=True)))

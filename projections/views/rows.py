@@ -96,6 +96,66 @@ class MootRow(NamedTuple):
     message: str
 
 
+class StatGameRow(NamedTuple):
+    """``view_stat_games``: one game as statistics choose it: its kind, player count, goal, date, expansions."""
+
+    game: str
+    kind: str
+    players: int
+    goal: int | None
+    at: str  # the header's ``at`` ("" when it has none)
+    expansions: str  # the expansions, each between commas (",pok,codex,"): a filter is one LIKE
+    contrib: str  # the game's part of view_stat_sums, as JSON (projections.views.sums)
+
+
+class StatSeatRow(NamedTuple):
+    """``view_stat_seats``: one player of a game, their seat, side (faction), final score and the line that set it."""
+
+    game: str
+    player: str
+    seat: int
+    side: str
+    score: int
+    line: int
+
+
+class StatPeriodRow(NamedTuple):
+    """``view_stat_periods``: a player's score after one round (or turn), and the line that set it."""
+
+    game: str
+    period: int
+    player: str
+    value: int
+    line: int
+
+
+class StatFactRow(NamedTuple):
+    """``view_stat_facts``: one fact a game's statistics count (``domain.statistics.Fact``), with its line."""
+
+    game: str
+    seq: int
+    line: int
+    period: int | None
+    player: str
+    fact: str
+    name: str
+    detail: str
+    amount: int
+    voidable: int  # 1: the fact of a recorded line, taken back when a correction voids the line
+
+
+class StatTallyRow(NamedTuple):
+    """``view_stat_tallies``: a fact added up over one game (one row per player, fact, name and detail)."""
+
+    game: str
+    player: str
+    fact: str
+    name: str
+    detail: str
+    amount: int
+    periods: int  # the sum of amount × period: the mean round of a fact is periods / amount
+
+
 TABLE: dict[type, str] = {
     LineRow: "view_lines",
     TurnRow: "view_turns",
@@ -104,6 +164,11 @@ TABLE: dict[type, str] = {
     ResultRow: "view_results",
     CorrectionRow: "view_corrections",
     MootRow: "view_moot",
+    StatGameRow: "view_stat_games",
+    StatSeatRow: "view_stat_seats",
+    StatPeriodRow: "view_stat_periods",
+    StatFactRow: "view_stat_facts",
+    StatTallyRow: "view_stat_tallies",
 }
 """Each row type's table."""
 

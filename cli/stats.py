@@ -1,0 +1,74 @@
+"""``gamelog stats``: figures across a store's games (or logs and exports), each traceable to its lines."""
+
+from __future__ import annotations
+
+import datetime
+
+import click
+
+from gamelog.cli.options import RegistryChoice, store_option
+from gamelog.cli.output import write_pieces
+from gamelog.cli.terminal import text_width
+from gamelog.projections.reports.registry import Layout, stats_formats
+from gamelog.stats import Filters, explain, stats as stats_of, stats_pieces
+
+
+def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)", ctx=ctx, param=param) from None
+
+
+@click.command()
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--game", "kind", metavar="NAME", help="The kind of game (needed only when the games are of several).")
+@click.option("--format", "fmt", type=RegistryChoice(stats_formats), default="text", show_default=True)
+@click.option("--table", metavar="NAME", help="Only this table (csv writes one: the first list by default).")
+@click.option("--explain", "figure", metavar="FIGURE",
+              help="List each game and line behind one figure (factions/FACTION/wins, objectives/OBJECTIVE/scored...).")
+@click.option("--players", type=click.IntRange(min=1), help="Only games of N players.")
+@click.option("--goal", type=click.IntRange(min=1), help="Only games played to this goal (TI4: the VP goal).")
+@click.option("--expansion", metavar="NAME", help="Only games played with this expansion (as the header names it).")
+@click.option("--faction", metavar="F", help="Only games in which this faction (a side) played.")
+@click.option("--player", metavar="NAME", help="Only games in which this player played.")
+@click.option("--since", callback=_date, metavar="DATE", help="Only games whose header's date is on or after DATE.")
+@click.option("--until", callback=_date, metavar="DATE", help="Only games whose header's date is on or before DATE.")
+@click.option("--clean", is_flag=True, help="Only games with no violation.")
+@click.option("--from", "source_format", metavar="TOOL", help="GAME files are exports of TOOL (ti-assistant...).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@store_option
+def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None, figure: str | None,
+          players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
+          since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
+          store: str) -> None:
+    """Figures across games: per faction (or player), objective, round, card.
+
+    GAME is a stored game's id (only those are counted; default: every game
+    of the store) or a log file, read in memory with the others named
+    (--from TOOL: exports of that tool). Every figure in json carries the
+    games it rests on; --explain FIGURE lists the lines behind one. A win
+    counts only from a game's own end. Dates are the header's "at" (UTC).
+
+    Examples:
+
+    \b
+      gamelog stats
+      gamelog stats --players 6 --clean --format html -o stats.html
+      gamelog stats --explain "factions/Council Keleres/wins"
+      gamelog stats --format csv --table objectives
+      gamelog stats --from ti-assistant a.json b.json
+    """
+    filters = Filters(players=players, goal=goal, expansion=expansion, side=faction, player=player, since=since,
+                      until=until, clean=clean)
+    if figure is not None:
+        document = explain(store, figure, games, game=kind, filters=filters, source_format=source_format)
+    else:
+        document = stats_of(store, games, game=kind, filters=filters, source_format=source_format)
+    pieces = stats_pieces(document, fmt, table=table, layout=Layout(width=text_width()), output=output, store=store,
+                          inputs=games)
+    write_pieces(pieces, output)
+    if output:
+        click.echo(f"the {fmt} statistics written to {output}", err=True)

@@ -1,0 +1,166 @@
+"""What a game counts across many games, as generic code reads it: its *facts* and how its figures are made.
+
+A game's ``statistics`` module declares a :class:`Statistics`: which stored
+events are facts worth counting across games (an objective scored, a card
+picked, a point from a named source: each a :class:`Fact` naming its player,
+what it is and how much it counts), what a player's *side* is (a faction the
+player plays, or the player's own name), and how the
+game's document of figures is built from a :class:`Figures` reader. The views
+(``projections.views.folder``) fold the facts as each game is imported; the
+reader (``projections.reports.statistics``) adds them up in SQL. The domain
+decides every fact: a fact is read off an event the domain stored, never
+decided again here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol
+
+
+class Fact(NamedTuple):
+    """One thing counted: ``player`` (``""`` for none) did or got ``fact`` of ``name`` (``detail``: its stage,
+    position, source...), counting ``amount`` (negative: taken back)."""
+
+    player: str
+    fact: str
+    name: str
+    detail: str
+    amount: int
+
+
+class FactTotal(NamedTuple):
+    """A fact added up over the games chosen, for one side (``""``: summed over every side).
+
+    ``games`` is how many games it rests on (those where it counts at all),
+    ``amount`` its total, ``periods`` the sum of amount × the round (or turn)
+    it was counted in, and ``won`` its amount in the games its player won.
+    """
+
+    name: str
+    detail: str
+    side: str
+    games: int
+    amount: int
+    periods: int
+    won: int
+
+
+class SideRow(NamedTuple):
+    """One side over the games chosen: games played, won (the game's own end), total final score, its squares."""
+
+    side: str
+    games: int
+    wins: int
+    score: int
+    squares: int
+
+
+class PeriodRow(NamedTuple):
+    """One side's score after one round (or turn) over the games that reached it: games, total, squares."""
+
+    period: int
+    side: str
+    games: int
+    score: int
+    squares: int
+
+
+class Explained(NamedTuple):
+    """One line behind a figure: the game, the line, its words, and what it counts toward the figure."""
+
+    game: str
+    line: int
+    text: str
+    amount: int
+
+
+class Figures(Protocol):
+    """What a game's statistics read: the views of the chosen games, added up (``projections.reports.statistics``)."""
+
+    def count(self) -> tuple[int, int]:
+        """(games chosen, games finished: those with an end event)."""
+
+    def sides(self) -> list[SideRow]:
+        """Each side's games, wins and scores."""
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        """(seat, games played from it, games won from it), seats counted from 1 in the header's order."""
+
+    def periods(self) -> list[PeriodRow]:
+        """Each side's score after each round (or turn)."""
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        """Fact ``fact`` added up by (name, detail), and by side too when ``by_side``."""
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        """(name, games in which fact ``fact`` of that name counts) for each name."""
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        """(rounds or turns a game lasted, how many games lasted that long)."""
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        """Every line that counted toward fact ``fact`` (of that name, detail and side when given)."""
+
+    def win_lines(self, side: str) -> list[Explained]:
+        """The end line of every chosen game that ``side`` won."""
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        """For each game ``side`` played: the line that set its final score (after ``period`` when given)."""
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """A game's statistics.
+
+    ``facts`` maps an event class (a recorded line's class, or a derived
+    event's) to the facts it makes: ``facts[cls](event, memo)``, where ``memo``
+    is a dict kept per game across the fold (JSON values only) for what a
+    fact needs from earlier events (the stage an objective was revealed at).
+    ``side(header, player)`` is the side a player plays (a faction);
+    ``side_name`` names it in documents (``faction``, ``player``);
+    ``expansions(header)`` the expansions a game was played with.
+    ``document(figures)`` builds the game's document (a msgspec Struct tagged
+    with the game's name in ``game``, with ``version: 1``) from a :class:`Figures`; ``explain(figures, figure)``
+    lists the lines behind one figure (raises KeyError for a figure it does not
+    know, whose text says which it does); ``figures`` names what ``--explain``
+    takes, as examples for its help. ``charts`` names each chart of the HTML
+    page: (kind, table, label column, value column, count column), kind being
+    ``bars``, ``lines`` or ``heat``.
+    """
+
+    facts: Mapping[type, Callable[[Any, dict], Iterable[Fact]]]
+    document: Callable[[Figures], Any]
+    explain: Callable[[Figures, str], list[Explained]]
+    side: Callable[[Any, str], str] = lambda header, player: player
+    side_name: str = "player"
+    expansions: Callable[[Any], tuple[str, ...]] = lambda header: ()
+    figures: tuple[str, ...] = ()
+    charts: tuple[tuple[str, str, str, str, str], ...] = field(default_factory=tuple)
+
+
+def rate(part: int, whole: int) -> float | None:
+    """``part / whole`` to 3 places (None when ``whole`` is 0): computed here, so every backend gives the same."""
+    return round(part / whole, 3) if whole else None
+
+
+def mean(total: int, count: int) -> float | None:
+    """``total / count`` to 2 places (None when ``count`` is 0)."""
+    return round(total / count, 2) if count else None
+
+
+def spread(total: int, squares: int, count: int) -> float | None:
+    """The standard deviation of ``count`` values from their sum and sum of squares, to 2 places."""
+    if not count:
+        return None
+    variance = max(squares / count - (total / count) ** 2, 0.0)
+    return round(variance ** 0.5, 2)
+
+
+def named(names: Iterable[str], given: str, what: str) -> str:
+    """The name in ``names`` that ``given`` is, in any case (``--explain`` takes names as typed); raises KeyError
+    saying there is no such ``what`` in the games chosen."""
+    for name in names:
+        if name.casefold() == given.casefold():
+            return name
+    raise KeyError(f"no {what} {given!r} in the games chosen")

@@ -1,0 +1,382 @@
+"""What Twilight Imperium 4 counts across games (``gamelog stats``), and its document (docs/cli.md, "stats").
+
+Every fact is read off an event the rules stored:
+
+* ``revealed`` (objective, ``public``): a ``PublicRevealed`` (count 1; -1 undone);
+* ``scored`` (objective, ``public`` or ``secret``): an ``ObjectiveMarked``, whose player scored it (-1: unscored);
+* ``vp`` (its source): every ``VpChanged``, by the rule that moved it: a public objective's points are
+  ``stage_1`` or ``stage_2`` (the stage it was revealed at, else the card's), a secret's ``secrets``; a point
+  of TI4-VP-SOURCE by its origin (``custodians``, ``imperial``, ``support_for_the_throne``, ``relics``,
+  ``agendas``, ``other``); a ``vp_gained``/``vp_lost`` line's ``manual``; a correction's ``corrections``;
+* ``picked`` (strategy card, its position in the round's picks) and ``picked_round`` (strategy card, the round): a
+  ``strategy_card_picked`` line; ``imperial_round`` (the round): an Imperial point's ``VpChanged``.
+
+A faction's win counts only from the game's own end (the ``GameWon`` the VP goal or LRR 34.15 stored); a game
+without one is unfinished, and no one's win.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from gamelog.domain.events import CORRECTION_RULE
+from gamelog.domain.replay_document import Document
+from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
+from gamelog.domain.twilight_imperium import reference, rules
+from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
+                                                     StrategyCardPicked, VpChanged, VpScored)
+
+GAME = "twilight-imperium-4"
+
+SOURCES = ("stage_1", "stage_2", "secrets", "custodians", "imperial", "support_for_the_throne", "relics", "agendas",
+           "other", "manual", "corrections")
+"""Where VP come from, in the order documents list them."""
+
+_ORIGINS = {
+    "custodians token": "custodians",
+    "imperial point": "imperial",
+    "support for the throne": "support_for_the_throne",
+    "shard of the throne": "relics",
+    "the crown of emphidia": "relics",
+    "political censure": "agendas",
+    "holy planet of ixth": "agendas",
+    "imperial rider": "agendas",
+    "mutiny": "agendas",
+    "seed of an empire": "agendas",
+}
+"""A ``vp_scored`` line's origin (folded to lower case) -> its source; any other origin is ``other``."""
+
+
+# -- the facts ---------------------------------------------------------------------------
+
+
+def _round_started(e: RoundStarted, memo: dict) -> Iterable[Fact]:
+    memo["picks"] = 0  # the position of the next pick counts from the round's first
+    memo["round"] = e.round
+    return ()
+
+
+def _picked(e: StrategyCardPicked, memo: dict) -> Iterable[Fact]:
+    memo["picks"] = memo.get("picks", 0) + 1
+    return (Fact(e.player, "picked", e.card, str(memo["picks"]), 1),
+            Fact(e.player, "picked_round", e.card, str(memo.get("round", 0)), 1))
+
+
+def _scored_line(e: ObjectiveScored, memo: dict) -> Iterable[Fact]:
+    memo["objective"] = e.objective  # the VP its ObjectiveMarked brings are this card's
+    return ()
+
+
+def _origin(e: VpScored, memo: dict) -> Iterable[Fact]:
+    memo["origin"] = e.origin
+    return ()
+
+
+def _revealed(e: PublicRevealed, memo: dict) -> Iterable[Fact]:
+    memo.setdefault("stages", {})[e.objective] = e.stage
+    return (Fact("", "revealed", e.objective, "public", e.count),)
+
+
+def _marked(e: ObjectiveMarked, memo: dict) -> Iterable[Fact]:
+    return (Fact(e.player, "scored", e.objective, e.kind, e.count),)
+
+
+def _stage(objective: str, memo: dict) -> str:
+    stage = memo.get("stages", {}).get(objective)
+    if not stage:  # made public (stage 0), or never revealed in this log: the card's own stage
+        card = reference.objective(objective)
+        stage = card.stage if card is not None else None
+    return f"stage_{stage}" if stage in (1, 2) else "other"
+
+
+def _vp(e: VpChanged, memo: dict) -> Iterable[Fact]:
+    if e.rule == rules.PUBLIC:
+        source = _stage(memo.get("objective", ""), memo)
+    elif e.rule == rules.SECRET:
+        source = "secrets"
+    elif e.rule == rules.VP_SOURCE:
+        source = _ORIGINS.get(str(memo.get("origin", "")).casefold(), "other")
+    elif e.rule == CORRECTION_RULE:
+        source = "corrections"
+    else:  # vp_gained, vp_lost: points the table gave or took by hand
+        source = "manual"
+    if source == "imperial":  # Imperial points are counted by round too
+        return (Fact(e.player, "vp", source, "", e.delta),
+                Fact(e.player, "imperial_round", source, str(memo.get("round", 0)), e.delta))
+    return (Fact(e.player, "vp", source, "", e.delta),)
+
+
+FACTS = {
+    RoundStarted: _round_started,
+    StrategyCardPicked: _picked,
+    ObjectiveScored: _scored_line,
+    VpScored: _origin,
+    PublicRevealed: _revealed,
+    ObjectiveMarked: _marked,
+    VpChanged: _vp,
+}
+
+
+# -- the document --------------------------------------------------------------------------
+
+
+class Faction(Document, kw_only=True):
+    """A faction over the games it played: ``games``, ``wins`` (each from the game's own end), ``win_rate``,
+    ``mean_vp`` (final VP), and the spread of its final VP."""
+
+    faction: str
+    games: int
+    wins: int
+    win_rate: float | None
+    mean_vp: float | None
+    vp_spread: float | None
+
+
+class VpSource(Document, kw_only=True):
+    """A faction's VP from one source: ``vp`` in all, over the ``games`` it played; ``mean_vp`` a game."""
+
+    faction: str
+    source: str
+    vp: int
+    games: int
+    mean_vp: float | None
+
+
+class Objective(Document, kw_only=True):
+    """An objective: ``revealed`` (games it was public in; for a secret, games it was scored in), ``scored``
+    (times), ``games`` the figures rest on, ``scorers_per_game``, ``mean_round`` of scoring."""
+
+    objective: str
+    kind: str
+    revealed: int
+    scored: int
+    games: int
+    scorers_per_game: float | None
+    mean_round: float | None
+
+
+class ObjectiveFaction(Document, kw_only=True):
+    """How often a faction scored an objective: ``scored`` times over the ``games`` it played; ``rate`` a game."""
+
+    objective: str
+    faction: str
+    scored: int
+    games: int
+    rate: float | None
+
+
+class Round(Document, kw_only=True):
+    """A faction's VP after a round: the mean and spread over the ``games`` that reached that round."""
+
+    round: int
+    faction: str
+    mean_vp: float | None
+    games: int
+    spread: float | None
+
+
+class Custodians(Document, kw_only=True):
+    """Who took the Custodians token: ``taken`` (games), of which ``wins``; ``win_rate`` when taking it."""
+
+    faction: str
+    taken: int
+    wins: int
+    win_rate: float | None
+
+
+class ImperialRound(Document, kw_only=True):
+    """Imperial points scored in a round: ``points`` over the ``games`` in which any were."""
+
+    round: int
+    points: int
+    games: int
+
+
+class StrategyCard(Document, kw_only=True):
+    """A strategy card: ``picks``, in ``games``; its ``mean_position`` in the round's picks; ``wins`` (picks by the
+    game's winner) and ``win_rate`` when picked."""
+
+    card: str
+    picks: int
+    games: int
+    mean_position: float | None
+    wins: int
+    win_rate: float | None
+
+
+class PickPosition(Document, kw_only=True):
+    """How many times a card was the ``position``-th pick of a round."""
+
+    card: str
+    position: int
+    picks: int
+
+
+class CardRound(Document, kw_only=True):
+    """How many times a card was picked in a round, over ``games``."""
+
+    card: str
+    round: int
+    picks: int
+    games: int
+
+
+class RoundsPerGame(Document, kw_only=True):
+    """How many ``games`` lasted ``rounds`` rounds."""
+
+    rounds: int
+    games: int
+
+
+class Stats(Document, kw_only=True, tag_field="game", tag="twilight-imperium-4"):
+    """``stats --format json`` for Twilight Imperium 4 (docs/cli.md): each list a table of ``--table NAME``."""
+
+    games: int
+    finished: int
+    factions: list[Faction]
+    objectives: list[Objective]
+    rounds: list[Round]
+    vp_sources: list[VpSource]
+    objective_factions: list[ObjectiveFaction]
+    custodians: list[Custodians]
+    imperial_points: int
+    imperial_per_game: float | None
+    imperial_rounds: list[ImperialRound]
+    strategy_cards: list[StrategyCard]
+    pick_positions: list[PickPosition]
+    card_rounds: list[CardRound]
+    rounds_per_game: list[RoundsPerGame]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
+
+def _key(text: str) -> tuple[str, str]:
+    return (text.casefold(), text)
+
+
+def document(figures: Figures) -> Stats:
+    """The figures of the games ``figures`` reads, as :class:`Stats`."""
+    games, finished = figures.count()
+    sides = {row.side: row for row in figures.sides()}
+    factions = [Faction(faction=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
+                        mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games))
+                for s in sorted(sides.values(), key=lambda s: _key(s.side))]
+    rounds = [Round(round=p.period, faction=p.side, mean_vp=mean(p.score, p.games), games=p.games,
+                    spread=spread(p.score, p.squares, p.games))
+              for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
+
+    vp = figures.tallies("vp", True)
+    vp_sources = [VpSource(faction=t.side, source=t.name, vp=t.amount, games=sides[t.side].games,
+                           mean_vp=mean(t.amount, sides[t.side].games))
+                  for t in sorted(vp, key=lambda t: (_key(t.side), SOURCES.index(t.name) if t.name in SOURCES else 99))
+                  if t.side in sides]
+
+    revealed = {t.name: t for t in figures.tallies("revealed", False)}
+    scored = sorted(figures.tallies("scored", False), key=lambda t: (t.detail != "public", _key(t.name)))
+    objectives = []
+    for t in scored:
+        shown = revealed[t.name].games if t.detail == "public" and t.name in revealed else t.games
+        objectives.append(Objective(objective=t.name, kind=t.detail, revealed=shown, scored=t.amount, games=shown,
+                                    scorers_per_game=mean(t.amount, shown), mean_round=mean(t.periods, t.amount)))
+    never = sorted((t for n, t in revealed.items() if n not in {s.name for s in scored}), key=lambda t: _key(t.name))
+    objectives += [Objective(objective=t.name, kind="public", revealed=t.games, scored=0, games=t.games,
+                             scorers_per_game=0.0 if t.games else None, mean_round=None) for t in never]
+    objective_factions = [ObjectiveFaction(objective=t.name, faction=t.side, scored=t.amount,
+                                           games=sides[t.side].games, rate=rate(t.amount, sides[t.side].games))
+                          for t in sorted(figures.tallies("scored", True), key=lambda t: (_key(t.name), _key(t.side)))
+                          if t.side in sides]
+
+    custodians = [Custodians(faction=t.side, taken=t.games, wins=t.won, win_rate=rate(t.won, t.games))
+                  for t in sorted(vp, key=lambda t: _key(t.side)) if t.name == "custodians" and t.amount > 0]
+    imperial_rounds = [ImperialRound(round=int(t.detail), points=t.amount, games=t.games)
+                       for t in sorted(figures.tallies("imperial_round", False), key=lambda t: int(t.detail))]
+    imperial_points = sum(t.amount for t in vp if t.name == "imperial")
+
+    picks = figures.tallies("picked", False)
+    cards: dict[str, list[int]] = {}
+    for t in picks:
+        card = cards.setdefault(t.name, [0, 0, 0])  # picks, the sum of their positions, picks by the winner
+        card[0] += t.amount
+        card[1] += t.amount * int(t.detail)
+        card[2] += t.won
+    card_games = {name: n for name, n in figures.games_with("picked")}
+    strategy_cards = [StrategyCard(card=name, picks=c[0], games=card_games.get(name, 0),
+                                   mean_position=mean(c[1], c[0]), wins=c[2], win_rate=rate(c[2], c[0]))
+                      for name, c in sorted(cards.items(), key=lambda item: _key(item[0]))]
+    pick_positions = [PickPosition(card=t.name, position=int(t.detail), picks=t.amount)
+                      for t in sorted(picks, key=lambda t: (_key(t.name), int(t.detail)))]
+    card_rounds = [CardRound(card=t.name, round=int(t.detail), picks=t.amount, games=t.games)
+                   for t in sorted(figures.tallies("picked_round", False), key=lambda t: (_key(t.name), int(t.detail)))]
+    return Stats(games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
+                 vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
+                 imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),
+                 imperial_rounds=imperial_rounds, strategy_cards=strategy_cards, pick_positions=pick_positions,
+                 card_rounds=card_rounds,
+                 rounds_per_game=[RoundsPerGame(rounds=n, games=g) for n, g in sorted(figures.period_counts())])
+
+
+# -- --explain ---------------------------------------------------------------------------
+
+FIGURES = (
+    "factions/FACTION/wins", "factions/FACTION/mean_vp", "rounds/ROUND/FACTION/mean_vp",
+    "objectives/OBJECTIVE/scored", "objectives/OBJECTIVE/revealed", "vp_sources/FACTION/SOURCE",
+    "custodians/FACTION/taken", "strategy_cards/CARD/picks", "imperial_points",
+)
+"""The figures ``--explain`` opens (upper case: a name to give)."""
+
+
+def explain(figures: Figures, figure: str) -> list[Explained]:
+    """The lines behind ``figure`` (one of :data:`FIGURES`, names in any case); raises KeyError naming them."""
+    parts = figure.split("/")
+    shape = (parts[0], len(parts), parts[-1])
+    sides = [s.side for s in figures.sides()]
+    if shape == ("factions", 3, "wins"):
+        return figures.win_lines(named(sides, parts[1], "faction"))
+    if shape == ("factions", 3, "mean_vp"):
+        return figures.score_lines(named(sides, parts[1], "faction"), None)
+    if shape == ("rounds", 4, "mean_vp") and parts[1].isdigit():
+        return figures.score_lines(named(sides, parts[2], "faction"), int(parts[1]))
+    if shape[:2] == ("objectives", 3) and parts[2] in ("scored", "revealed"):
+        fact = parts[2]
+        names = [t.name for t in figures.tallies(fact, False)]
+        return figures.fact_lines(fact, named(names, parts[1], "objective"), None, None)
+    if shape[:2] == ("vp_sources", 3):
+        return figures.fact_lines("vp", named(list(SOURCES), parts[2], "source"), None,
+                                  named(sides, parts[1], "faction"))
+    if shape == ("custodians", 3, "taken"):
+        return figures.fact_lines("vp", "custodians", None, named(sides, parts[1], "faction"))
+    if shape == ("strategy_cards", 3, "picks"):
+        names = [t.name for t in figures.tallies("picked", False)]
+        return figures.fact_lines("picked", named(names, parts[1], "strategy card"), None, None)
+    if figure == "imperial_points":
+        return figures.fact_lines("vp", "imperial", None, None)
+    raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
+
+
+def faction_of(header: Any, player: str) -> str:
+    """A player's faction by its printed name without "The" (the reference data's: "letnev", "Barony of Letnev" and
+    "The Barony of Letnev" are one faction, "Barony of Letnev"), as the header names it when the data do not know it,
+    the player's name without one."""
+    name = header.setup.factions.get(player)
+    if name is None:
+        return player
+    known = reference.faction(name)
+    return known[0].removeprefix("The ") if known is not None else name
+
+
+STATISTICS = Statistics(
+    facts=FACTS,
+    document=document,
+    explain=explain,
+    side=faction_of,
+    side_name="faction",
+    figures=FIGURES,
+    charts=(("bars", "factions", "faction", "win_rate", "games"),
+            ("lines", "rounds", "faction", "mean_vp", "round"),
+            ("heat", "pick_positions", "card", "picks", "position")),
+)

@@ -1,0 +1,211 @@
+"""What Uchronia counts across games (``gamelog stats``), and its document (docs/cli.md, "stats").
+
+Every fact is read off an event the rules stored:
+
+* ``built`` (colour, cost): a ``BuildingCompleted`` (UCH-COMPLETE; -1 for a completion a correction took back);
+* ``monopoly`` (colour): a ``MonopolySet`` giving a player the colour's monopoly;
+* ``forum`` (colour, ``in`` or ``out``): a ``ForumChanged``, the cards that came onto the Forum or left it;
+* ``end`` (how): the game's ``GameWon`` (UCH-WINNER): ``tie-break`` when a tie on VP was broken by buildings
+  built, ``unbroken tie`` when the rules named no winner, ``most VP`` otherwise.
+
+A player's VP after each turn is the views' score after it; winners by seat come from the game's own end.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from gamelog.domain.events import GameWon
+from gamelog.domain.replay_document import Document
+from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
+from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
+from gamelog.domain.uchronia.reference import COLORS
+
+
+def _built(e: BuildingCompleted, memo: dict) -> Iterable[Fact]:
+    return (Fact(e.player, "built", e.color, str(e.cost), -1 if e.undoes else 1),)
+
+
+def _monopoly(e: MonopolySet, memo: dict) -> Iterable[Fact]:
+    return (Fact(e.player, "monopoly", e.color, "", 1),) if e.player else ()
+
+
+def _forum(e: ForumChanged, memo: dict) -> Iterable[Fact]:
+    return (Fact("", "forum", e.color, "in" if e.count > 0 else "out", abs(e.count)),)
+
+
+def _end(e: GameWon, memo: dict) -> Iterable[Fact]:
+    # The rule that ended the game said how it decided (rules.winner): a tie broken, a tie unbroken, or most VP.
+    how = "unbroken tie" if e.winner is None else ("tie-break" if e.reason.startswith("tie on") else "most VP")
+    return (Fact(e.winner or "", "end", how, "", 1),)
+
+
+FACTS = {BuildingCompleted: _built, MonopolySet: _monopoly, ForumChanged: _forum, GameWon: _end}
+
+
+class Player(Document, kw_only=True):
+    """A player over the ``games`` they played: ``wins`` (the game's own end), ``win_rate``, mean and spread of final
+    VP, ``buildings`` completed and ``monopolies`` taken."""
+
+    player: str
+    games: int
+    wins: int
+    win_rate: float | None
+    mean_vp: float | None
+    vp_spread: float | None
+    buildings: int
+    monopolies: int
+
+
+class Turn(Document, kw_only=True):
+    """A player's VP after a turn of the game: mean and spread over ``games``."""
+
+    turn: int
+    player: str
+    mean_vp: float | None
+    games: int
+    spread: float | None
+
+
+class Building(Document, kw_only=True):
+    """Buildings completed of a colour and cost, over the ``games`` they were built in."""
+
+    color: str
+    cost: int
+    built: int
+    games: int
+
+
+class Monopoly(Document, kw_only=True):
+    """How often a player took a colour's monopoly, over the ``games`` they played."""
+
+    player: str
+    color: str
+    taken: int
+    games: int
+
+
+class Flow(Document, kw_only=True):
+    """The Forum's cards of a colour: how many came onto it and left it, over ``games``."""
+
+    color: str
+    added: int
+    removed: int
+    games: int
+
+
+class Seat(Document, kw_only=True):
+    """Wins from a seat (1: the header's first player) over the ``games`` played from it."""
+
+    seat: int
+    games: int
+    wins: int
+    win_rate: float | None
+
+
+class Ending(Document, kw_only=True):
+    """How the game's end decided its winner, in how many ``games``."""
+
+    how: str
+    games: int
+
+
+class Stats(Document, kw_only=True, tag_field="game", tag="uchronia"):
+    """``stats --format json`` for Uchronia (docs/cli.md): each list a table of ``--table NAME``."""
+
+    games: int
+    finished: int
+    players: list[Player]
+    turns: list[Turn]
+    buildings: list[Building]
+    monopolies: list[Monopoly]
+    forum: list[Flow]
+    seats: list[Seat]
+    endings: list[Ending]
+    tie_breaks: int
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
+
+def _key(text: str) -> tuple[str, str]:
+    return (text.casefold(), text)
+
+
+def _colour(color: str) -> tuple[int, str]:
+    return (COLORS.index(color) if color in COLORS else len(COLORS), color)
+
+
+def document(figures: Figures) -> Stats:
+    """The figures of the games ``figures`` reads, as :class:`Stats`."""
+    games, finished = figures.count()
+    sides = {s.side: s for s in figures.sides()}
+    built = figures.tallies("built", True)
+    monopolies = figures.tallies("monopoly", True)
+    players = [Player(player=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
+                      mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games),
+                      buildings=sum(t.amount for t in built if t.side == s.side),
+                      monopolies=sum(t.amount for t in monopolies if t.side == s.side))
+               for s in sorted(sides.values(), key=lambda s: _key(s.side))]
+    turns = [Turn(turn=p.period, player=p.side, mean_vp=mean(p.score, p.games), games=p.games,
+                  spread=spread(p.score, p.squares, p.games))
+             for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
+    buildings = [Building(color=t.name, cost=int(t.detail), built=t.amount, games=t.games)
+                 for t in sorted(figures.tallies("built", False), key=lambda t: (_colour(t.name), int(t.detail)))]
+    taken = [Monopoly(player=t.side, color=t.name, taken=t.amount, games=sides[t.side].games)
+             for t in sorted(monopolies, key=lambda t: (_key(t.side), _colour(t.name))) if t.side in sides]
+    flows: dict[str, list[int]] = {}
+    for t in figures.tallies("forum", False):
+        flow = flows.setdefault(t.name, [0, 0, 0])
+        flow[0 if t.detail == "in" else 1] += t.amount
+        flow[2] = max(flow[2], t.games)
+    forum = [Flow(color=c, added=f[0], removed=f[1], games=f[2]) for c, f in sorted(flows.items(), key=lambda i: _colour(i[0]))]
+    seats = [Seat(seat=seat, games=n, wins=w, win_rate=rate(w, n)) for seat, n, w in sorted(figures.seats())]
+    endings = [Ending(how=t.name, games=t.games) for t in sorted(figures.tallies("end", False), key=lambda t: t.name)]
+    return Stats(games=games, finished=finished, players=players, turns=turns, buildings=buildings,
+                 monopolies=taken, forum=forum, seats=seats, endings=endings,
+                 tie_breaks=sum(e.games for e in endings if e.how == "tie-break"))
+
+
+FIGURES = ("players/PLAYER/wins", "players/PLAYER/mean_vp", "players/PLAYER/buildings", "turns/TURN/PLAYER/mean_vp",
+           "buildings/COLOR/built", "forum/COLOR/added", "forum/COLOR/removed", "tie_breaks")
+"""The figures ``--explain`` opens (upper case: a name to give)."""
+
+
+def explain(figures: Figures, figure: str) -> list[Explained]:
+    """The lines behind ``figure`` (one of :data:`FIGURES`, names in any case); raises KeyError naming them."""
+    parts = figure.split("/")
+    sides = [s.side for s in figures.sides()]
+    if parts[0] == "players" and len(parts) == 3:
+        player = named(sides, parts[1], "player")
+        if parts[2] == "wins":
+            return figures.win_lines(player)
+        if parts[2] == "mean_vp":
+            return figures.score_lines(player, None)
+        if parts[2] == "buildings":
+            return figures.fact_lines("built", None, None, player)
+    if parts[0] == "turns" and len(parts) == 4 and parts[1].isdigit() and parts[3] == "mean_vp":
+        return figures.score_lines(named(sides, parts[2], "player"), int(parts[1]))
+    if parts[0] == "buildings" and len(parts) == 3 and parts[2] == "built":
+        return figures.fact_lines("built", named(list(COLORS), parts[1], "colour"), None, None)
+    if parts[0] == "forum" and len(parts) == 3 and parts[2] in ("added", "removed"):
+        return figures.fact_lines("forum", named(list(COLORS), parts[1], "colour"),
+                                  "in" if parts[2] == "added" else "out", None)
+    if figure == "tie_breaks":
+        return figures.fact_lines("end", "tie-break", None, None)
+    raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
+
+
+STATISTICS = Statistics(
+    facts=FACTS,
+    document=document,
+    explain=explain,
+    figures=FIGURES,
+    charts=(("bars", "players", "player", "win_rate", "games"),
+            ("lines", "turns", "player", "mean_vp", "turn"),
+            ("heat", "buildings", "color", "built", "cost")),
+)

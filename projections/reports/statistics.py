@@ -1,0 +1,351 @@
+"""The figures ``gamelog stats`` reads: the statistics views (``view_stat_*``) of the games chosen, added up in SQL.
+
+:class:`ViewFigures` is the ``domain.statistics.Figures`` a game's statistics
+build their document from. Its SQL runs as it is written on SQLite and,
+through the store backend's ``PortableCursor``, on PostgreSQL; it asks the
+database only for counts and sums of integers, and every ratio, rounding and
+order is made in Python, so both backends give the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+import msgspec
+
+from gamelog.domain.replay_document import Document
+from gamelog.projections.views.sums import ALL_SIDES
+from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which games the figures rest on (every game of the kind when nothing is set).
+
+    ``ids``: only these games; ``players``: games of that many players;
+    ``goal``: games to that score (TI4's VP goal); ``expansion``: games played
+    with it (as the game's statistics read a header's expansions, in any case);
+    ``side``: games in which that side (a faction) played, and ``player``
+    games in which that player played (any case); ``since`` and ``until``
+    (``YYYY-MM-DD``, both included): games whose header's ``at`` falls on those
+    days (a game whose header has no ``at`` is then left out); ``clean``: games
+    with no violation (a finding a correction made moot does not count).
+    """
+
+    ids: tuple[str, ...] = ()
+    players: int | None = None
+    goal: int | None = None
+    expansion: str | None = None
+    side: str | None = None
+    player: str | None = None
+    since: str | None = None
+    until: str | None = None
+    clean: bool = False
+
+
+def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
+    """The SQL choosing the games (a query of one column, ``game``) and its parameters.
+
+    Queries read it as ``x.game IN (...)``, which both databases evaluate once (SQLite into a temporary index):
+    as a CTE joined to, SQLite evaluated its filters again for every row.
+    """
+    where, params = ["g.kind = ?"], [kind]
+    if filters.ids:
+        where.append(f"g.game IN ({', '.join('?' * len(filters.ids))})")
+        params += filters.ids
+    if filters.players is not None:
+        where.append("g.players = ?")
+        params.append(filters.players)
+    if filters.goal is not None:
+        where.append("g.goal = ?")
+        params.append(filters.goal)
+    if filters.expansion is not None:
+        where.append("g.expansions LIKE ?")
+        params.append(f"%,{filters.expansion.casefold()},%")
+    if filters.side is not None:
+        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.side) = ?)")
+        params.append(filters.side.lower())
+    if filters.player is not None:
+        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.player) = ?)")
+        params.append(filters.player.lower())
+    if filters.since is not None:
+        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) >= ?")
+        params.append(filters.since)
+    if filters.until is not None:
+        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) <= ?")
+        params.append(filters.until)
+    if filters.clean:
+        where.append("NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
+                     "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
+                     "AND m.rule = f.rule AND m.message = f.message))")
+    return f"SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where)}", tuple(params)
+
+
+def kinds(cursor: Any) -> list[str]:
+    """The kinds of game the statistics views hold, sorted."""
+    cursor.execute("SELECT DISTINCT kind FROM view_stat_games")
+    return sorted(row[0] for row in cursor.fetchall())
+
+
+def stat_game_count(cursor: Any) -> int:
+    """How many games the statistics views hold."""
+    cursor.execute("SELECT COUNT(*) FROM view_stat_games")
+    return int(cursor.fetchone()[0])
+
+
+class ViewFigures:
+    """The figures of the games of ``kind`` that ``filters`` choose, read through ``cursor`` (a ``Figures``).
+
+    Every column has a name of its own: PostgreSQL's rows come back by name, and two ``count`` would be one.
+    """
+
+    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
+        self.cursor = cursor
+        self.kind = kind
+        self._chosen, self._params = chosen(kind, filters)
+
+    def _rows(self, sql: str, *params: Any) -> list[tuple]:
+        """Rows of ``sql``, whose ``{chosen}`` (the games chosen) comes before any other parameter."""
+        self.cursor.execute(sql.format(chosen=self._chosen), self._params + params)
+        # PostgreSQL sums integers as numeric (a Decimal): every sum here is a whole number.
+        return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
+
+    def count(self) -> tuple[int, int]:
+        (games, finished), = self._rows("SELECT COUNT(*) AS games, COUNT(r.game) AS finished FROM view_stat_games g "
+                                        "LEFT JOIN view_results r ON r.game = g.game WHERE g.game IN ({chosen})")
+        return games, finished
+
+    def sides(self) -> list[SideRow]:
+        return [SideRow(*row) for row in self._rows(
+            "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
+            "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM view_stat_seats s "
+            "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.side")]
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) "
+                          "AS wins FROM view_stat_seats s LEFT JOIN view_results r ON r.game = s.game "
+                          "WHERE s.game IN ({chosen}) GROUP BY s.seat")
+
+    def periods(self) -> list[PeriodRow]:
+        return [PeriodRow(*row) for row in self._rows(
+            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, "
+            "SUM(CAST(p.value AS BIGINT) * p.value) AS squares FROM view_stat_periods p "
+            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player WHERE p.game IN ({chosen}) "
+            "GROUP BY p.period, s.side")]
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        side = "COALESCE(s.side, '')" if by_side else "''"
+        group = ", s.side" if by_side else ""
+        rows = self._rows(
+            f"SELECT t.name, t.detail, {side} AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
+            "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
+            "FROM view_stat_tallies t LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
+            "LEFT JOIN view_results r ON r.game = t.game "
+            f"WHERE t.game IN ({{chosen}}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
+        return [FactTotal(*row) for row in rows]
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM view_stat_tallies t "
+                          "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name", fact)
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM view_stat_periods p "
+                          "WHERE p.game IN ({chosen}) GROUP BY p.game) AS lasted GROUP BY n")
+
+    def _explained(self, sql: str, *params: Any) -> list[Explained]:
+        rows = self._rows(sql, *params)
+        return [Explained(game, line, text or "", amount) for game, line, text, amount in sorted(
+            rows, key=lambda r: (r[0], r[1]))]
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        where, params = ["f.game IN ({chosen})", "f.fact = ?", "f.amount <> 0"], [fact]
+        for column, value in (("f.name", name), ("f.detail", detail), ("s.side", side)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        return self._explained(
+            "SELECT f.game, f.line, l.text, f.amount FROM view_stat_facts f "
+            "LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player "
+            f"LEFT JOIN view_lines l ON l.game = f.game AND l.line = f.line WHERE {' AND '.join(where)}", *params)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._explained(
+            "SELECT r.game, r.line, r.reason, 1 AS amount FROM view_results r "
+            "JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
+            "WHERE r.game IN ({chosen}) AND s.side = ?", side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        if period is None:
+            return self._explained(
+                "SELECT s.game, s.line, l.text, s.score FROM view_stat_seats s "
+                "LEFT JOIN view_lines l ON l.game = s.game AND l.line = s.line WHERE s.game IN ({chosen}) "
+                "AND s.side = ?", side)
+        return self._explained(
+            "SELECT p.game, p.line, l.text, p.value FROM view_stat_periods p "
+            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
+            "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line "
+            "WHERE p.game IN ({chosen}) AND s.side = ? AND p.period = ?", side, period)
+
+
+def summable(filters: Filters) -> bool:
+    """Whether ``filters`` choose games by their bucket alone (``view_stat_sums``): no ids, side or player."""
+    return not filters.ids and filters.side is None and filters.player is None
+
+
+class SummedFigures:
+    """The figures of the games of ``kind`` that ``filters`` choose, from the sums across games (``view_stat_sums``,
+    ``projections.views.sums``): one query, whatever the number of games. ``filters`` must be :func:`summable`;
+    the lines behind a figure are read game by game (:class:`ViewFigures`)."""
+
+    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
+        if not summable(filters):
+            raise ValueError("the sums choose games by their bucket only: no ids, side or player")
+        self._lines = ViewFigures(cursor, kind, filters)
+        where, params = ["kind = ?"], [kind]
+        if filters.players is not None:
+            where.append("players = ?")
+            params.append(filters.players)
+        if filters.goal is not None:
+            where.append("goal = ?")
+            params.append(filters.goal)
+        if filters.expansion is not None:
+            where.append("expansions LIKE ?")
+            params.append(f"%,{filters.expansion.casefold()},%")
+        if filters.since is not None:
+            where.append("day <> '' AND day >= ?")
+            params.append(filters.since)
+        if filters.until is not None:
+            where.append("day <> '' AND day <= ?")
+            params.append(filters.until)
+        if filters.clean:
+            where.append("clean = 1")
+        cursor.execute("SELECT what, side, name, detail, winner, SUM(games) AS games, SUM(amount) AS amount, "
+                       "SUM(periods) AS periods, SUM(extra) AS extra FROM view_stat_sums "
+                       f"WHERE {' AND '.join(where)} GROUP BY what, side, name, detail, winner", tuple(params))
+        self._rows: dict[str, list[tuple]] = {}
+        for what, side, name, detail, winner, *values in cursor.fetchall():
+            self._rows.setdefault(what, []).append((side, name, detail, winner, *(int(v) for v in values)))
+
+    def _of(self, what: str) -> list[tuple]:
+        return self._rows.get(what, [])
+
+    def count(self) -> tuple[int, int]:
+        rows = self._of("game")
+        return sum(r[4] for r in rows), sum(r[5] for r in rows)
+
+    def sides(self) -> list[SideRow]:
+        sides: dict[str, list[int]] = {}
+        for side, _, _, winner, games, score, _, squares in self._of("side"):
+            total = sides.setdefault(side, [0, 0, 0, 0])
+            total[0] += games
+            total[1] += games if winner else 0
+            total[2] += score
+            total[3] += squares
+        return [SideRow(side, *total) for side, total in sides.items()]
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        seats: dict[int, list[int]] = {}
+        for _, seat, _, winner, games, *_ in self._of("seat"):
+            total = seats.setdefault(int(seat), [0, 0])
+            total[0] += games
+            total[1] += games if winner else 0
+        return [(seat, games, wins) for seat, (games, wins) in seats.items()]
+
+    def periods(self) -> list[PeriodRow]:
+        return [PeriodRow(int(period), side, games, score, squares)
+                for side, period, _, _, games, score, _, squares in self._of("period")]
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        if not by_side:
+            return [FactTotal(name, detail, "", games, amount, periods, won)
+                    for _, name, detail, _, games, amount, periods, won in self._of(f"all:{fact}") if detail != ALL_SIDES]
+        totals: dict[tuple[str, str, str], list[int]] = {}
+        for side, name, detail, winner, games, amount, periods, _ in self._of(f"fact:{fact}"):
+            total = totals.setdefault((name, detail, side), [0, 0, 0, 0])
+            total[0] += games
+            total[1] += amount
+            total[2] += periods
+            total[3] += amount if winner else 0
+        return [FactTotal(name, detail, side, *total) for (name, detail, side), total in totals.items()]
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return [(name, games) for _, name, detail, _, games, *_ in self._of(f"all:{fact}") if detail == ALL_SIDES]
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return [(int(name), games) for _, name, _, _, games, *_ in self._of("lasted")]
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        return self._lines.fact_lines(fact, name, detail, side)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._lines.win_lines(side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        return self._lines.score_lines(side, period)
+
+
+# -- the document as tables --------------------------------------------------------------------
+
+
+class Table(NamedTuple):
+    """One table of a statistics document: its name (``--table NAME``), columns and rows."""
+
+    name: str
+    columns: tuple[str, ...]
+    rows: list[tuple]
+
+
+def tables(document: Any) -> list[Table]:
+    """The document's tables: ``summary`` (its single figures), then each list of rows, in the document's order."""
+    summary: list[tuple[str, Any]] = []
+    found: list[Table] = []
+    for name in document.__struct_fields__:
+        value = getattr(document, name)
+        if isinstance(value, list):
+            columns = tuple(f for f in _fields(value))
+            found.append(Table(name, columns, [tuple(getattr(row, c) for c in columns) for row in value]))
+        elif name != "version":
+            summary.append((name, value))
+    return [Table("summary", ("figure", "value"), [("game", document.game), *summary]), *found]
+
+
+def _fields(rows: list[Any]) -> tuple[str, ...]:
+    if rows:
+        return rows[0].__struct_fields__
+    return ()
+
+
+def table_names(document_type: Any) -> list[str]:
+    """The names ``--table`` takes for a document type: ``summary`` and its lists."""
+    hints = msgspec.structs.fields(document_type)
+    return ["summary", *(f.name for f in hints if getattr(f.type, "__origin__", None) is list)]
+
+
+class ExplainedLine(Document, kw_only=True):
+    """One line behind a figure (``stats --explain``): the game, the line, its words, what it counts."""
+
+    game: str
+    line: int
+    text: str
+    amount: int
+
+
+class Explanation(Document, kw_only=True):
+    """``stats --explain FIGURE --format json``: the figure, the lines behind it, their sum, how many games."""
+
+    game: str
+    figure: str
+    total: int
+    games: int
+    lines: list[ExplainedLine]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+
+def explanation(kind: str, figure: str, lines: list[Explained]) -> Explanation:
+    """The lines behind ``figure`` as a document: ``total`` is their sum, ``games`` how many games they come from."""
+    return Explanation(game=kind, figure=figure, total=sum(l.amount for l in lines),
+                       games=len({l.game for l in lines}),
+                       lines=[ExplainedLine(game=l.game, line=l.line, text=l.text, amount=l.amount) for l in lines])

@@ -1,0 +1,311 @@
+"""``gamelog stats`` in each format: text (to a width), Markdown, JSON, CSV (one table) and HTML with charts.
+
+Every format but JSON renders the document's tables (``statistics.tables``):
+nothing here knows a game. The HTML page's charts are those the game's
+statistics name (``domain.statistics.Statistics.charts``): bars (a rate, with
+the games it rests on written on each), lines (a mean after each round, with
+its spread as a band) and a heat map (counts by two keys).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from html import escape
+from typing import Any, Iterable, Iterator
+
+from gamelog.domain.games import GAMES
+from gamelog.projections.reports.charts import PALETTE
+from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.safe import clean, csv_cell, markdown
+from gamelog.projections.reports.statistics import Explanation, Table, tables
+
+CELL = 32
+"""The widest a text cell is printed (longer names are cut, ending in ``~``)."""
+
+
+def cell(value: Any) -> str:
+    """A figure as every text format writes it: ``-`` for none, a float as Python prints it once rounded."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return clean(str(value))
+
+
+def _title(document: Any) -> str:
+    finished = getattr(document, "finished", None)
+    return f"{document.game}: {document.games} games" + (f" ({finished} finished)" if finished is not None else "")
+
+
+def _keys(table: Table) -> int:
+    """How many leading columns name a row (up to its first text column): repeated in each block of a wide table."""
+    for at, column in enumerate(table.columns):
+        if table.rows and isinstance(table.rows[0][at], str):
+            return at + 1
+    return 1
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "~"
+
+
+def _blocks(widths: list[int], keys: int, width: int) -> list[list[int]]:
+    """The columns of each block: the key columns, then as many others as fit ``width``."""
+    blocks: list[list[int]] = []
+    current = list(range(keys))
+    used = sum(widths[c] + 2 for c in current)
+    for column in range(keys, len(widths)):
+        if used + widths[column] + 2 > width and len(current) > keys:
+            blocks.append(current)
+            current = list(range(keys))
+            used = sum(widths[c] + 2 for c in current)
+        current.append(column)
+        used += widths[column] + 2
+    blocks.append(current)
+    return blocks
+
+
+def text_table(table: Table, width: int) -> list[str]:
+    """A table as text lines no wider than ``width``: a wide one is cut into blocks, its key columns in each."""
+    if not table.columns:
+        return [table.name, "  (none)"]
+    shown = [[_cut(cell(v), CELL) for v in row] for row in table.rows]
+    widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(table.columns)]
+    keys = min(_keys(table), len(widths))
+    budget = max(width - 2, 20)
+    widths = [min(w, max(budget // 2, 8)) for w in widths]
+    lines = [table.name]
+    if not shown:
+        return lines + ["  (none)"]
+    for block in _blocks(widths, keys, budget):
+        def row_of(values: list[str]) -> str:
+            parts = []
+            for c in block:
+                value = _cut(values[c], widths[c])
+                numeric = c >= keys and not isinstance(table.rows[0][c], str)
+                parts.append(value.rjust(widths[c]) if numeric else value.ljust(widths[c]))
+            return ("  " + "  ".join(parts)).rstrip()
+        lines.append(row_of(list(table.columns)))
+        lines.extend(row_of(values) for values in shown)
+        lines.append("")
+    return lines[:-1]
+
+
+def stats_text(document: Any, width: int, only: str | None = None) -> Iterator[str]:
+    """The document as text to ``width`` columns: its title, then each table (or only the table ``only``)."""
+    yield _title(document) + "\n"
+    for table in tables(document):
+        if only is not None and table.name != only:
+            continue
+        yield "\n" + "\n".join(text_table(table, width)) + "\n"
+
+
+def stats_markdown(document: Any, only: str | None = None) -> Iterator[str]:
+    """The document as Markdown: a heading, then each table (or the table ``only``) under its own heading."""
+    yield f"# {markdown(_title(document))}\n"
+    for table in tables(document):
+        if only is not None and table.name != only:
+            continue
+        yield f"\n## {markdown(table.name)}\n\n"
+        if not table.rows:
+            yield "(none)\n"
+            continue
+        yield "| " + " | ".join(markdown(c) for c in table.columns) + " |\n"
+        yield "|" + "|".join("---" for _ in table.columns) + "|\n"
+        for row in table.rows:
+            yield "| " + " | ".join(markdown(cell(v)) for v in row) + " |\n"
+
+
+def stats_json(document: Any, only: str | None = None) -> Iterator[str]:
+    """The document as JSON (``gamelog schema stats``), indented by one space."""
+    yield encode(document, indent=1) + "\n"
+
+
+def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
+    """One table of the document as CSV (``only``: its name; the first list, ``factions`` or ``players``, else)."""
+    found = tables(document)
+    name = only or found[1].name
+    table = next(t for t in found if t.name == name)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow(["" if v is None else csv_cell(v) for v in row])
+    yield out.getvalue()
+
+
+# -- HTML -------------------------------------------------------------------------------------------
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0.5rem;line-height:1.4}
+h1{font-size:1.3rem}h2{font-size:1.1rem;margin-top:1.5rem}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+table{border-collapse:collapse;font-size:0.85rem}th,td{padding:0.2rem 0.4rem;border-bottom:1px solid #ddd;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+.bar{display:flex;align-items:center;gap:0.4rem;margin:0.15rem 0;font-size:0.85rem}
+.bar .label{flex:0 0 9rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.bar .track{flex:1;background:#eee;height:1.1rem;position:relative}
+.bar .fill{background:#0072b2;height:100%}
+.bar .value{flex:0 0 7rem;font-variant-numeric:tabular-nums}
+svg{width:100%;height:auto;max-height:24rem}
+.legend span{display:inline-block;margin-right:0.8rem;font-size:0.8rem}
+.heat td{text-align:center;min-width:1.6rem}
+@media (max-width:30rem){.bar .label{flex-basis:6rem}.bar .value{flex-basis:5rem}}
+"""
+
+
+def _rows_of(document: Any, name: str) -> tuple[Table | None]:
+    for table in tables(document):
+        if table.name == name:
+            return table
+    return None
+
+
+def _column(table: Table, name: str) -> int:
+    return table.columns.index(name)
+
+
+def _bars(table: Table, label: str, value: str, count: str) -> str:
+    """Horizontal bars of ``value`` (a rate, 0 to 1) by ``label``, each with its ``count`` of games written on it."""
+    at_l, at_v, at_c = _column(table, label), _column(table, value), _column(table, count)
+    parts = [f"<h2>{escape(value.replace('_', ' '))} by {escape(label)}</h2>"]
+    for row in table.rows:
+        rate = row[at_v] or 0
+        parts.append(f'<div class="bar"><span class="label">{escape(cell(row[at_l]))}</span>'
+                     f'<span class="track"><span class="fill" style="display:block;width:{rate * 100:.1f}%"></span></span>'
+                     f'<span class="value">{escape(cell(row[at_v]))} ({row[at_c]} games)</span></div>')
+    return "\n".join(parts)
+
+
+def _lines(table: Table, label: str, value: str, x: str) -> str:
+    """One line of ``value`` over ``x`` for each ``label``, its spread (``spread`` column) drawn as a band."""
+    at_l, at_v, at_x = _column(table, label), _column(table, value), _column(table, x)
+    at_s = table.columns.index("spread") if "spread" in table.columns else None
+    series: dict[str, list[tuple[int, float, float]]] = {}
+    for row in table.rows:
+        if row[at_v] is not None:
+            series.setdefault(row[at_l], []).append((row[at_x], row[at_v], (row[at_s] or 0) if at_s is not None else 0))
+    if not series:
+        return ""
+    xs = [p[0] for points in series.values() for p in points]
+    top = max(p[1] + p[2] for points in series.values() for p in points) or 1
+    low, high = min(xs), max(xs)
+    width, height, pad = 600, 300, 30
+
+    def px(v: float) -> float:
+        return pad + (v - low) / ((high - low) or 1) * (width - 2 * pad)
+
+    def py(v: float) -> float:
+        return height - pad - v / top * (height - 2 * pad)
+
+    parts = [f"<h2>{escape(value.replace('_', ' '))} after each {escape(x)}</h2>",
+             f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{escape(value)} after each {escape(x)}">',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
+    for n in range(low, high + 1):
+        parts.append(f'<text x="{px(n):.1f}" y="{height - 8}" font-size="12" text-anchor="middle">{n}</text>')
+    for tick in (0, top / 2, top):
+        parts.append(f'<text x="{pad - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick:g}</text>'
+                     f'<line x1="{pad}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
+    legend = []
+    for i, (name, points) in enumerate(sorted(series.items(), key=lambda item: item[0].casefold())):
+        colour = PALETTE[i % len(PALETTE)]
+        points.sort()
+        band = [f"{px(x):.1f},{py(v + s):.1f}" for x, v, s in points] + \
+               [f"{px(x):.1f},{py(max(v - s, 0)):.1f}" for x, v, s in reversed(points)]
+        parts.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.12"/>')
+        line = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v, _ in points)
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2">'
+                     f"<title>{escape(name)}</title></polyline>")
+        legend.append(f'<span style="color:{colour}">&#9632; {escape(name)}</span>')
+    parts.append("</svg>")
+    parts.append(f'<div class="legend">{"".join(legend)}</div>')
+    return "\n".join(parts)
+
+
+def _heat(table: Table, label: str, value: str, column: str) -> str:
+    """A heat map: a row per ``label``, a column per ``column``, each cell's shade its ``value``."""
+    at_l, at_v, at_c = _column(table, label), _column(table, value), _column(table, column)
+    cells: dict[tuple[Any, Any], int] = {(row[at_l], row[at_c]): row[at_v] for row in table.rows}
+    labels = sorted({k[0] for k in cells}, key=lambda s: str(s).casefold())
+    columns = sorted({k[1] for k in cells})
+    most = max(cells.values(), default=0) or 1
+    parts = [f"<h2>{escape(value)} by {escape(label)} and {escape(column)}</h2>", '<div class="scroll"><table class="heat">',
+             "<tr><th></th>" + "".join(f"<th>{escape(cell(c))}</th>" for c in columns) + "</tr>"]
+    for name in labels:
+        row = [f"<th>{escape(cell(name))}</th>"]
+        for c in columns:
+            n = cells.get((name, c), 0)
+            shade = n / most
+            ink = "#fff" if shade > 0.5 else "#000"
+            row.append(f'<td style="background:rgba(0,114,178,{shade:.2f});color:{ink}">{n or ""}</td>')
+        parts.append("<tr>" + "".join(row) + "</tr>")
+    parts.append("</table></div>")
+    return "\n".join(parts)
+
+
+_NUMERIC = ' class="n"'
+_CHARTS = {"bars": _bars, "lines": _lines, "heat": _heat}
+
+
+def stats_html(document: Any, only: str | None = None) -> Iterator[str]:
+    """One self-contained page: the charts the game's statistics name, then every table (scrolling on a phone)."""
+    title = escape(_title(document))
+    yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+           f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n")
+    statistics = GAMES[document.game].statistics if document.game in GAMES else None
+    for kind, name, *columns in (statistics.charts if statistics is not None else ()):
+        table = _rows_of(document, name)
+        if table is not None and table.rows:
+            yield _CHARTS[kind](table, *columns) + "\n"
+    for table in tables(document):
+        if only is not None and table.name != only:
+            continue
+        yield f"<h2>{escape(table.name)}</h2>\n<div class=\"scroll\"><table>\n"
+        yield "<tr>" + "".join(f"<th>{escape(c)}</th>" for c in table.columns) + "</tr>\n"
+        for row in table.rows:
+            yield "<tr>" + "".join(
+                f"<td{_NUMERIC if not isinstance(v, str) else ''}>{escape(cell(v))}</td>" for v in row) + "</tr>\n"
+        yield "</table></div>\n"
+    yield "</body></html>\n"
+
+
+# -- --explain -------------------------------------------------------------------------------------
+
+
+def explain_text(explained: Explanation, width: int) -> Iterator[str]:
+    """The lines behind a figure, as text: one per line (game, line, amount, words), then their total."""
+    yield f"{explained.figure}: {explained.total} from {len(explained.lines)} lines in {explained.games} games\n"
+    for line in explained.lines:
+        head = f"  {line.game}:{line.line}  {line.amount:+d}  "
+        yield _cut(head + clean(line.text), width) + "\n"
+
+
+def explain_markdown(explained: Explanation) -> Iterator[str]:
+    yield f"# {markdown(explained.figure)}\n\n{explained.total} from {len(explained.lines)} lines in {explained.games} games\n\n"
+    yield "| game | line | amount | text |\n|---|---|---|---|\n"
+    for line in explained.lines:
+        yield f"| {markdown(line.game)} | {line.line} | {line.amount} | {markdown(line.text)} |\n"
+
+
+def explain_csv(explained: Explanation) -> Iterator[str]:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("game", "line", "amount", "text"))
+    for line in explained.lines:
+        writer.writerow((csv_cell(line.game), line.line, line.amount, csv_cell(line.text)))
+    yield out.getvalue()
+
+
+def explain_html(explained: Explanation) -> Iterator[str]:
+    title = escape(explained.figure)
+    yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+           f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+           f"<p>{explained.total} from {len(explained.lines)} lines in {explained.games} games</p>\n"
+           "<div class=\"scroll\"><table>\n<tr><th>game</th><th>line</th><th>amount</th><th>text</th></tr>\n")
+    for line in explained.lines:
+        yield (f"<tr><td>{escape(line.game)}</td><td class=\"n\">{line.line}</td><td class=\"n\">{line.amount}</td>"
+               f"<td>{escape(clean(line.text))}</td></tr>\n")
+    yield "</table></div>\n</body></html>\n"

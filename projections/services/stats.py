@@ -1,0 +1,178 @@
+"""Statistics across games (``gamelog stats``): a store's games, or logs and exports read in memory.
+
+The figures come from the statistics views (``view_stat_*``), folded as each
+game is imported (``projections.views.folder``) and added up in SQL
+(``projections.reports.statistics``); what they are is each game's own
+(``domain.<game>.statistics``, through the registry). Logs and exports named
+as arguments are decided and folded into a private in-memory database:
+nothing is stored.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from gamelog.domain.games import GAMES
+from gamelog.projections.reports.registry import Layout, stats_format
+from gamelog.projections.reports.statistics import (Explanation, Filters, SummedFigures, ViewFigures, explanation,
+                                                    kinds, stat_game_count, summable, table_names)
+from gamelog.projections.store.backends import scratch_database
+from gamelog.projections.store.backends.base import PortableCursor
+from gamelog.projections.views.folder import ViewFolder
+from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
+
+from .converting import convert_file
+from .errors import BadInput
+from .outputs import check_output
+from .sources import STDIN, opened_game_store, read_log_file
+
+__all__ = ["Filters", "explain", "stats", "stats_pieces", "stats_tables"]
+
+
+def _is_file(argument: str) -> bool:
+    return argument == STDIN or os.path.isfile(argument)
+
+
+@contextmanager
+def _views(store: str, arguments: Sequence[str], source_format: str | None) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """A cursor on the statistics views, and the game ids the arguments name.
+
+    Arguments that are files (logs, or exports with ``source_format``) are read
+    in memory, and the views are theirs; otherwise the store's views, brought
+    up to date, and every argument is a stored game's id.
+    """
+    files = [a for a in arguments if _is_file(a)]
+    if not files:
+        with opened_game_store(store, must_exist=True) as opened:
+            keeper = ViewKeeper(opened)
+            keeper.catch_up()
+            with keeper.connection() as cursor:
+                _check_folded(cursor)
+                yield cursor, tuple(arguments)
+        return
+    if len(files) != len(arguments):
+        ids = [a for a in arguments if a not in files]
+        raise BadInput(f"no such file: {ids[0]} (stats reads either files, or stored games by id, not both)")
+    connection = scratch_database(":memory:")
+    try:
+        cursor = connection.cursor()
+        create_views(cursor)
+        folder = ViewFolder(cursor)
+        for n, path in enumerate(files):
+            for event in _events(path, source_format):
+                folder.fold(f"file{n}", event)
+            folder.flush()
+        yield PortableCursor(cursor), ()
+    finally:
+        connection.close()
+
+
+def _events(path: str, source_format: str | None) -> list[Any]:
+    """The decided events of one log (or, with ``source_format``, one export converted in memory)."""
+    if source_format is None:
+        return read_log_file(path).events
+    import io
+
+    converted = convert_file(path, source_format)
+    return read_log_file(io.BytesIO(converted.log), f"{path} (converted)").events
+
+
+def _check_folded(cursor: Any) -> None:
+    """The statistics views hold every game the views hold, or they were never folded (a store from before them).
+
+    Raises ``StoreDamaged`` saying to rebuild the views.
+    """
+    folded = stat_game_count(cursor)
+    cursor.execute("SELECT COUNT(*) AS n FROM view_context")
+    held = int(cursor.fetchone()[0])
+    if folded != held:
+        raise views_damaged(f"the statistics views hold {folded} of the {held} games the views hold")
+
+
+def _kind(cursor: Any, game: str | None) -> str:
+    held = kinds(cursor)
+    if game is not None:
+        if game not in GAMES:
+            raise BadInput(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+        return game
+    if len(held) > 1:
+        raise BadInput(f"the games are of {len(held)} kinds ({', '.join(held)}): choose one with --game")
+    if not held:
+        raise BadInput("no games to count (import some, or name logs)")
+    return held[0]
+
+
+def _statistics(kind: str) -> Any:
+    statistics = GAMES[kind].statistics
+    if statistics is None:
+        raise BadInput(f"{kind} declares no statistics")
+    return statistics
+
+
+def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+          source_format: str | None = None) -> Any:
+    """The statistics document (a msgspec Struct, ``version: 1``) of the games chosen.
+
+    ``arguments`` are stored games' ids (only those are counted), or logs (and,
+    with ``source_format``, exports of that tool) read in memory, nothing
+    stored. ``game`` is the kind of game (needed only when there are several);
+    ``filters`` choose among them. Raises :class:`~.errors.BadInput` (an
+    unknown game, several kinds and no ``game``, a file that cannot be read),
+    ``LogInvalid``, ``StoreMissing`` and the store's errors (``StoreDamaged``
+    when the statistics views do not hold every stored game: rebuild them).
+    """
+    with _views(store, arguments, source_format) as (cursor, ids):
+        kind = _kind(cursor, game)
+        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
+        figures = SummedFigures(cursor, kind, chosen) if summable(chosen) else ViewFigures(cursor, kind, chosen)
+        return _statistics(kind).document(figures)
+
+
+def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
+            filters: Filters = Filters(), source_format: str | None = None) -> Explanation:
+    """Each game and line behind ``figure`` (as the game's statistics name it: ``factions/FACTION/wins``...);
+    their ``total`` is the figure's count or sum. Raises :class:`~.errors.BadInput` for a figure the game does not
+    have (naming those it does), and what :func:`stats` raises."""
+    with _views(store, arguments, source_format) as (cursor, ids):
+        kind = _kind(cursor, game)
+        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
+        try:
+            lines = _statistics(kind).explain(ViewFigures(cursor, kind, chosen), figure)
+        except KeyError as exc:
+            raise BadInput(exc.args[0]) from None
+        return explanation(kind, figure, lines)
+
+
+def stats_tables(game: str) -> list[str]:
+    """The tables ``--table`` takes for ``game``'s statistics (``summary``, then the document's lists)."""
+    return table_names(_document_type(game))
+
+
+def _document_type(game: str) -> Any:
+    import typing
+
+    return typing.get_type_hints(_statistics(game).document)["return"]
+
+
+def stats_pieces(document: Any, fmt: str = "text", *, table: str | None = None, layout: Layout = Layout(),
+                 output: str | None = None, store: str | None = None, inputs: Sequence[str] = ()) -> Any:
+    """The document (a :func:`stats` document or an :func:`explain` one) in the format ``fmt``, as pieces of text.
+
+    ``table`` keeps one table (``csv`` writes one: the first list by default).
+    Raises :class:`~.errors.BadInput` for an unknown format or table, or an
+    ``output`` that is the store or an input.
+    """
+    check_output(output, store=store, inputs=[i for i in inputs if _is_file(i)])
+    try:
+        chosen = stats_format(fmt)
+    except KeyError as exc:
+        raise BadInput(exc.args[0]) from None
+    if isinstance(document, Explanation):
+        return chosen.explain(document, layout)
+    if table is not None:
+        known = table_names(type(document))
+        if table not in known:
+            raise BadInput(f"no table {table!r} (known: {', '.join(known)})")
+    return chosen.stats(document, layout, table)

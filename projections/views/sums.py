@@ -1,0 +1,159 @@
+"""The statistics views summed across games: ``view_stat_sums``, what ``gamelog stats`` reads without a per-game filter.
+
+A game's figures (its seats and scores, its score after each period, its facts
+added up: ``view_stat_seats``, ``view_stat_periods``, ``view_stat_tallies``)
+are also added into one row per *bucket* and figure: the bucket is what the
+filters that need no game-by-game reading choose by (its kind, player count,
+goal, expansions, day and whether it is clean), so ``stats`` over every game,
+or over the games of 6 players since a date, sums a few rows instead of
+reading every game's.
+
+Each game's part of the sums is kept with it (``view_stat_games.contrib``, as
+JSON): when the folder flushes a game it folded, :func:`settle` works out the
+game's part again from its rows, adds the difference to the sums (a game that
+ended, gained a violation or moved a score moves its part) and keeps the new
+part. Rows whose every figure is back to 0 go, so the sums hold what a
+rebuild derives, row for row.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+SUMS = (
+    "CREATE TABLE IF NOT EXISTS view_stat_sums (kind TEXT, players INTEGER, goal INTEGER, expansions TEXT, day TEXT, "
+    "clean INTEGER, what TEXT, side TEXT, name TEXT, detail TEXT, winner INTEGER, games BIGINT, amount BIGINT, "
+    "periods BIGINT, extra BIGINT, PRIMARY KEY (kind, players, goal, expansions, day, clean, what, side, name, "
+    "detail, winner))"
+)
+BUCKET = ("kind", "players", "goal", "expansions", "day", "clean")
+"""The columns of a bucket: what a filter may choose by without reading each game."""
+FIGURE = ("what", "side", "name", "detail", "winner")
+VALUES = ("games", "amount", "periods", "extra")
+ALL_SIDES = "*"
+"""The side of a fact's row summed over every side (its ``games``: games in which any player had it)."""
+
+# What each row of a game's part is (``what``):
+#   game    one a game: amount 1 when it is finished
+#   side    one a player: side, winner (1: the game's winner); amount the final score, extra its square
+#   seat    one a player: name is the seat; winner as above
+#   period  one a player and period: name the period; amount the score after it, extra its square
+#   lasted  one a game: name the periods it lasted
+#   fact:F  one a (player's side, name, detail) of fact F, winner as above: amount, periods
+#   all:F   one a (name, detail) of fact F over every side, and one a name (detail "*"): amount, periods,
+#           extra the amount of the game's winner
+
+
+def _clean(cursor: Any, game: str) -> int:
+    cursor.execute("SELECT COUNT(*) AS n FROM view_findings f WHERE f.game = ? AND f.severity = 'violation' "
+                   "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
+                   "AND m.rule = f.rule AND m.message = f.message)", (game,))
+    return 0 if int(cursor.fetchone()[0]) else 1
+
+
+def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
+    """Game ``game``'s part of the sums, from its rows in the statistics views: (bucket + figure) -> values."""
+    cursor.execute("SELECT kind, players, goal, expansions, at FROM view_stat_games WHERE game = ?", (game,))
+    found = cursor.fetchone()
+    if found is None:
+        return {}
+    kind, players, goal, expansions, at = found
+    bucket = (kind, players, -1 if goal is None else goal, expansions, (at or "")[:10], _clean(cursor, game))
+    cursor.execute("SELECT winner FROM view_results WHERE game = ?", (game,))
+    result = cursor.fetchone()
+    winner = result[0] if result is not None else None
+    part: dict[tuple, list[int]] = {}
+
+    def add(figure: tuple, games: int, amount: int, periods: int = 0, extra: int = 0) -> None:
+        values = part.setdefault(bucket + figure, [0, 0, 0, 0])
+        values[0] += games
+        values[1] += amount
+        values[2] += periods
+        values[3] += extra
+
+    add(("game", "", "", "", 0), 1, 1 if result is not None else 0)
+    cursor.execute("SELECT player, seat, side, score FROM view_stat_seats WHERE game = ?", (game,))
+    sides: dict[str, str] = {}
+    for player, seat, side, score in cursor.fetchall():
+        sides[player] = side
+        won = int(player == winner)
+        add(("side", side, "", "", won), 1, score, 0, score * score)
+        add(("seat", "", str(seat), "", won), 1, 0)
+    cursor.execute("SELECT period, player, value FROM view_stat_periods WHERE game = ?", (game,))
+    lasted = 0
+    for period, player, value in cursor.fetchall():
+        lasted = max(lasted, period)
+        add(("period", sides.get(player, player), str(period), "", 0), 1, value, 0, value * value)
+    if lasted:
+        add(("lasted", "", str(lasted), "", 0), 1, 0)
+    cursor.execute("SELECT player, fact, name, detail, amount, periods FROM view_stat_tallies "
+                   "WHERE game = ? AND amount <> 0", (game,))
+    every: dict[tuple, list[int]] = {}
+    for player, fact, name, detail, amount, periods in cursor.fetchall():
+        side = sides.get(player, player)
+        add((f"fact:{fact}", side, name, detail, int(bool(player) and player == winner)), 1, amount, periods)
+        won = amount if player and player == winner else 0
+        for key in ((fact, name, detail), (fact, name, ALL_SIDES)):
+            total = every.setdefault(key, [0, 0, 0])
+            total[0] += amount
+            total[1] += periods
+            total[2] += won
+    for (fact, name, detail), (amount, periods, won) in every.items():
+        add((f"all:{fact}", ALL_SIDES, name, detail, 0), 1, amount, periods, won)
+    return part
+
+
+def _encoded(part: dict[tuple, list[int]]) -> str:
+    return json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+
+
+def settle(cursor: Any, game: str) -> None:
+    """Bring the sums up to date with game ``game``'s rows: add the difference between its part now and the part
+    it last gave, and keep the new part."""
+    cursor.execute("SELECT contrib FROM view_stat_games WHERE game = ?", (game,))
+    found = cursor.fetchone()
+    if found is None:
+        return
+    old = {tuple(key): values for key, values in json.loads(found[0] or "[]")}
+    new = contribution(cursor, game)
+    changes = []
+    for key in old.keys() | new.keys():
+        before, after = old.get(key, [0, 0, 0, 0]), new.get(key, [0, 0, 0, 0])
+        delta = [a - b for a, b in zip(after, before)]
+        if any(delta):
+            changes.append((*key, *delta))
+    if not changes:
+        return
+    columns = BUCKET + FIGURE + VALUES
+    cursor.executemany(
+        f"INSERT INTO view_stat_sums ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+        f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
+        + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES), sorted(changes))
+    # A figure back to nothing goes, as a rebuild would never write it.
+    where = " AND ".join(f"{c} = ?" for c in BUCKET + FIGURE)
+    cursor.executemany(f"DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 "
+                       "AND extra = 0", sorted(change[:len(BUCKET + FIGURE)] for change in changes))
+    cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
+
+
+def differences(cursor: Any, shown: int = 10) -> list[str]:
+    """Where ``view_stat_sums`` differs from the sum of every game's part (``view_stat_games.contrib``): each row
+    that differs, in words (the first ``shown``, then how many more)."""
+    expected: dict[tuple, list[int]] = {}
+    cursor.execute("SELECT contrib FROM view_stat_games")
+    for (contrib,) in cursor.fetchall():
+        for key, values in json.loads(contrib or "[]"):
+            total = expected.setdefault(tuple(key), [0, 0, 0, 0])
+            for i, value in enumerate(values):
+                total[i] += value
+    expected = {key: values for key, values in expected.items() if any(values)}
+    columns = BUCKET + FIGURE + VALUES
+    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums")
+    kept = {tuple(row[:len(BUCKET + FIGURE)]): [int(v) for v in row[len(BUCKET + FIGURE):]] for row in cursor.fetchall()}
+    found = []
+    for key in sorted(expected.keys() | kept.keys(), key=repr):
+        if expected.get(key) != kept.get(key):
+            found.append(f"the sums of {dict(zip(BUCKET + FIGURE, key))} are {kept.get(key)}; the games' parts "
+                         f"give {expected.get(key)}")
+    return found[:shown] + ([f"{len(found) - shown} more rows differ"] if len(found) > shown else [])

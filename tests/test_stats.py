@@ -1,0 +1,190 @@
+"""``gamelog stats`` on the examples, counted by hand; incremental equals rebuild; both backends give the same bytes.
+
+The examples' expected values are read off the logs as written beside each; the generated archives are those of
+tests/benchmarks/generate.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+import uuid
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gamelog
+from gamelog.cli.main import main
+from gamelog.domain.games import GAMES
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.views.compare import table_dump
+from gamelog.projections.views.keeper import ViewKeeper
+from gamelog.stats import Filters, explain, stats
+from gamelog.views import rebuild_views
+from tests.benchmarks.generate import log_bytes, twilight_lines, uchronia_lines
+from tests.conftest import EXAMPLES
+
+FORMATS = ("text", "markdown", "json", "csv", "html")
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["stats", *args], env={"COLUMNS": "80"})
+    return result.exit_code, result.output
+
+
+def as_json(*args: str) -> dict:
+    code, output = run("--format", "json", *args)
+    assert code == 0, output
+    return json.loads(output)
+
+
+def test_merchant_of_venus_disputed_money_and_turns():
+    """examples/merchant-of-venus/disputed.jsonl, counted from its lines."""
+    doc = as_json(str(EXAMPLES / "merchant-of-venus" / "disputed.jsonl"))
+    assert doc["game"] == "merchant-of-venus" and doc["games"] == doc["finished"] == 1
+    players = {p["player"]: p for p in doc["players"]}
+    # Ann: 3 turn_started lines, and she won (the relic ended her turn at c1030, goal c1000) in those 3 turns.
+    # Bob: 4 turn_started lines (the last after the end, still his line).
+    assert (players["Ann"]["turns"], players["Ann"]["wins"], players["Ann"]["turns_to_goal"]) == (3, 1, 3.0)
+    assert (players["Bob"]["turns"], players["Bob"]["wins"], players["Bob"]["turns_to_goal"]) == (4, 0, None)
+    money = {(m["player"], m["flow"], m["kind"]): m["credits"] for m in doc["money"]}
+    # Ann received c500 from Bob (the bet) and c300 from the bank (a demand): c800; paid c80 for the factory deed.
+    assert money[("Ann", "income", "bonuses")] == 800 and money[("Ann", "spending", "payments")] == 80
+    # Bob sold Voil Silk at c220, was paid a c110 fare, paid a c60 hazard and c500 to Ann.
+    assert money[("Bob", "income", "sales")] == 220 and money[("Bob", "income", "fares")] == 110
+    assert money[("Bob", "spending", "hazards")] == 60 and money[("Bob", "spending", "payments")] == 500
+    assert doc["version"] == 1
+
+
+def test_uchronia_tiebreak_buildings_forum_seats_and_the_tie_break():
+    """examples/uchronia/tiebreak-2p.jsonl: Bob and Ann end on 6 VP, Bob built 3 buildings, Ann 2: the tie-break."""
+    doc = as_json(str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl"))
+    assert doc["tie_breaks"] == 1 and doc["endings"] == [{"how": "tie-break", "games": 1}]
+    assert {p["player"]: (p["wins"], p["mean_vp"], p["buildings"]) for p in doc["players"]} == {
+        "Ann": (0, 6.0, 2), "Bob": (1, 6.0, 3)}
+    # Casa and Ludus (wood, 1 resource each), Villa (clay, 1), Horreum (brick, 2), Thermae (stone, 2).
+    assert [(b["color"], b["cost"], b["built"]) for b in doc["buildings"]] == [
+        ("wood", 1, 2), ("clay", 1, 1), ("brick", 2, 1), ("stone", 2, 1)]
+    # The setup's Forum (wood, wood, clay, brick, stone) and the lines' clay, brick, marble came on; each building
+    # completed took a card of its colour off.
+    assert {f["color"]: (f["added"], f["removed"]) for f in doc["forum"]} == {
+        "wood": (2, 2), "clay": (2, 1), "brick": (2, 1), "stone": (1, 1), "marble": (1, 0)}
+    assert [(s["seat"], s["wins"]) for s in doc["seats"]] == [(1, 0), (2, 1)]
+    assert {(m["player"], m["color"]) for m in doc["monopolies"]} == {("Ann", "wood"), ("Bob", "clay")}
+
+
+def test_explain_sums_to_the_figure_on_the_examples():
+    log = str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl")
+    for figure, expected in (("players/bob/buildings", 3), ("forum/clay/added", 2), ("tie_breaks", 1),
+                             ("players/Bob/wins", 1)):
+        explained = as_json("--explain", figure, log)
+        assert sum(line["amount"] for line in explained["lines"]) == explained["total"] == expected
+
+
+def test_several_kinds_need_game(tmp_path):
+    logs = [str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl"), str(EXAMPLES / "merchant-of-venus" / "disputed.jsonl")]
+    code, output = run(*logs)
+    assert code == 2 and "--game" in output
+    assert as_json("--game", "uchronia", *logs)["games"] == 1
+
+
+def test_a_store_from_before_the_statistics_views_says_to_rebuild(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl"))
+    import sqlite3
+
+    with sqlite3.connect(store) as conn:
+        conn.execute("DELETE FROM view_stat_games")
+    code, output = run("--store", store)
+    assert code == 3 and "projections rebuild" in output
+    rebuild_views(store)
+    assert as_json("--store", store)["games"] == 1
+
+
+# -- incremental equals rebuild --------------------------------------------------------------
+
+
+def _archive(draws: list[tuple[str, int]]) -> list[bytes]:
+    logs = []
+    for n, (kind, size) in enumerate(draws):
+        if kind == "twilight-imperium-4":
+            logs.append(log_bytes(twilight_lines(size, f"ti4-{n}")))
+        else:
+            logs.append(log_bytes(uchronia_lines(size * 3, f"uch-{n}", threshold=size + 2)))
+    return logs
+
+
+def _figures(store: str) -> dict[str, bytes]:
+    with GameStore(store) as opened:
+        keeper = ViewKeeper(opened)
+        with keeper.connection() as cursor:
+            dump = table_dump(cursor)
+    out = {name: repr(rows).encode() for name, rows in dump.items() if name.startswith("view_stat")}
+    for kind in ("twilight-imperium-4", "uchronia"):
+        try:
+            out[kind] = msgspec.json.encode(stats(store, game=kind))
+        except gamelog.BadInput:
+            pass
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["twilight-imperium-4", "uchronia"]), st.integers(1, 5)), min_size=1, max_size=4))
+def test_incremental_equals_rebuild_and_a_reimport_changes_nothing(draws):
+    logs = _archive(draws)
+    with tempfile.TemporaryDirectory() as folder:
+        store = f"{folder}/store.sqlite"
+        with gamelog.open_store(store) as opened:
+            for log in logs:  # one import at a time: the views fold each game as it comes
+                opened.import_log(io.BytesIO(log), name="generated")
+        incremental = _figures(store)
+        with gamelog.open_store(store) as opened:
+            opened.import_log(io.BytesIO(logs[0]), name="generated")  # the same log again: nothing new
+        assert _figures(store) == incremental
+        rebuild_views(store)
+        assert _figures(store) == incremental
+
+
+# -- both backends, every format ---------------------------------------------------------------
+
+
+def test_both_backends_give_the_same_bytes_in_every_format(tmp_path):
+    from tests.conftest import Locations
+
+    pg = Locations("postgresql", tmp_path)  # skips without GAMELOG_TEST_POSTGRES
+    try:
+        stores = [str(tmp_path / "s.sqlite"), pg.new()]
+        logs = [EXAMPLES / "twilight-imperium-4" / name for name in ("complete-4p.jsonl", "disputed.jsonl")]
+        logs += [log_bytes(twilight_lines(4, "ti4-gen"))]
+        for store in stores:
+            with gamelog.open_store(store) as opened:
+                for log in logs:
+                    opened.import_log(io.BytesIO(log), name="generated") if isinstance(log, bytes) else opened.import_log(str(log))
+        for fmt in FORMATS:
+            for extra in ((), ("--clean",), ("--explain", "rounds/2/Emirates of Hacan/mean_vp")):
+                outputs = [run("--store", store, "--format", fmt, *extra) for store in stores]
+                assert outputs[0] == outputs[1], (fmt, extra)
+                assert outputs[0][0] == 0, outputs[0][1]
+    finally:
+        pg.drop()
+
+
+def test_verify_checks_the_statistics_views_and_rebuild_repairs_them(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(str(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl"))
+    import sqlite3
+
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE view_stat_sums SET games = games + 1 WHERE what = 'side' AND side = 'Bob'")
+        conn.execute("UPDATE view_stat_tallies SET amount = amount + 1 WHERE fact = 'built' AND player = 'Ann'")
+    result = CliRunner().invoke(main, ["verify", "uchronia-2p-tiebreak", "--store", store])
+    assert result.exit_code == 3
+    assert "view_stat_sums: the sums of" in result.output and "view_stat_tallies:" in result.output
+    rebuild_views(store)
+    assert CliRunner().invoke(main, ["verify", "uchronia-2p-tiebreak", "--store", store]).exit_code == 0

@@ -1,0 +1,164 @@
+"""Acceptance of ``gamelog stats`` on the real TI Assistant exports (../shared/data/real/ti-assistant-*.json).
+
+The three games (see tests/test_ti_assistant_real.py): LjnqDB (6 players, 10 VP, 2025-02-08), nHg8Hw (5 players,
+10 VP, 2026-01-10) and 9-8-25 (6 players, 14 VP, 2025-09-06). Every expected value below was counted by hand
+from the exports' ``actionLog`` entries, as written beside it; nothing is copied from gamelog's own output.
+"""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from gamelog.cli.main import main
+from gamelog.domain.twilight_imperium.statistics import Stats
+from tests.conftest import shared_path
+
+NAMES = ("LjnqDB", "nHg8Hw", "9-8-25")
+
+WINS = {
+    # Each game's winner: the faction whose VP reached the goal, which ends the game (TI4-VP-GOAL): LjnqDB the
+    # Council Keleres (10 VP, Seize an Icon at actionLog[1]); nHg8Hw the Emirates of Hacan (11 VP); 9-8-25 the
+    # Kollecc Society (14 VP). Every other faction played one game and won none.
+    "Council Keleres": 1, "Emirates of Hacan": 1, "Kollecc Society": 1,
+    "Argent Flight": 0, "Embers of Muaat": 0, "Ghosts of Creuss": 0, "L1Z1X Mindnet": 0, "Mentak Coalition": 0,
+    "Naaz-Rokha Alliance": 0, "Firmament": 0, "Crimson Rebellion": 0, "Deepwrought Scholarate": 0,
+    "Xxcha Kingdom": 0, "Nivyn Star Kings": 0, "Kortali Tribunal": 0, "Li-Zho Dynasty": 0, "Veldyr Sovereignty": 0,
+}
+
+SCORED = {
+    # SCORE_OBJECTIVE entries naming the objective, less its UNSCORE_OBJECTIVE entries, in each export:
+    "Build Defenses": 6 + 5,  # LjnqDB 6, 9-8-25 5 (not revealed in nHg8Hw)
+    "Diversify Research": 5 + 6,  # nHg8Hw 5, 9-8-25 6
+    "Erect a Monument": (5 - 1) + 3,  # nHg8Hw 5 less the Firmament's unscore, 9-8-25 3
+}
+
+KELERES_ROUNDS = {
+    # The Council Keleres (Tanys) in LjnqDB; a round runs from the ADVANCE_PHASE leaving SETUP (or the last
+    # AGENDA) to the one leaving its own AGENDA (actionLog[702], [528], [362], [190]; round 5 to the end):
+    1: 2,   # the Custodians Token (actionLog[829]), an Imperial Point (actionLog[805])
+    2: 4,   # an Imperial Point (actionLog[672]), Discover Lost Outposts (actionLog[550])
+    3: 5,   # Populate the Outer Rim (actionLog[388])
+    4: 8,   # Support for the Throne of Mentak (actionLog[315]), Amass Wealth ([220]), Adapt New Strategies ([218])
+    5: 10,  # Build Defenses (actionLog[137]), Seize an Icon (actionLog[1])
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    location = str(tmp_path_factory.mktemp("stats") / "store.sqlite")
+    runner = CliRunner()
+    for name in NAMES:
+        path = shared_path("data", "real", f"ti-assistant-{name}.json")
+        result = runner.invoke(main, ["import", "--from", "ti-assistant", str(path), "--store", location])
+        assert result.exit_code == 0, result.output
+    return location
+
+
+def stats(store: str, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["stats", "--store", store, *args], env={"COLUMNS": "80"})
+    return result.exit_code, result.output
+
+
+def document(store: str, *args: str) -> Stats:
+    code, output = stats(store, "--format", "json", *args)
+    assert code == 0, output
+    return msgspec.json.decode(output, type=Stats)
+
+
+def test_each_factions_wins_and_the_contract(store):
+    raw = json.loads(stats(store, "--format", "json")[1])
+    assert raw["game"] == "twilight-imperium-4" and raw["games"] == 3 and raw["finished"] == 3 and raw["version"] == 1
+    assert {f["faction"]: f["wins"] for f in raw["factions"]} == WINS
+    assert all({"faction", "games", "wins", "mean_vp"} <= set(f) for f in raw["factions"])
+    assert all({"objective", "kind", "revealed", "scored"} <= set(o) for o in raw["objectives"])
+    assert all({"round", "faction", "mean_vp", "games"} <= set(r) for r in raw["rounds"])
+
+
+def test_three_objectives_score_counts(store):
+    scored = {o.objective: o.scored for o in document(store).objectives if o.kind == "public"}
+    assert {name: scored[name] for name in SCORED} == SCORED
+
+
+def test_one_factions_vp_after_each_round(store):
+    rounds = {r.round: (r.mean_vp, r.games) for r in document(store).rounds if r.faction == "Council Keleres"}
+    assert rounds == {n: (float(vp), 1) for n, vp in KELERES_ROUNDS.items()}
+
+
+@pytest.mark.parametrize("figure, expected", [
+    ("factions/Council Keleres/wins", 1),
+    ("objectives/Build Defenses/scored", SCORED["Build Defenses"]),
+    ("objectives/erect a monument/scored", SCORED["Erect a Monument"]),
+    ("rounds/4/Council Keleres/mean_vp", KELERES_ROUNDS[4]),
+])
+def test_explain_lists_the_lines_that_sum_to_the_figure(store, figure, expected):
+    code, output = stats(store, "--explain", figure, "--format", "json")
+    assert code == 0, output
+    explained = json.loads(output)
+    assert sum(line["amount"] for line in explained["lines"]) == explained["total"] == expected
+    if "Erect" in figure:
+        # nHg8Hw: 5 scores and the correction that voided the Firmament's (-1); 9-8-25: 3 scores.
+        amounts = sorted(line["amount"] for line in explained["lines"])
+        assert amounts == [-1] + [1] * 8 and explained["games"] == 2
+
+
+def test_clean_leaves_out_exactly_the_games_with_violations(store):
+    # LjnqDB (LRR 34.5, actionLog[368]) and 9-8-25 (LRR 34.5, actionLog[748]) have a violation; nHg8Hw none.
+    clean = document(store, "--clean")
+    assert clean.games == 1
+    assert {f.faction for f in clean.factions} == {"Emirates of Hacan", "Naaz-Rokha Alliance", "Firmament",
+                                                   "Crimson Rebellion", "Deepwrought Scholarate"}
+
+
+@pytest.mark.parametrize("args, games", [
+    (("--players", "5"), 1), (("--players", "6"), 2), (("--goal", "14"), 1),
+    (("--since", "2026-01-01"), 1), (("--until", "2025-12-31"), 2), (("--since", "2025-09-06", "--until", "2025-09-06"), 1),
+    (("--faction", "council keleres"), 1), (("--player", "Steve"), 2), (("ti-assistant-20260110T163927Z",), 1),
+])
+def test_filters_choose_the_games(store, args, games):
+    assert document(store, *args).games == games
+
+
+def test_explain_an_unknown_figure_names_the_known_ones(store):
+    code, output = stats(store, "--explain", "factions/Nobody/wins")
+    assert code == 2 and "no faction 'Nobody'" in output
+    code, output = stats(store, "--explain", "nonsense")
+    assert code == 2 and "factions/FACTION/wins" in output
+
+
+def test_every_format_and_text_fits_80_columns(store):
+    code, text = stats(store)
+    assert code == 0 and max(len(line) for line in text.splitlines()) <= 80
+    code, csv_text = stats(store, "--format", "csv", "--table", "objectives")
+    assert code == 0 and csv_text.splitlines()[0] == "objective,kind,revealed,scored,games,scorers_per_game,mean_round"
+    code, html = stats(store, "--format", "html")
+    assert code == 0 and "<svg" in html and 'name="viewport"' in html and "(1 games)" in html
+    code, md = stats(store, "--format", "markdown")
+    assert code == 0 and "## factions" in md
+
+
+def test_exports_read_in_memory_give_the_stores_figures(store):
+    paths = [str(shared_path("data", "real", f"ti-assistant-{name}.json")) for name in NAMES]
+    code, in_memory = stats(store, "--format", "json", "--from", "ti-assistant", *paths)
+    assert code == 0, in_memory
+    assert in_memory == stats(store, "--format", "json")[1]
+
+
+@pytest.mark.parametrize("filters", [{}, {"players": 6}, {"clean": True}, {"since": "2025-06-01"}, {"goal": 14}])
+def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters):
+    """The figures summed as each game is folded (view_stat_sums) are those added up game by game."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports.statistics import Filters, SummedFigures, ViewFigures
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            chosen = Filters(**filters)
+            summed = statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen))
+            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+    assert msgspec.json.encode(summed) == msgspec.json.encode(read)
