@@ -6,7 +6,7 @@ import datetime
 
 import click
 
-from gamelog.cli.options import RegistryChoice, store_option
+from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.projections.reports.registry import Layout, stats_formats
@@ -39,11 +39,12 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.option("--clean", is_flag=True, help="Only games with no violation.")
 @click.option("--from", "source_format", metavar="TOOL", help="GAME files are exports of TOOL (ti-assistant...).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@as_option
 @store_option
 def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None, figure: str | None,
           players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
           since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
-          store: str) -> None:
+          as_player: str | None, store: str) -> None:
     """Figures across games: per faction (or player), objective, round, card.
 
     GAME is a stored game's id (only those are counted; default: every game
@@ -51,6 +52,8 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
     (--from TOOL: exports of that tool). Every figure in json carries the
     games it rests on; --explain FIGURE lists the lines behind one. A win
     counts only from a game's own end. Dates are the header's "at" (UTC).
+    The figures count only what every player may know (a secret objective
+    once scored), so --as PLAYER gives the same ones.
 
     Examples:
 
@@ -64,9 +67,11 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
     filters = Filters(players=players, goal=goal, expansion=expansion, side=faction, player=player, since=since,
                       until=until, clean=clean)
     if figure is not None:
-        document = explain(store, figure, games, game=kind, filters=filters, source_format=source_format)
+        document = explain(store, figure, games, game=kind, filters=filters, source_format=source_format,
+                           as_player=as_player)
     else:
-        document = stats_of(store, games, game=kind, filters=filters, source_format=source_format)
+        document = stats_of(store, games, game=kind, filters=filters, source_format=source_format,
+                            as_player=as_player)
     pieces = stats_pieces(document, fmt, table=table, layout=Layout(width=text_width()), output=output, store=store,
                           inputs=games)
     write_pieces(pieces, output)

@@ -316,3 +316,19 @@ def hides_at(lines: list[dict], state, viewer: str) -> set[str]:
     never = forbidden(state, viewer)
     assert never <= hidden(lines, state, viewer)
     return hidden(lines, state, viewer)
+
+
+def test_statistics_count_only_what_every_player_may_know_so_a_players_view_is_the_full_one(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    assert run("--store", store, "import", str(TI4))[0] == 0
+    for fmt in ("text", "json", "csv", "markdown", "html"):
+        code, full = run("--store", store, "stats", "--format", fmt)
+        assert code == 0 and not contains_any(full, ["Mine Rare Metals"])  # Cy's unscored secret: never counted
+        for viewer in ("Ann", "Cy"):
+            assert run("--store", store, "stats", "--format", fmt, "--as", viewer) == (0, full)
+    code, out = run("--store", store, "stats", "--as", "Nobody")
+    assert code == 2 and "no player 'Nobody' in the games counted" in out
+
+
+def contains_any(text: str, names: list[str]) -> bool:
+    return any(name.casefold() in text.casefold() for name in names)

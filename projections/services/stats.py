@@ -24,7 +24,7 @@ from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
 from .converting import convert_file
-from .errors import BadInput
+from .errors import BadInput, PlayerNotFound
 from .outputs import check_output
 from .sources import STDIN, opened_game_store, read_log_file
 
@@ -111,8 +111,20 @@ def _statistics(kind: str) -> Any:
     return statistics
 
 
+def _check_viewer(cursor: Any, as_player: str | None) -> None:
+    """``--as PLAYER`` on statistics: they count only what every player may know (a secret objective only once it is
+    scored: ``domain.secrets``), so a player's view is the full one; a name no game counted has is an error.
+
+    Raises :class:`~.errors.PlayerNotFound`."""
+    if as_player is None:
+        return
+    cursor.execute("SELECT 1 FROM view_stat_seats WHERE player = ? LIMIT 1", (as_player,))
+    if cursor.fetchone() is None:
+        raise PlayerNotFound(f"no player {as_player!r} in the games counted")
+
+
 def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
-          source_format: str | None = None) -> Any:
+          source_format: str | None = None, as_player: str | None = None) -> Any:
     """The statistics document (a msgspec Struct, ``version: 1``) of the games chosen.
 
     ``arguments`` are stored games' ids (only those are counted), or logs (and,
@@ -121,9 +133,11 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     ``filters`` choose among them. Raises :class:`~.errors.BadInput` (an
     unknown game, several kinds and no ``game``, a file that cannot be read),
     ``LogInvalid``, ``StoreMissing`` and the store's errors (``StoreDamaged``
-    when the statistics views do not hold every stored game: rebuild them).
+    when the statistics views do not hold every stored game: rebuild them). ``as_player``: what that player may
+    know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
     with _views(store, arguments, source_format) as (cursor, ids):
+        _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
         figures = SummedFigures(cursor, kind, chosen) if summable(chosen) else ViewFigures(cursor, kind, chosen)
@@ -131,11 +145,13 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
-            filters: Filters = Filters(), source_format: str | None = None) -> Explanation:
+            filters: Filters = Filters(), source_format: str | None = None,
+            as_player: str | None = None) -> Explanation:
     """Each game and line behind ``figure`` (as the game's statistics name it: ``factions/FACTION/wins``...);
     their ``total`` is the figure's count or sum. Raises :class:`~.errors.BadInput` for a figure the game does not
     have (naming those it does), and what :func:`stats` raises."""
     with _views(store, arguments, source_format) as (cursor, ids):
+        _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
         try:
