@@ -184,6 +184,12 @@ class GameHeader(Recorded, kw_only=True):
     def __post_init__(self) -> None:
         self.check()
 
+    def same_game(self, other: "GameHeader") -> bool:
+        """Whether ``other`` names the same game as this header: equal but for the setup's ``PRESENTATION`` fields
+        (how the game looks, not what it is: added to the log format later, filled by converters), so that a later
+        export of a game stored before a converter filled them still extends it rather than conflicts."""
+        return self == other or _identity(self) == _identity(other)
+
     def check(self) -> None:
         """Raise ``ValueError`` (with the field's path) when the header is not a game's."""
         if not self.players:
@@ -193,6 +199,17 @@ class GameHeader(Recorded, kw_only=True):
                              "$.players")
         if len(set(self.players)) != len(self.players):
             raise invalid_at("player names must be unique", "$.players")
+
+
+def _identity(header: GameHeader) -> GameHeader:
+    """``header`` with its setup's ``PRESENTATION`` fields at their defaults."""
+    setup = getattr(header, "setup", None)
+    shown = getattr(type(setup), "PRESENTATION", ())
+    if not shown:
+        return header
+    defaults = {f.name: f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+                for f in msgspec.structs.fields(setup) if f.name in shown}
+    return msgspec.structs.replace(header, setup=msgspec.structs.replace(setup, **defaults))
 
 
 class PlayerRecorded(Recorded, kw_only=True):

@@ -649,3 +649,31 @@ def test_a_lone_surrogate_in_the_export_is_one_input_error(tmp_path, where):
         assert result.exit_code == 2, result.output
         assert "a lone UTF-16 surrogate" in result.output and path in result.output, result.output
         assert "internal error" not in result.output and "UnicodeEncodeError" not in result.output
+
+
+def test_an_export_stored_before_its_colours_were_converted_is_the_same_game(tmp_path):
+    """The converter now fills ``setup.colors`` (how the game looks, not what it is): a store written by an earlier
+    gamelog holds the same game without them, and importing the export again finds it, never a conflict."""
+    export = Path(__file__).resolve().parents[1] / "examples" / "twilight-imperium-4" / "ti-assistant-small.json"
+    store = str(tmp_path / "s.sqlite")
+    runner = CliRunner()
+    converted = runner.invoke(main, ["convert", "--from", "ti-assistant", str(export)]).stdout
+    header, rest = converted.split("\n", 1)
+    assert json.loads(header)["setup"]["colors"]  # the export names each faction's colour
+    older = json.loads(header)
+    del older["setup"]["colors"]
+    (tmp_path / "older.jsonl").write_text(json.dumps(older) + "\n" + rest, encoding="utf-8")
+    assert runner.invoke(main, ["--store", store, "import", str(tmp_path / "older.jsonl")]).exit_code == 0
+    again = runner.invoke(main, ["--store", store, "import", "--from", "ti-assistant", str(export)])
+    assert again.exit_code == 0 and "already imported" in again.stdout, again.output
+    grown = rest.rstrip("\n").rsplit("\n", 1)[0]  # a shorter export stored first: the later one extends it
+    (tmp_path / "shorter.jsonl").write_text(json.dumps({**older, "id": "short"}) + "\n" + grown + "\n", encoding="utf-8")
+    (tmp_path / "later.jsonl").write_text(json.dumps({**json.loads(header), "id": "short"}) + "\n" + rest,
+                                          encoding="utf-8")
+    assert runner.invoke(main, ["--store", store, "import", str(tmp_path / "shorter.jsonl")]).exit_code == 0
+    later = runner.invoke(main, ["--store", store, "import", str(tmp_path / "later.jsonl")])
+    assert later.exit_code == 0 and "imported 1 log line" in later.stdout, later.output
+    other = {**json.loads(header), "id": "short"}
+    other["setup"] = {**other["setup"], "vp_goal": 14}  # what the game is: still a conflict
+    (tmp_path / "other.jsonl").write_text(json.dumps(other) + "\n" + rest, encoding="utf-8")
+    assert runner.invoke(main, ["--store", store, "import", str(tmp_path / "other.jsonl")]).exit_code == 1

@@ -56,7 +56,7 @@ naming its rule, so the projections only add them up.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import ClassVar, Annotated, Literal, Union
 
 import msgspec
 
@@ -102,6 +102,10 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     unknown_commodities: list[Name] = []
     colors: dict[str, Name] = {}
     """Each player's colour at the table, as the source names it ("Orange", "bloodred"): optional, for reports."""
+
+    PRESENTATION: ClassVar[tuple[str, ...]] = ("colors",)
+    """How the game looks, not what it is (``GameHeader.same_game``): a stored game whose header lacks them is the
+    same game as a later export's that has them."""
 
 
 class Header(GameHeader, tag="game"):

@@ -250,5 +250,5 @@ def _check_header(engine: Engine, header: Any, header_line: int) -> None:
     stored = engine.state
     if stored.header.game != header.game:
         raise _Conflict(f"the stored game {header.id!r} is a {stored.header.game} game, this log is {header.game}")
-    if stored.header_line != header_line or stored.header != header:
+    if stored.header_line != header_line or not stored.header.same_game(header):
         raise _Conflict(f"line {header_line}: the header differs from the stored game {header.id!r}")

@@ -47,7 +47,7 @@ def superseding(store: GameStore, log: bytes, source: str) -> Superseded:
         return Superseded(log)
     line_recorded = reader.rules.engine.LINE_RECORDED
     stored = [e for e in store.history(reader.header.id) if type(e) is line_recorded]
-    if not stored or (stored[0].line, stored[0].event) != (reader.header_line, reader.header):
+    if not stored or stored[0].line != reader.header_line or not stored[0].event.same_game(reader.header):
         return Superseded(log)
     kept = [(e.line, e.event) for e in stored[1:]]
     if kept == incoming[:len(kept)]:
