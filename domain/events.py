@@ -185,9 +185,9 @@ class GameHeader(Recorded, kw_only=True):
         self.check()
 
     def same_game(self, other: "GameHeader") -> bool:
-        """Whether ``other`` names the same game as this header: equal but for the setup's ``PRESENTATION`` fields
-        (how the game looks, not what it is: added to the log format later, filled by converters), so that a later
-        export of a game stored before a converter filled them still extends it rather than conflicts."""
+        """Whether ``other`` names the same game as this header: equal but for the setup's ``ADDED_LATER`` fields
+        (added to the log format later, filled by converters, read by no rule), so that a later export of a game
+        stored before a converter filled them still extends it rather than conflicts."""
         return self == other or _identity(self) == _identity(other)
 
     def check(self) -> None:
@@ -202,9 +202,9 @@ class GameHeader(Recorded, kw_only=True):
 
 
 def _identity(header: GameHeader) -> GameHeader:
-    """``header`` with its setup's ``PRESENTATION`` fields at their defaults."""
+    """``header`` with its setup's ``ADDED_LATER`` fields at their defaults."""
     setup = getattr(header, "setup", None)
-    shown = getattr(type(setup), "PRESENTATION", ())
+    shown = getattr(type(setup), "ADDED_LATER", ())
     if not shown:
         return header
     defaults = {f.name: f.default if f.default is not msgspec.NODEFAULT else f.default_factory()

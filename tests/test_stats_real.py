@@ -117,6 +117,9 @@ def test_clean_leaves_out_exactly_the_games_with_violations(store):
     (("--players", "5"), 1), (("--players", "6"), 2), (("--goal", "14"), 1),
     (("--since", "2026-01-01"), 1), (("--until", "2025-12-31"), 2), (("--since", "2025-09-06", "--until", "2025-09-06"), 1),
     (("--faction", "council keleres"), 1), (("--player", "Steve"), 2), (("ti-assistant-20260110T163927Z",), 1),
+    # data.options.expansions: all three POK; only nHg8Hw THUNDERS EDGE, only 9-8-25 DISCORDANT STARS.
+    (("--expansion", "pok"), 3), (("--expansion", "Thunders Edge"), 1), (("--expansion", "DISCORDANT STARS"), 1),
+    (("--expansion", "codex three"), 3), (("--expansion", "codex"), 0),
 ])
 def test_filters_choose_the_games(store, args, games):
     assert document(store, *args).games == games
@@ -147,7 +150,8 @@ def test_exports_read_in_memory_give_the_stores_figures(store):
     assert in_memory == stats(store, "--format", "json")[1]
 
 
-@pytest.mark.parametrize("filters", [{}, {"players": 6}, {"clean": True}, {"since": "2025-06-01"}, {"goal": 14}])
+@pytest.mark.parametrize("filters", [{}, {"players": 6}, {"clean": True}, {"since": "2025-06-01"}, {"goal": 14},
+                                     {"expansion": "codex four"}])
 def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters):
     """The figures summed as each game is folded (view_stat_sums) are those added up game by game."""
     from gamelog.domain.games import GAMES

@@ -659,9 +659,9 @@ def test_an_export_stored_before_its_colours_were_converted_is_the_same_game(tmp
     runner = CliRunner()
     converted = runner.invoke(main, ["convert", "--from", "ti-assistant", str(export)]).stdout
     header, rest = converted.split("\n", 1)
-    assert json.loads(header)["setup"]["colors"]  # the export names each faction's colour
+    assert json.loads(header)["setup"]["colors"] and json.loads(header)["setup"]["expansions"] == ["POK"]
     older = json.loads(header)
-    del older["setup"]["colors"]
+    del older["setup"]["colors"], older["setup"]["expansions"]  # as gamelog converted it before it filled them
     (tmp_path / "older.jsonl").write_text(json.dumps(older) + "\n" + rest, encoding="utf-8")
     assert runner.invoke(main, ["--store", store, "import", str(tmp_path / "older.jsonl")]).exit_code == 0
     again = runner.invoke(main, ["--store", store, "import", "--from", "ti-assistant", str(export)])

@@ -102,10 +102,13 @@ class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     unknown_commodities: list[Name] = []
     colors: dict[str, Name] = {}
     """Each player's colour at the table, as the source names it ("Orange", "bloodred"): optional, for reports."""
+    expansions: list[Name] = []
+    """The expansions played, as the source names them ("POK", "CODEX ONE"): optional, for ``gamelog stats
+    --expansion``; no rule of the log format reads them."""
 
-    PRESENTATION: ClassVar[tuple[str, ...]] = ("colors",)
-    """How the game looks, not what it is (``GameHeader.same_game``): a stored game whose header lacks them is the
-    same game as a later export's that has them."""
+    ADDED_LATER: ClassVar[tuple[str, ...]] = ("colors", "expansions")
+    """What converters fill that an earlier gamelog did not, and no rule reads (``GameHeader.same_game``): a stored
+    game whose header lacks them is the same game as a later export's that has them."""
 
 
 class Header(GameHeader, tag="game"):

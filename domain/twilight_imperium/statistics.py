@@ -375,6 +375,7 @@ STATISTICS = Statistics(
     explain=explain,
     side=faction_of,
     side_name="faction",
+    expansions=lambda header: tuple(header.setup.expansions),
     figures=FIGURES,
     charts=(("bars", "factions", "faction", "win_rate", "games"),
             ("lines", "rounds", "faction", "mean_vp", "round"),

@@ -139,6 +139,17 @@ def colors_of(data: dict[str, Any], factions: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def expansions_of(data: dict[str, Any]) -> list[str]:
+    """The expansions the game was played with, as the app names them (``data.options.expansions``: ``"POK"``,
+    ``"CODEX ONE"``...); none where it names none. Raises :class:`ConversionError` for a value that is not a list of
+    names."""
+    options = data.get("options", {})
+    named = options.get("expansions", []) if isinstance(options, dict) else []
+    if not isinstance(named, list) or not all(isinstance(e, str) for e in named):
+        raise ConversionError("$.data.options.expansions", "expected a list of expansion names")
+    return list(dict.fromkeys(e.strip() for e in named if e.strip()))
+
+
 def vp_goal(data: dict[str, Any]) -> int:
     """The game's victory point goal (``data.options["victory-points"]``, 10 when absent)."""
     options = data.get("options", {})
@@ -182,6 +193,8 @@ def header(data: dict[str, Any], factions: dict[str, str], entries: list[Entry],
         setup["unknown_commodities"] = unknown
     if colors := colors_of(data, factions):
         setup["colors"] = colors
+    if expansions := expansions_of(data):
+        setup["expansions"] = expansions
     speaker = first_speaker(entries, factions)
     if speaker is not None:
         setup["speaker"] = factions[speaker]
