@@ -17,6 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol
 
+from gamelog.domain.replay_document import Document
+
+
+class StatsDocument(Document, kw_only=True):
+    """The base of each game's statistics document (a Struct tagged with the game's name in ``game``)."""
+
+    @property
+    def game(self) -> str:
+        """The game's name: the tag, which the JSON gives first, as ``game``."""
+        return self.__struct_config__.tag
+
+
+def by_name(text: str) -> tuple[str, str]:
+    """How statistics sort names (a faction, a player, an objective): by their letters in any case, then as written."""
+    return (text.casefold(), text)
+
 
 class Fact(NamedTuple):
     """One thing counted: ``player`` (``""`` for none) did or got ``fact`` of ``name`` (``detail``: its stage,

@@ -20,7 +20,8 @@ from typing import Any, Iterable
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
+                                      rate, spread)
 
 _INCOME = {"MOV-SELL": "sales", "MOV-COMMISSION": "commissions", "MOV-PASSENGER": "fares", "MOV-PAY": "bonuses"}
 _SPENDING = {"MOV-BUY": "purchases", "MOV-HAZARD": "hazards", "MOV-PAY": "payments"}
@@ -90,7 +91,7 @@ class Share(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True, tag_field="game", tag="merchant-of-venus"):
+class Stats(StatsDocument, kw_only=True, tag_field="game", tag="merchant-of-venus"):
     """``stats --format json`` for Merchant of Venus (docs/cli.md): each list a table of ``--table NAME``."""
 
     games: int
@@ -103,14 +104,7 @@ class Stats(Document, kw_only=True, tag_field="game", tag="merchant-of-venus"):
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
-    @property
-    def game(self) -> str:
-        """The game's name: the tag, which the JSON gives first, as ``game``."""
-        return self.__struct_config__.tag
 
-
-def _key(text: str) -> tuple[str, str]:
-    return (text.casefold(), text)
 
 
 def document(figures: Figures) -> Stats:
@@ -119,7 +113,7 @@ def document(figures: Figures) -> Stats:
     sides = {s.side: s for s in figures.sides()}
     turns = {t.side: t for t in figures.tallies("turn", True)}
     players = []
-    for s in sorted(sides.values(), key=lambda s: _key(s.side)):
+    for s in sorted(sides.values(), key=lambda s: by_name(s.side)):
         taken = turns.get(s.side)
         players.append(Player(player=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
                               mean_net_worth=mean(s.score, s.games), net_worth_spread=spread(s.score, s.squares, s.games),
@@ -129,7 +123,7 @@ def document(figures: Figures) -> Stats:
     income: dict[str, int] = {}
     commissions: dict[str, int] = {}
     for flow, kinds in (("income", INCOME), ("spending", SPENDING)):
-        for t in sorted(figures.tallies(flow, True), key=lambda t: (_key(t.side), kinds.index(t.name) if t.name in kinds else 99)):
+        for t in sorted(figures.tallies(flow, True), key=lambda t: (by_name(t.side), kinds.index(t.name) if t.name in kinds else 99)):
             if t.side not in sides:
                 continue
             money.append(Money(player=t.side, flow=flow, kind=t.name, credits=t.amount, games=sides[t.side].games,
@@ -140,10 +134,10 @@ def document(figures: Figures) -> Stats:
                     commissions[t.side] = t.amount
     shares = [Share(player=p, commissions=commissions.get(p, 0), income=income.get(p, 0),
                     share=rate(commissions.get(p, 0), income.get(p, 0)), games=sides[p].games)
-              for p in sorted(sides, key=_key)]
+              for p in sorted(sides, key=by_name)]
     periods = [Turn(turn=p.period, player=p.side, mean_net_worth=mean(p.score, p.games), games=p.games,
                     spread=spread(p.score, p.squares, p.games))
-               for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
+               for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
     won_turns = sum(t.won for t in turns.values())
     wins = sum(s.wins for s in sides.values())
     return Stats(games=games, finished=finished, players=players, turns=periods, money=money,

@@ -21,7 +21,8 @@ from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
+                                      rate, spread)
 from gamelog.domain.twilight_imperium import reference, rules
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpScored)
@@ -228,7 +229,7 @@ class RoundsPerGame(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True, tag_field="game", tag="twilight-imperium-4"):
+class Stats(StatsDocument, kw_only=True, tag_field="game", tag="twilight-imperium-4"):
     """``stats --format json`` for Twilight Imperium 4 (docs/cli.md): each list a table of ``--table NAME``."""
 
     games: int
@@ -249,14 +250,7 @@ class Stats(Document, kw_only=True, tag_field="game", tag="twilight-imperium-4")
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
-    @property
-    def game(self) -> str:
-        """The game's name: the tag, which the JSON gives first, as ``game``."""
-        return self.__struct_config__.tag
 
-
-def _key(text: str) -> tuple[str, str]:
-    return (text.casefold(), text)
 
 
 def document(figures: Figures) -> Stats:
@@ -265,34 +259,34 @@ def document(figures: Figures) -> Stats:
     sides = {row.side: row for row in figures.sides()}
     factions = [Faction(faction=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
                         mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games))
-                for s in sorted(sides.values(), key=lambda s: _key(s.side))]
+                for s in sorted(sides.values(), key=lambda s: by_name(s.side))]
     rounds = [Round(round=p.period, faction=p.side, mean_vp=mean(p.score, p.games), games=p.games,
                     spread=spread(p.score, p.squares, p.games))
-              for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
+              for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
 
     vp = figures.tallies("vp", True)
     vp_sources = [VpSource(faction=t.side, source=t.name, vp=t.amount, games=sides[t.side].games,
                            mean_vp=mean(t.amount, sides[t.side].games))
-                  for t in sorted(vp, key=lambda t: (_key(t.side), SOURCES.index(t.name) if t.name in SOURCES else 99))
+                  for t in sorted(vp, key=lambda t: (by_name(t.side), SOURCES.index(t.name) if t.name in SOURCES else 99))
                   if t.side in sides]
 
     revealed = {t.name: t for t in figures.tallies("revealed", False)}
-    scored = sorted(figures.tallies("scored", False), key=lambda t: (t.detail != "public", _key(t.name)))
+    scored = sorted(figures.tallies("scored", False), key=lambda t: (t.detail != "public", by_name(t.name)))
     objectives = []
     for t in scored:
         shown = revealed[t.name].games if t.detail == "public" and t.name in revealed else t.games
         objectives.append(Objective(objective=t.name, kind=t.detail, revealed=shown, scored=t.amount, games=shown,
                                     scorers_per_game=mean(t.amount, shown), mean_round=mean(t.periods, t.amount)))
-    never = sorted((t for n, t in revealed.items() if n not in {s.name for s in scored}), key=lambda t: _key(t.name))
+    never = sorted((t for n, t in revealed.items() if n not in {s.name for s in scored}), key=lambda t: by_name(t.name))
     objectives += [Objective(objective=t.name, kind="public", revealed=t.games, scored=0, games=t.games,
                              scorers_per_game=0.0 if t.games else None, mean_round=None) for t in never]
     objective_factions = [ObjectiveFaction(objective=t.name, faction=t.side, scored=t.amount,
                                            games=sides[t.side].games, rate=rate(t.amount, sides[t.side].games))
-                          for t in sorted(figures.tallies("scored", True), key=lambda t: (_key(t.name), _key(t.side)))
+                          for t in sorted(figures.tallies("scored", True), key=lambda t: (by_name(t.name), by_name(t.side)))
                           if t.side in sides]
 
     custodians = [Custodians(faction=t.side, taken=t.games, wins=t.won, win_rate=rate(t.won, t.games))
-                  for t in sorted(vp, key=lambda t: _key(t.side)) if t.name == "custodians" and t.amount > 0]
+                  for t in sorted(vp, key=lambda t: by_name(t.side)) if t.name == "custodians" and t.amount > 0]
     imperial_rounds = [ImperialRound(round=int(t.detail), points=t.amount, games=t.games)
                        for t in sorted(figures.tallies("imperial_round", False), key=lambda t: int(t.detail))]
     imperial_points = sum(t.amount for t in vp if t.name == "imperial")
@@ -307,11 +301,11 @@ def document(figures: Figures) -> Stats:
     card_games = {name: n for name, n in figures.games_with("picked")}
     strategy_cards = [StrategyCard(card=name, picks=c[0], games=card_games.get(name, 0),
                                    mean_position=mean(c[1], c[0]), wins=c[2], win_rate=rate(c[2], c[0]))
-                      for name, c in sorted(cards.items(), key=lambda item: _key(item[0]))]
+                      for name, c in sorted(cards.items(), key=lambda item: by_name(item[0]))]
     pick_positions = [PickPosition(card=t.name, position=int(t.detail), picks=t.amount)
-                      for t in sorted(picks, key=lambda t: (_key(t.name), int(t.detail)))]
+                      for t in sorted(picks, key=lambda t: (by_name(t.name), int(t.detail)))]
     card_rounds = [CardRound(card=t.name, round=int(t.detail), picks=t.amount, games=t.games)
-                   for t in sorted(figures.tallies("picked_round", False), key=lambda t: (_key(t.name), int(t.detail)))]
+                   for t in sorted(figures.tallies("picked_round", False), key=lambda t: (by_name(t.name), int(t.detail)))]
     return Stats(games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
                  vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
                  imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),

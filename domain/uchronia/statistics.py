@@ -17,7 +17,8 @@ from typing import Iterable
 
 from gamelog.domain.events import GameWon
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import Explained, Fact, Figures, Statistics, mean, named, rate, spread
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
+                                      rate, spread)
 from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
 from gamelog.domain.uchronia.reference import COLORS
 
@@ -110,7 +111,7 @@ class Ending(Document, kw_only=True):
     games: int
 
 
-class Stats(Document, kw_only=True, tag_field="game", tag="uchronia"):
+class Stats(StatsDocument, kw_only=True, tag_field="game", tag="uchronia"):
     """``stats --format json`` for Uchronia (docs/cli.md): each list a table of ``--table NAME``."""
 
     games: int
@@ -126,14 +127,7 @@ class Stats(Document, kw_only=True, tag_field="game", tag="uchronia"):
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
-    @property
-    def game(self) -> str:
-        """The game's name: the tag, which the JSON gives first, as ``game``."""
-        return self.__struct_config__.tag
 
-
-def _key(text: str) -> tuple[str, str]:
-    return (text.casefold(), text)
 
 
 def _colour(color: str) -> tuple[int, str]:
@@ -150,14 +144,14 @@ def document(figures: Figures) -> Stats:
                       mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games),
                       buildings=sum(t.amount for t in built if t.side == s.side),
                       monopolies=sum(t.amount for t in monopolies if t.side == s.side))
-               for s in sorted(sides.values(), key=lambda s: _key(s.side))]
+               for s in sorted(sides.values(), key=lambda s: by_name(s.side))]
     turns = [Turn(turn=p.period, player=p.side, mean_vp=mean(p.score, p.games), games=p.games,
                   spread=spread(p.score, p.squares, p.games))
-             for p in sorted(figures.periods(), key=lambda p: (p.period, _key(p.side)))]
+             for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
     buildings = [Building(color=t.name, cost=int(t.detail), built=t.amount, games=t.games)
                  for t in sorted(figures.tallies("built", False), key=lambda t: (_colour(t.name), int(t.detail)))]
     taken = [Monopoly(player=t.side, color=t.name, taken=t.amount, games=sides[t.side].games)
-             for t in sorted(monopolies, key=lambda t: (_key(t.side), _colour(t.name))) if t.side in sides]
+             for t in sorted(monopolies, key=lambda t: (by_name(t.side), _colour(t.name))) if t.side in sides]
     flows: dict[str, list[int]] = {}
     for t in figures.tallies("forum", False):
         flow = flows.setdefault(t.name, [0, 0, 0])
