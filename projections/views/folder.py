@@ -338,14 +338,43 @@ class ViewFolder(Dispatching):
                 self.cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))}){_ON_CONFLICT.get(table, '')}", rows)
         self.rows, self._turns = {}, {}
 
-    def flush(self) -> None:
-        """Write the new rows, then the running context of every game folded since the last flush."""
+    def flush(self, settled: bool = True) -> None:
+        """Write the new rows, then the running context of every game folded since the last flush.
+
+        ``settled``: bring the sums up to date with each such game (``sums.settle``, which reads the game's rows
+        whole). A folder that flushes a long game page by page passes False but on its last flush, else each page
+        would read the game again (quadratic in its length): the games left are marked ``unsettled`` in their
+        context, and :meth:`settle_pending` settles them, in the transaction that ends the catch-up.
+        """
         self._write_rows()
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
             if "stat" in context:
-                settle(self.cursor, context["id"])
-            self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "
-                                "game = excluded.game, context = excluded.context",
-                                (originator_id, context["id"], json.dumps(context, sort_keys=True)))
+                if settled:
+                    settle(self.cursor, context["id"])
+                    context.pop("unsettled", None)
+                else:
+                    context["unsettled"] = 1
+            self._write_context(originator_id, context)
         self.dirty.clear()
+        if settled:
+            self.settle_pending()
+
+    def settle_pending(self) -> int:
+        """Settle the sums of every game an earlier flush left ``unsettled`` (a catch-up's pages); how many."""
+        self.cursor.execute("SELECT originator_id, context FROM view_context WHERE context LIKE ?",
+                            ('%"unsettled": 1%',))
+        pending = self.cursor.fetchall()
+        for originator_id, text in pending:
+            context = json.loads(text)
+            settle(self.cursor, context["id"])
+            context.pop("unsettled", None)
+            if originator_id in self.contexts:
+                self.contexts[originator_id] = context
+            self._write_context(originator_id, context)
+        return len(pending)
+
+    def _write_context(self, originator_id: str, context: dict[str, Any]) -> None:
+        self.cursor.execute("INSERT INTO view_context VALUES (?, ?, ?) ON CONFLICT (originator_id) DO UPDATE SET "
+                            "game = excluded.game, context = excluded.context",
+                            (originator_id, context["id"], json.dumps(context, sort_keys=True)))

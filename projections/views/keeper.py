@@ -134,6 +134,8 @@ class ViewKeeper:
         while True:
             page = self._notifications(position)
             if not page:
+                if folded:
+                    self._settle()
                 return folded
             with self.store.transaction() as raw:
                 self.backend.lock_views(raw)
@@ -152,6 +154,16 @@ class ViewKeeper:
             folded += len(page)
             if progress:
                 progress(len(page))
+
+    def _settle(self) -> None:
+        """Bring the sums up to date with every game the pages folded (``ViewFolder.settle_pending``), in a
+        transaction of their own that holds the views' lock."""
+        with self.store.transaction() as raw:
+            self.backend.lock_views(raw)
+            try:
+                ViewFolder(self.backend.views_cursor(raw, TABLES)).settle_pending()
+            except (KeyError, TypeError, ValueError) as exc:
+                raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
 
     def _fold_kept(self, raw: Any, page: list[tuple[int, str, int, str, bytes]], states: "_States | None") -> None:
         """Fold one page into the store's own views on ``raw`` (a write transaction's cursor).
@@ -193,7 +205,7 @@ class ViewKeeper:
             folder.fold(originator, event)
             if states is not None:
                 states.fold(originator, version, event)
-        folder.flush()
+        folder.flush(settled=False)  # the catch-up settles the sums once, at its end
 
     @staticmethod
     def _damaged(folder: ViewFolder, originator: str, version: int, what: str) -> StoreDamaged:
@@ -222,6 +234,7 @@ class ViewKeeper:
             folded += len(page)
             if progress:
                 progress(len(page))
+        folder.settle_pending()
         self._private.commit()
         return folded
 
@@ -349,7 +362,7 @@ def derived_views(events: Iterable[Any]) -> Iterator[Any]:
         for n, event in enumerate(events, 1):
             folder.fold("log", event)
             if n % PAGE == 0:
-                folder.flush()
+                folder.flush(settled=False)
         folder.flush()
         yield cursor
     finally:
