@@ -118,7 +118,7 @@ def test_counts_read_as_english():
     assert run("validate", disputed).splitlines()[-1] == f"{disputed}: 21 violations, 2 unverifiable"
     assert "Findings: 21 violations, 2 unverifiable" in run("report", disputed)
     assert run("audit", disputed).startswith(
-        "audit of twilight-imperium-4 'ti4-disputed' (fingerprint bb4d99d3b2edf79e): 21\n  violations, 2 unverifiable\n")
+        "audit of twilight-imperium-4 'ti4-disputed' (fingerprint e77706e8b0a0cfd4): 21\n  violations, 2 unverifiable\n")
     seed = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
     assert run("validate", seed).splitlines()[-1] == f"{seed}: no findings"
     what_if = run("audit", str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"), "--without", "281")

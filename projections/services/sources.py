@@ -213,7 +213,7 @@ def streamed_log(path: str) -> Iterator[LogStream]:
     # The line index on disk (as an import's): what a correction needs of every line is not held either.
     with opened_source(path) as (handle, name, real), SpilledIndex() as index:
         reader = LogReader(handle)
-        with derived_views(remembered(decide(reader, index))) as cursor:
+        with derived_views(remembered(decide(reader, index)), sums=False) as cursor:  # a report reads no sums
             if reader.errors or not first:
                 raise LogInvalid(name, export_hint(reader.errors, real))
             yield LogStream(name, path, reader.header.game, first[0].event.id, cursor)

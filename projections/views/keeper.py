@@ -349,10 +349,11 @@ def views_in_memory(events: Iterable[Any]) -> Any:
 
 
 @contextmanager
-def derived_views(events: Iterable[Any]) -> Iterator[Any]:
+def derived_views(events: Iterable[Any], *, sums: bool = True) -> Iterator[Any]:
     """The views of one game's events, folded into a private temporary database on disk (a game of any size).
 
-    The folder writes a page of rows at a time, as a catch-up does.
+    The folder writes a page of rows at a time, as a catch-up does. ``sums=False`` leaves the statistics' sums
+    across games unsettled (a report reads none of them; a long game's part of them is as long as the game).
     """
     connection: Any = scratch_database("")  # a temporary file, deleted when closed
     try:
@@ -363,7 +364,7 @@ def derived_views(events: Iterable[Any]) -> Iterator[Any]:
             folder.fold("log", event)
             if n % PAGE == 0:
                 folder.flush(settled=False)
-        folder.flush()
+        folder.flush(settled=sums)
         yield cursor
     finally:
         connection.close()
