@@ -171,7 +171,7 @@ def test_a_log_naming_5000_players_is_refused_with_one_input_error(tmp_path):
 def test_a_long_report_shows_its_progress_up_to_the_end(monkeypatch, fmt, rounds):
     from contextlib import contextmanager
 
-    from gamelog.projections.services import reporting
+    from gamelog import reporting
 
     opened, reached = [], []
 

@@ -8,6 +8,7 @@ builds and read what it would put into site-packages.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -75,3 +76,14 @@ def test_import_gamelog_works_from_any_folder(tmp_path):
                           cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "gamelog"
+
+
+def test_no_module_imports_the_service_layer_by_its_folders_name():
+    """``projections/services/`` installs as ``gamelog`` itself: ``gamelog.projections.services`` resolves only in an
+    editable install, so a module importing it works here and fails on a user's ``pip install .``."""
+    root = Path(__file__).resolve().parents[1]
+    wrong = [str(path.relative_to(root)) for folder in ("domain", "projections", "cli", "tests")
+             for path in (root / folder).rglob("*.py")
+             if path.name != "test_packaging.py"
+             and re.search(r"gamelog\.projections\.services\b", path.read_text(encoding="utf-8"))]
+    assert wrong == []

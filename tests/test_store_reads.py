@@ -19,8 +19,8 @@ from gamelog.projections.importing.importer import import_log
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.store.chain import open_sealed, seal
 from gamelog.projections.store.mapper import DecodeFailed, StructMapper, encoded
-from gamelog.projections.services.replaying import state_of
-from gamelog.projections.services.sources import StoredGame
+from gamelog.replaying import state_of
+from gamelog.sources import StoredGame
 from tests.benchmarks.generate import write_log
 from tests.conftest import EXAMPLES
 

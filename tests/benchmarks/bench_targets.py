@@ -193,8 +193,8 @@ def _replay_turn() -> int:
 
 def task_replay(log: str, store: str) -> int:
     """``replay --turn`` in process, the store open: the service's replay of a stored game to a turn."""
-    from gamelog.projections.services.replaying import state_of
-    from gamelog.projections.services.sources import StoredGame
+    from gamelog.replaying import state_of
+    from gamelog.sources import StoredGame
     from gamelog.projections.store.application import GameStore
 
     game = StoredGame(GameStore(store), "replay", store)
