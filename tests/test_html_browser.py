@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -250,8 +251,13 @@ SHOWN = """(function () {
 
 
 def shows_where_it_stands(browser: Browser) -> dict:
-    """Where the scrubber stands, after checking that the line in words and the address say the same."""
-    now = browser.evaluate(SHOWN)
+    """Where the scrubber stands, after checking that the line in words and the address say the same (a click on a
+    link changes the address first and the page follows on its ``hashchange`` event: waited for, up to 5 s)."""
+    for _ in range(50):
+        now = browser.evaluate(SHOWN)
+        if now["said"].startswith(f"Line {now['line']}") and now["hash"] == f"#line={now['line']}":
+            break
+        time.sleep(0.1)
     assert now["said"].startswith(f"Line {now['line']}") and now["hash"] == f"#line={now['line']}"
     return now
 
