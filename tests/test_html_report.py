@@ -46,8 +46,8 @@ def apply(document: dict, change: list) -> None:
     path, at = change[0], document
     for key in path[:-1]:
         at = at.setdefault(key, {})
-    if len(change) > 2:
-        at[path[-1]] = at.get(path[-1], []) + change[1]
+    if len(change) > 2:  # appended: items to a list, or text to a text
+        at[path[-1]] = at.get(path[-1], "" if isinstance(change[1], str) else []) + change[1]
     elif len(change) > 1:
         at[path[-1]] = change[1]
     else:
@@ -252,3 +252,18 @@ def test_a_game_in_rounds_has_rounds_on_the_x_axis():
     assert re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle">(\w+)</text>', chart) == ["setup", "1", "2"]
     other, _ = report_with_states(EXAMPLES / "uchronia" / "complete-3p.jsonl")
     assert "data-starts=" not in render_html(other)  # a game of turns keeps the log's lines
+
+
+def test_a_text_that_grows_at_its_end_is_sent_as_its_new_end():
+    """A long Uchronia game's buildings, in words, grow at their end: the page sends what was added, not the whole
+    text again at each line (its page was 2 GB at 200,000 lines)."""
+    from gamelog.projections.reports.scrubber import changes
+
+    before = {"players": {"Ann": {"buildings": "Insula (wood, 1 VP, line 18)"}}}
+    after = {"players": {"Ann": {"buildings": "Insula (wood, 1 VP, line 18), Horreum (brick, 2 VP, line 31)"}}}
+    (change,) = changes(before, after)
+    assert change == [["players", "Ann", "buildings"], ", Horreum (brick, 2 VP, line 31)", "append"]
+    rebuilt = json.loads(json.dumps(before))
+    apply(rebuilt, change)
+    assert rebuilt == after
+    assert changes(after, before) == [[["players", "Ann", "buildings"], before["players"]["Ann"]["buildings"]]]

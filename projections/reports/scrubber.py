@@ -36,7 +36,7 @@ APPEND = "append"
 
 def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> list[list[Any]]:
     """What turns ``old`` into ``new`` (JSON values): ``[path, value]`` to set, ``[path]`` to remove, and
-    ``[path, items, "append"]`` to add items at the end of a list.
+    ``[path, items, "append"]`` to add items at the end of a list (or text at the end of a text).
 
     Objects are compared key by key down to ``depth`` levels (the document,
     a player, a field); below that a changed value is given whole, but for a
@@ -46,6 +46,8 @@ def changes(old: Any, new: Any, depth: int = 3, path: Path | None = None) -> lis
     path = path or []
     if isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[:len(old)] == old:
         return [[path, new[len(old):], APPEND]]
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old) and new.startswith(old):
+        return [[path, new[len(old):], APPEND]]  # a text that grew at its end (a state's list of buildings, in words)
     if not (isinstance(old, dict) and isinstance(new, dict)) or depth == 0:
         return [] if old == new else [[path, new]]
     out: list[list[Any]] = []
@@ -130,7 +132,10 @@ SCRIPT = r"""(function () {
       at = at[path[i]];
     }
     // A copy of the value: the states are rebuilt from the changes again and again, which must stay as they are.
-    if (change.length > 2) { at[key] = (at[key] || []).concat(JSON.parse(JSON.stringify(change[1]))); }
+    if (change.length > 2) {
+      at[key] = typeof change[1] === "string" ? (at[key] || "") + change[1]
+        : (at[key] || []).concat(JSON.parse(JSON.stringify(change[1])));
+    }
     else if (change.length > 1) { at[key] = JSON.parse(JSON.stringify(change[1])); } else { delete at[key]; }
   }
 

@@ -6,7 +6,7 @@ Run on demand (not part of the test suite):
     python tests/benchmarks/bench_backbone.py --events 1000000 --runs 3 --baseline ../gamelog-before
 
 Each measurement runs in a child process of its own, so its peak resident
-memory (ru_maxrss) is its own. Medians of the runs are printed, and the
+memory (the kernel's high-water mark, ``peak.py``) is its own. Medians of the runs are printed, and the
 ratio to plain msgspec decoding of the same file, the ceiling for reading.
 
 ``corrected`` imports the same log with a correction at its end that voids a
@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks.peak import peak_mb  # noqa: E402
 
 
 def child(task: str, log: str, store: str) -> None:
@@ -69,8 +69,7 @@ def child(task: str, log: str, store: str) -> None:
             result = import_log(GameStore(store), handle, log)
         assert result.outcome is Outcome.IMPORTED, result
     seconds = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb()}))
 
 
 def measure(task: str, log: str, workdir: str, run: int) -> dict:

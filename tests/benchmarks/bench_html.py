@@ -12,7 +12,7 @@ written and imported into a fresh SQLite store; then ``gamelog report
 --format html -o FILE`` runs in a child process of its own, once on the
 stored game and once on the log file (read as it is reported: its views on
 disk, its history decided again for the states), and its peak resident memory
-(``ru_maxrss``), its seconds and the page's size are printed beside the
+(the kernel's high-water mark, ``peak.py``), its seconds and the page's size are printed beside the
 targets: a page of at most 10 MB, and at most 64 MB of memory. The text report
 of the log file is measured too, for comparison.
 

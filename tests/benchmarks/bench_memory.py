@@ -7,7 +7,7 @@ Run on demand (not part of the test suite):
 A generated legal Merchant of Venus log of ``--events`` events is imported
 once into a fresh SQLite store; then each reading command runs, as the CLI
 does, in a child process of its own, its output thrown away, and its peak
-resident memory (ru_maxrss) and seconds are printed: ``verify``, ``report
+resident memory (the kernel's high-water mark, `peak.py`) and seconds are printed: ``verify``, ``report
 --format json``, ``report`` (text), ``audit``, ``audit --format json`` (every
 score entry), ``replay --format json`` and ``replay --line`` of a middle line.
 The target (issue 14) is 256 MB at any size. ``--keep DIR`` keeps the log and
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks.peak import peak_mb  # noqa: E402
 
 COMMANDS = {
     "import": ["import", "{log}"],
@@ -56,7 +56,7 @@ def child(args: list[str]) -> None:
         finally:
             sys.stdout = saved
     seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb()}))
 
 
 def measure(name: str, args: list[str], store: str) -> dict:

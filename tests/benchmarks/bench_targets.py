@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -49,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from tests.benchmarks.checkout import import_gamelog_from  # noqa: E402
+from tests.benchmarks.peak import peak_mb  # noqa: E402
 
 # A child measuring the baseline (--baseline) imports gamelog from that checkout instead.
 import_gamelog_from(os.environ.get("BENCH_ROOT") or ROOT)
@@ -239,21 +239,7 @@ def child(task: str, log: str, store: str) -> None:
     start = time.perf_counter()
     units = TASKS[task](log, store)
     seconds = float(os.environ.pop("BENCH_SECONDS", time.perf_counter() - start))
-    print(json.dumps({"units": units, "seconds": seconds, "peak_mb": _peak_mb()}))
-
-
-def _peak_mb() -> float:
-    """This process's peak resident memory. Linux keeps ``ru_maxrss`` across ``exec``, so a child started by
-    a parent holding the generated logs would report the parent's: the kernel's own high-water mark of this
-    program (``VmHWM``) is read where there is one."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"units": units, "seconds": seconds, "peak_mb": peak_mb()}))
 
 
 def measure(task: str, log: str, store: str = "", root: str | None = None) -> dict:
