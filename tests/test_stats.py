@@ -188,3 +188,32 @@ def test_verify_checks_the_statistics_views_and_rebuild_repairs_them(tmp_path):
     assert "view_stat_sums: the sums of" in result.output and "view_stat_tallies:" in result.output
     rebuild_views(store)
     assert CliRunner().invoke(main, ["verify", "uchronia-2p-tiebreak", "--store", store]).exit_code == 0
+
+
+def test_views_derived_before_statistics_are_said_once_by_verify_and_rebuilt_on_request(tmp_path):
+    """A store whose views an earlier gamelog derived holds no statistics rows: verify says so in one line (not a
+    line a missing row), stats asks for a rebuild, and `projections rebuild` derives them."""
+    import sqlite3
+
+    store = str(tmp_path / "old.sqlite")
+    runner = CliRunner()
+    seed = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
+    assert runner.invoke(main, ["--store", store, "import", seed]).exit_code == 0
+    with sqlite3.connect(store) as db:  # what an earlier gamelog's views were: no statistics, no "stat" in contexts
+        for table in ("view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts",
+                      "view_stat_tallies", "view_stat_sums"):
+            db.execute(f"DELETE FROM {table}")
+        for originator, context in db.execute("SELECT originator_id, context FROM view_context").fetchall():
+            parsed = json.loads(context)
+            parsed.pop("stat")
+            db.execute("UPDATE view_context SET context = ? WHERE originator_id = ?",
+                       (json.dumps(parsed, sort_keys=True), originator))
+    verified = runner.invoke(main, ["--store", store, "verify", "seed-examples"])
+    assert verified.exit_code == 3
+    assert [line for line in verified.output.splitlines() if "derived:" in line] == [
+        "seed-examples: derived: view_stat_games: the statistics views hold nothing of game 'seed-examples' "
+        "(derived by a gamelog before statistics, or deleted)"]
+    assert runner.invoke(main, ["--store", store, "stats"]).exit_code == 3
+    assert runner.invoke(main, ["--store", store, "projections", "rebuild"]).exit_code == 0
+    assert runner.invoke(main, ["--store", store, "verify", "seed-examples"]).exit_code == 0
+    assert runner.invoke(main, ["--store", store, "stats"]).exit_code == 0
