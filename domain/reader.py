@@ -119,6 +119,9 @@ CHUNK_LINES = 1000
 NOT_A_LOG = "not a gamelog log: its first line is not a JSON object"
 """The one input error of a file whose first line is no JSON object at all: the rest of it is not read."""
 
+NOT_A_HEADER = 'the first object must be the game header, "type": "game"'
+"""The input error of a first line that is a JSON object but no game header (another tool's one-line export)."""
+
 
 def _not_a_log(raw: bytes) -> bool:
     """Whether a first line that did not decode says the file is no log at all: text that is not JSON (a Markdown
@@ -233,7 +236,7 @@ class LogReader:
             self.errors.append(_repeated(self.header_line, repeated))
             return None
         if probe.type != "game":
-            self.errors.append(_error(self.header_line, 'the first object must be the game header, "type": "game"', "$.type"))
+            self.errors.append(_error(self.header_line, NOT_A_HEADER, "$.type"))
             return None
         rules = GAMES.get(probe.game) if isinstance(probe.game, str) else None
         if rules is None:

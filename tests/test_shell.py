@@ -196,3 +196,15 @@ def test_every_commands_help_has_examples(command):
     out = invoke(*command, "--help").stdout
     examples = out.split("Examples:\n\n", 1)[1].split("\n\n")[0].splitlines()
     assert examples and all(line.startswith("    ") and "gamelog " in line for line in examples), out  # as lines (\b)
+
+
+def test_an_export_on_one_line_is_told_what_it_looks_like_too(tmp_path):
+    """A real TI Assistant export is one JSON object on one line: its first line is an object but no header."""
+    import json
+
+    one_line = tmp_path / "export.json"
+    one_line.write_text(json.dumps(json.loads(open(TI_EXPORT, encoding="utf-8").read())), encoding="utf-8")
+    result = invoke("--store", str(tmp_path / "s.sqlite"), "import", str(one_line))
+    assert result.exit_code == 2
+    assert (f'{one_line}:1: the first object must be the game header, "type": "game"; it looks like a ti-assistant '
+            "export: give --from ti-assistant at $.type") in result.stderr

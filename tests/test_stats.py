@@ -217,3 +217,15 @@ def test_views_derived_before_statistics_are_said_once_by_verify_and_rebuilt_on_
     assert runner.invoke(main, ["--store", store, "projections", "rebuild"]).exit_code == 0
     assert runner.invoke(main, ["--store", store, "verify", "seed-examples"]).exit_code == 0
     assert runner.invoke(main, ["--store", store, "stats"]).exit_code == 0
+
+
+def test_a_game_named_that_is_neither_a_file_nor_stored_is_an_error(tmp_path):
+    runner = CliRunner()
+    store = str(tmp_path / "s.sqlite")
+    missing = runner.invoke(main, ["--store", store, "stats", "missing.jsonl"])
+    assert missing.exit_code == 2 and "no such log file: missing.jsonl" in missing.output
+    assert runner.invoke(main, ["--store", store, "import", str(EXAMPLES / "uchronia" / "complete-3p.jsonl")]).exit_code == 0
+    unknown = runner.invoke(main, ["--store", store, "stats", "some-id"])
+    assert unknown.exit_code == 2 and "no log file or stored game named 'some-id'" in unknown.output
+    counted = runner.invoke(main, ["--store", store, "stats", "uchronia-3p-demo"])
+    assert counted.exit_code == 0 and counted.output.startswith("uchronia: 1 game (1 finished)")

@@ -14,6 +14,7 @@ import io
 from html import escape
 from typing import Any, Iterable, Iterator
 
+from gamelog.domain.messages import plural
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.charts import PALETTE
 from gamelog.projections.reports.documents import encode
@@ -35,7 +36,7 @@ def cell(value: Any) -> str:
 
 def _title(document: Any) -> str:
     finished = getattr(document, "finished", None)
-    return f"{document.game}: {document.games} games" + (f" ({finished} finished)" if finished is not None else "")
+    return f"{document.game}: {plural(document.games, 'game')}" + (f" ({finished} finished)" if finished is not None else "")
 
 
 def _keys(table: Table) -> int:

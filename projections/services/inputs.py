@@ -16,7 +16,7 @@ import msgspec
 
 from gamelog.domain.errors import InputError
 from gamelog.domain.games import converters
-from gamelog.domain.reader import NOT_A_LOG
+from gamelog.domain.reader import NOT_A_HEADER, NOT_A_LOG
 
 from .errors import BadInput
 
@@ -84,10 +84,11 @@ EXPORT_HINT_LIMIT = 64 << 20
 
 
 def export_hint(errors: list[InputError], path: str | None, data: bytes | None = None) -> list[InputError]:
-    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``) told what the
-    file looks like when one of the converters takes it: ``looks like a ti-assistant export: give --from
-    ti-assistant``. ``path`` (or ``data``, its bytes) is read again only then."""
-    if len(errors) != 1 or errors[0].message != NOT_A_LOG:
+    """A log's input errors, the one saying that it is no log at all (``domain.reader.NOT_A_LOG``, or ``NOT_A_HEADER``
+    for a file of one JSON object: an export on one line) told what the file looks like when one of the converters
+    takes it: ``looks like a ti-assistant export: give --from ti-assistant``. ``path`` (or ``data``, its bytes) is
+    read again only then."""
+    if len(errors) != 1 or errors[0].message not in (NOT_A_LOG, NOT_A_HEADER):
         return errors
     try:
         if data is None:
@@ -102,6 +103,6 @@ def export_hint(errors: list[InputError], path: str | None, data: bytes | None =
         except Exception:  # not this tool's export (a converter says so in its own way)
             continue
         article = "an" if name[:1] in "aeiou" else "a"
-        return [msgspec.structs.replace(errors[0], message=f"{NOT_A_LOG}; it looks like {article} {name} export: "
-                                                           f"give --from {name}")]
+        return [msgspec.structs.replace(errors[0], message=f"{errors[0].message}; it looks like {article} {name} "
+                                                           f"export: give --from {name}")]
     return errors

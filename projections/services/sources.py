@@ -268,6 +268,13 @@ def is_log_file(game: str) -> bool:
     return game == STDIN or os.path.isfile(game)
 
 
+def check_not_missing(game: str, location: str) -> None:
+    """Raise :class:`BadInput` (``no such log file``) when GAME, which names no file, reads as one (``.jsonl``,
+    ``.json``) and there is no store at ``location`` to hold a game of that id: the user meant a file."""
+    if game.endswith((".jsonl", ".json")) and not store_exists(location):
+        raise BadInput(f"no such log file: {game}")
+
+
 @contextmanager
 def open_game(game: str, location: str) -> Iterator[Source]:
     """GAME resolved: ``-`` (standard input) or an existing file is read as a log (the store is not opened); anything else is a stored
@@ -280,8 +287,7 @@ def open_game(game: str, location: str) -> Iterator[Source]:
     if is_log_file(game):
         yield read_log_file(game)
         return
-    if game.endswith(".jsonl") and not store_exists(location):
-        raise BadInput(f"no such log file: {game}")
+    check_not_missing(game, location)
     with opened_game_store(location, must_exist=True) as store:
         yield StoredGame(store, game, location)
 

@@ -10,7 +10,6 @@ nothing is stored.
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -24,15 +23,11 @@ from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
 from .converting import convert_file
-from .errors import BadInput, PlayerNotFound
+from .errors import BadInput, GameNotFound, PlayerNotFound
 from .outputs import check_output
-from .sources import STDIN, opened_game_store, read_log_file
+from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
 
 __all__ = ["Filters", "explain", "stats", "stats_pieces", "stats_tables"]
-
-
-def _is_file(argument: str) -> bool:
-    return argument == STDIN or os.path.isfile(argument)
 
 
 @contextmanager
@@ -43,9 +38,15 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
     in memory, and the views are theirs; otherwise the store's views, brought
     up to date, and every argument is a stored game's id.
     """
-    files = [a for a in arguments if _is_file(a)]
+    files = [a for a in arguments if is_log_file(a)]
+    for argument in arguments:
+        if argument not in files:
+            check_not_missing(argument, store)
     if not files:
         with opened_game_store(store, must_exist=True) as opened:
+            for game_id in arguments:
+                if not opened.has_game(game_id):
+                    raise GameNotFound(f"no log file or stored game named {game_id!r} (in {store})")
             keeper = ViewKeeper(opened)
             keeper.catch_up()
             with keeper.connection() as cursor:
@@ -180,7 +181,7 @@ def stats_pieces(document: Any, fmt: str = "text", *, table: str | None = None, 
     Raises :class:`~.errors.BadInput` for an unknown format or table, or an
     ``output`` that is the store or an input.
     """
-    check_output(output, store=store, inputs=[i for i in inputs if _is_file(i)])
+    check_output(output, store=store, inputs=[i for i in inputs if is_log_file(i)])
     try:
         chosen = stats_format(fmt)
     except KeyError as exc:
