@@ -138,7 +138,7 @@ def test_every_format_and_text_fits_80_columns(store):
     code, csv_text = stats(store, "--format", "csv", "--table", "objectives")
     assert code == 0 and csv_text.splitlines()[0] == "objective,kind,revealed,scored,games,scorers_per_game,mean_round"
     code, html = stats(store, "--format", "html")
-    assert code == 0 and "<svg" in html and 'name="viewport"' in html and "(1 games)" in html
+    assert code == 0 and "<svg" in html and 'name="viewport"' in html and "(1 game)" in html
     code, md = stats(store, "--format", "markdown")
     assert code == 0 and "## factions" in md
 

@@ -175,7 +175,7 @@ def _bars(table: Table, label: str, value: str, count: str) -> str:
         rate = row[at_v] or 0
         parts.append(f'<div class="bar"><span class="label">{escape(cell(row[at_l]))}</span>'
                      f'<span class="track"><span class="fill" style="display:block;width:{rate * 100:.1f}%"></span></span>'
-                     f'<span class="value">{escape(cell(row[at_v]))} ({row[at_c]} games)</span></div>')
+                     f'<span class="value">{escape(cell(row[at_v]))} ({plural(row[at_c], "game")})</span></div>')
     return "\n".join(parts)
 
 
@@ -192,7 +192,8 @@ def _lines(table: Table, label: str, value: str, x: str) -> str:
     xs = [p[0] for points in series.values() for p in points]
     top = max(p[1] + p[2] for points in series.values() for p in points) or 1
     low, high = min(xs), max(xs)
-    width, height, pad = 600, 300, 30
+    # A phone's width of units: drawn at 360 px or more, no label is below 12 px (and at most 8 labels on the x axis).
+    width, height, pad = 360, 220, 30
 
     def px(v: float) -> float:
         return pad + (v - low) / ((high - low) or 1) * (width - 2 * pad)
@@ -203,7 +204,7 @@ def _lines(table: Table, label: str, value: str, x: str) -> str:
     parts = [f"<h2>{escape(value.replace('_', ' '))} after each {escape(x)}</h2>",
              f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{escape(value)} after each {escape(x)}">',
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
-    for n in range(low, high + 1):
+    for n in range(low, high + 1, max(1, -(-(high - low + 1) // 8))):
         parts.append(f'<text x="{px(n):.1f}" y="{height - 8}" font-size="12" text-anchor="middle">{n}</text>')
     for tick in (0, top / 2, top):
         parts.append(f'<text x="{pad - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick:g}</text>'
