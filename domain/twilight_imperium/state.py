@@ -15,7 +15,7 @@ from typing import Any
 
 
 from gamelog.domain.engine import GameState, folds
-from gamelog.domain.twilight_imperium import reference
+from gamelog.domain.twilight_imperium import measures
 from gamelog.domain.twilight_imperium import replay_document
 from gamelog.domain.events import Correction, Note, ScoreClaimed, TurnBegan
 from gamelog.domain.twilight_imperium.events import (
@@ -51,6 +51,9 @@ from gamelog.domain.twilight_imperium.events import (
 POOLS = ("tactic", "fleet", "strategy")
 VP_SOURCES = ("stage I", "stage II", "secrets", "other")
 """Where a player's VP come from, as TI Assistant splits them: public objectives of each stage, secrets, the rest."""
+
+_COARSE = {measures.STAGE_1: "stage I", measures.STAGE_2: "stage II", measures.SECRETS: "secrets"}
+"""A source of ``measures.source`` in :data:`VP_SOURCES` (any other is ``other``)."""
 
 
 @dataclass
@@ -95,7 +98,7 @@ class TwilightState(GameState):
 
     LINE_RECORDED = LineRecorded
     CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities"}
-    ADDED = {"turn_of_round": 0, "scoring": None}
+    ADDED = {"turn_of_round": 0}
 
     by_player: dict[str, Player]
     round: int
@@ -120,7 +123,6 @@ class TwilightState(GameState):
     strategic: tuple[int, str, str, str] | None  # (line, player, card, through): the primary performed in this turn
     strategic_used: list[tuple[int, str, str, str]]  # (line, player, card, through): this round's primaries
     turn_of_round: int  # the turns of the round under way (0 before its first)
-    scoring: str | None  # which of VP_SOURCES the next VpChanged counts under (an objective just marked)
 
     def __init__(self, header: Any, header_line: int):
         super().__init__(header, header_line)
@@ -155,7 +157,6 @@ class TwilightState(GameState):
         self.strategic: tuple[int, str, str, str] | None = None
         self.strategic_used: list[tuple[int, str, str, str]] = []
         self.turn_of_round = 0
-        self.scoring: str | None = None  # the source of the VP the next VpChanged brings (an objective just marked)
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -287,9 +288,9 @@ class TwilightState(GameState):
     def _vp(self, e: VpChanged) -> None:
         p = self.by_player[e.player]
         p.vp += e.delta
-        # An objective's points come right after its marker (TwilightEngine.objective_scored); any other, from elsewhere.
-        p.vp_by_source[self.scoring or "other"] += e.delta
-        self.scoring = None
+        # The line being decided scored them: its source as measures.source tells it (one classification, the one
+        # reconcile reads), in TI Assistant's four parts. A correction's differences are restated whole after it.
+        p.vp_by_source[_COARSE.get(measures.source(self.current), "other")] += e.delta
 
     @folds(TradeGoodsChanged)
     def _trade_goods(self, e: TradeGoodsChanged) -> None:
@@ -306,7 +307,6 @@ class TwilightState(GameState):
     @folds(ObjectiveMarked)
     def _objective(self, e: ObjectiveMarked) -> None:
         p = self.by_player[e.player]
-        self.scoring = self._source(e.objective, e.kind)
         if e.count > 0:
             p.scored[e.objective] = e.kind
         else:
@@ -316,16 +316,6 @@ class TwilightState(GameState):
             self.scores_in[slot] = self.scores_in.get(slot, 0) + e.count
         p.pending_trade_goods -= e.count * e.paid_trade_goods
         p.pending_tokens -= e.count * e.paid_tokens
-
-    def _source(self, objective: str, kind: str) -> str:
-        """Which of :data:`VP_SOURCES` an objective's points count under: secrets, a public one by its stage."""
-        if kind == "secret":
-            return "secrets"
-        stage = next((s for o, s, _ in reversed(self.revealed) if o == objective), None)
-        if not stage:
-            known = reference.objective(objective)
-            stage = known.stage if known is not None else None
-        return {1: "stage I", 2: "stage II"}.get(stage or 0, "other")
 
     @folds(SecretChanged)
     def _secret(self, e: SecretChanged) -> None:
