@@ -71,6 +71,8 @@ class ViewKeeper:
     def _create_views(self) -> None:
         with self.transaction() as cursor:
             create_views(cursor)
+            if derived_by(cursor) is None and not self.backend.tracking_position(self.tracking, VIEWS):
+                record(cursor)  # new views: this gamelog derives them from the first event
 
     @property
     def tracking_name(self) -> str:
@@ -165,6 +167,12 @@ class ViewKeeper:
                 return derived_by(cursor)
         except StoreError:
             return None
+
+    def derived_earlier(self) -> bool:
+        """Whether the stored views are what an earlier gamelog derived: another number, or none where the views
+        have folded events (views that have folded nothing are any gamelog's)."""
+        found = self.derivation()
+        return found != DERIVATION and (found is not None or self.position() > 0)
 
     def _derive_anew_if_earlier(self) -> None:
         """Views an earlier gamelog derived are emptied (the next pages fold the whole store again) and this one's
