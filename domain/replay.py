@@ -103,13 +103,20 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     rules = GAMES[game]
     engine = rules.engine.from_history([next(it)], history=False)
     state = engine.state
+    # The engine keeps nothing (history=False), so folding an event is its state's handler alone: called here,
+    # not through Engine.apply, as a replay's every event passes here.
+    handlers = state.HANDLERS
     stop_line = line
     turn_seen = stopped = False
     for event in it:
         if stop_line is not None and event.line > stop_line or round is not None and _starts_round(rules, event, round + 1):
             stopped = True
             break
-        engine.apply(event)
+        handler = handlers.get(type(event))
+        if handler is None:
+            state.apply(event)  # raises the TypeError of an event class no fold is registered for
+        else:
+            handler(state, event)
         if turn is not None and isinstance(event, TurnFinished) and event.turn == turn:
             stop_line, turn_seen = event.line, True
     if line is not None and not stopped and state.line < line:
