@@ -118,13 +118,20 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     rules = GAMES[game]
     engine = rules.engine.from_history([next(it)], history=False)
     state = engine.state
+    # The engine keeps nothing (history=False), so folding an event is its state's handler alone: called here,
+    # not through Engine.apply, as a replay's every event passes here.
+    handlers = state.HANDLERS
     stop_line = line
     turn_seen = stopped = False
     for event in it:
         if stop_line is not None and event.line > stop_line or round is not None and _starts_round(rules, event, round + 1):
             stopped = True
             break
-        engine.apply(event)
+        handler = handlers.get(type(event))
+        if handler is None:
+            state.apply(event)  # raises the TypeError of an event class no fold is registered for
+        else:
+            handler(state, event)
         if turn is not None and isinstance(event, TurnFinished) and event.turn == turn:
             stop_line, turn_seen = event.line, True
     if line is not None and not stopped and state.line < line:
@@ -154,15 +161,35 @@ def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Deriv
     """
     engine_cls = GAMES[game].engine
     recorded = [e for e in events if type(e) is engine_cls.LINE_RECORDED]
-    header, rest = recorded[0], recorded[1:]
-    missing = lines - {e.line for e in rest}
+    missing = lines - {e.line for e in recorded[1:]}
     if missing:
-        raise PointNotReached(f"line(s) {', '.join(map(str, sorted(missing)))} hold no event that can be left out")
-    engine = engine_cls(header.event, header.line)
+        raise _no_event(missing)
+    return list(without_events(game, recorded, lines))
+
+
+def without_events(game: str, events: Iterable[Derived], lines: set[int],
+                   index: LineIndex | None = None) -> Iterator[Derived]:
+    """:func:`without`'s history as it is decided, a line at a time (a game of any length in bounded memory, with
+    ``index`` kept where the caller says: ``domain.history``).
+
+    Raises :class:`PointNotReached` at the end (what came before yielded) when a line holds no event.
+    """
+    engine_cls = GAMES[game].engine
+    recorded = (e for e in events if type(e) is engine_cls.LINE_RECORDED)
+    header = next(recorded)
+    engine = engine_cls(header.event, header.line, index=index)
     engine.state.voided |= lines  # void from the start: a correction naming one finds it void already
-    out = engine.header_events()
-    for event in rest:
-        if event.line not in lines:
-            out.extend(engine.record(event.line, event.event))
-    out.extend(engine.finish_log())
-    return out
+    yield from engine.header_events()
+    found: set[int] = set()
+    for event in recorded:
+        if event.line in lines:
+            found.add(event.line)
+        else:
+            yield from engine.record(event.line, event.event)
+    if lines - found:
+        raise _no_event(lines - found)
+    yield from engine.finish_log()
+
+
+def _no_event(missing: set[int]) -> PointNotReached:
+    return PointNotReached(f"line(s) {', '.join(map(str, sorted(missing)))} hold no event that can be left out")

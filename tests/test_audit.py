@@ -133,3 +133,37 @@ def test_a_what_if_in_markdown_is_markdown(decided_by_one_objective):
     assert "| after | actual | what if |" in markdown and "| round " in markdown
     assert "- **the winner changes**" in markdown
     assert markdown != audit(str(decided_by_one_objective), "--without", "21").stdout
+
+
+@pytest.mark.parametrize("example", ["merchant-of-venus/disputed.jsonl", "merchant-of-venus/seed-examples.jsonl",
+                                     "uchronia/disputed.jsonl", "twilight-imperium-4/disputed.jsonl"])
+def test_a_what_if_compared_a_period_at_a_time_is_the_comparison_of_the_whole_reports(example, tmp_path):
+    """``compare_without`` (the history decided again into views on disk, the reports compared a period at a
+    time) gives the document the whole reports' ``compare`` gives, for lines whose leaving out changes much or
+    little (a correction's line, a voided one, the first and last event lines, two at once)."""
+    from gamelog.domain.replay import without
+    from gamelog.auditing import compare_without
+    from gamelog.projections.reports.model import build_report
+    from gamelog.projections.reports.whatif import compare
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import views_in_memory
+    from gamelog.sources import StoredGame
+
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(main, ["--store", store, "import", str(EXAMPLES / example)]).exit_code == 0
+    opened = GameStore(store)
+    (game_id,) = [g.id for g in opened.games()]
+    source = StoredGame(opened, game_id, store)
+    history = list(source.history())
+    lines = sorted({e.line for e in history if type(e).__name__ == "LineRecorded"} - {history[0].line})
+    chosen = [[lines[0]], [lines[len(lines) // 2]], [lines[-1]], [lines[1], lines[-2]]]
+    changed = False
+    with source.views() as cursor:
+        actual = build_report(cursor, game_id)
+        for without_lines in chosen:
+            hypothetical = views_in_memory(without(source.game, history, set(without_lines))).cursor()
+            expected = compare(actual, build_report(hypothetical, game_id), without_lines)
+            got, _ = compare_without(source, cursor, without_lines)
+            assert got == expected, without_lines
+            changed = changed or bool(got.standings or got.findings_gone or got.findings_new)
+    assert changed  # leaving some out leaves a mark

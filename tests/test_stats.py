@@ -229,3 +229,53 @@ def test_a_game_named_that_is_neither_a_file_nor_stored_is_an_error(tmp_path):
     assert unknown.exit_code == 2 and "no log file or stored game named 'some-id'" in unknown.output
     counted = runner.invoke(main, ["--store", store, "stats", "uchronia-3p-demo"])
     assert counted.exit_code == 0 and counted.output.startswith("uchronia: 1 game (1 finished)")
+
+
+def test_a_games_period_rows_are_kept_as_rows_and_an_earlier_gamelogs_json_of_them_is_taken_up(tmp_path):
+    """A game's score after each period is a row a player and period of its part of the sums (view_stat_parts),
+    not JSON held whole; a store whose parts an earlier gamelog kept as JSON verifies clean, and its next settle
+    moves them into rows: the sums are then what a rebuild derives, row for row."""
+    import sqlite3
+
+    from tests.benchmarks.generate import write_log
+
+    store, short, longer = str(tmp_path / "s.sqlite"), tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    with open(short, "wb") as handle:
+        write_log(handle, 400, game_id="periods")
+    with open(longer, "wb") as handle:
+        write_log(handle, 800, game_id="periods")  # the same first lines, and more
+    runner = CliRunner()
+    assert runner.invoke(main, ["--store", store, "import", str(short)]).exit_code == 0
+    with sqlite3.connect(store) as db:
+        parts = db.execute("SELECT kind, players, goal, expansions, day, clean, what, side, name, detail, winner, "
+                           "games, amount, periods, extra FROM view_stat_parts WHERE game = 'periods'").fetchall()
+        (contrib,) = db.execute("SELECT contrib FROM view_stat_games WHERE game = 'periods'").fetchone()
+        kept = json.loads(contrib)
+        assert {"game", "side", "seat", "lasted"} <= {key[6] for key, _ in kept}
+        assert "period" not in {key[6] for key, _ in kept}
+        # 4 players, one row each for every turn played (about 5 lines a turn), the score after it
+        assert len(parts) == 4 * db.execute("SELECT COUNT(DISTINCT period) FROM view_stat_periods").fetchone()[0]
+        assert len(parts) > 4 * 60
+        # As an earlier gamelog kept them: in the JSON, no rows.
+        legacy = sorted(kept + [[list(row[:11]), list(row[11:])] for row in parts])
+        db.execute("UPDATE view_stat_games SET contrib = ? WHERE game = 'periods'",
+                   (json.dumps(legacy, separators=(",", ":")),))
+        db.execute("DELETE FROM view_stat_parts")
+    assert runner.invoke(main, ["--store", store, "verify", "periods"]).exit_code == 0
+    assert runner.invoke(main, ["--store", store, "import", str(longer)]).exit_code == 0  # settles the game again
+    with sqlite3.connect(store) as db:
+        (contrib,) = db.execute("SELECT contrib FROM view_stat_games WHERE game = 'periods'").fetchone()
+        assert "period" not in {key[6] for key, _ in json.loads(contrib)}
+        settled = sorted(db.execute("SELECT * FROM view_stat_sums").fetchall(), key=repr)
+        assert db.execute("SELECT COUNT(*) FROM view_stat_parts").fetchone()[0] > len(parts)
+    assert runner.invoke(main, ["--store", store, "verify", "periods"]).exit_code == 0
+    rebuild_views(store)
+    with sqlite3.connect(store) as db:
+        assert sorted(db.execute("SELECT * FROM view_stat_sums").fetchall(), key=repr) == settled
+    # A sums row of a period changed by hand is said by verify, as any other.
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE view_stat_sums SET amount = amount + 1 WHERE what = 'period' AND name = '7' "
+                   "AND side = 'Human'")
+    verified = runner.invoke(main, ["--store", store, "verify", "periods"])
+    assert verified.exit_code == 3
+    assert "view_stat_sums: the sums of" in verified.output and "'name': '7'" in verified.output

@@ -16,7 +16,7 @@ import pytest
 from gamelog.domain.events import TurnFinished
 from gamelog.domain.replay import state_at
 from gamelog.projections.importing.importer import import_log
-from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.application import GameStore, StoreDamaged, game_uuid
 from gamelog.projections.store.chain import open_sealed, seal
 from gamelog.projections.store.mapper import DecodeFailed, StructMapper, encoded
 from gamelog.replaying import state_of
@@ -108,3 +108,50 @@ def test_an_import_seals_each_event_as_event_hash_link_and_seal_say():
         previous = link(previous, event_hash(expected_topic, payload))
         assert (version, topic, state) == (expected_version, expected_topic, seal(previous, payload))
     assert head == previous
+
+
+def test_a_page_decodes_at_once_to_what_each_row_decodes_to_or_is_left_to_them():
+    """``decode_sealed`` (a page at once) gives decode_payload's events, or None: then history opens the rows one
+    by one, which say what is wrong."""
+    mapper = StructMapper()
+    events = [TurnFinished(line=n, player="Ann", turn=n, rule="R", cause="c") for n in range(1, 4)]
+    topics = [encoded(e)[0] for e in events]
+    states = [seal(bytes([n]) * 32, encoded(e)[1]) for n, e in enumerate(events)]
+    assert mapper.decode_sealed(topics, states) == events
+    # Sealed, yet not as seal() writes it: the same events either way.
+    spaced = [states[0].replace(b'","event":', b'", "event": '), *states[1:]]
+    assert mapper.decode_sealed(topics, spaced) == events
+    other = TurnFinished(line=6, player="Bob", turn=3, rule="R", cause="d")
+    twice = [states[0][:-1] + b',"event":' + encoded(other)[1] + b"}", *states[1:]]
+    assert mapper.decode_sealed(topics, twice) == [mapper.decode_payload(t, s) for t, s in zip(topics, twice)]
+    assert twice and mapper.decode_sealed(topics, twice)[0] == other
+    broken = {
+        "a chain hash that is not hex": b'{"chain":"' + b"zz" * 32 + states[1][74:],
+        "a chain hash with a space": b'{"chain":"' + b"ab " * 21 + b"a" + states[1][74:],
+        "a chain hash too short": b'{"chain":"' + b"ab" * 31 + states[1][74:],
+        "a payload cut short": states[1][:-2] + b"}",
+        "two sealed events in one": states[1][:-1] + b"}" + b"," + states[2],
+        "NULL": None,
+    }
+    for what, bad in broken.items():
+        page = [states[0], bad, states[2]]
+        assert mapper.decode_sealed(topics, page) is None, what
+    # A chain hash of another even length opens one by one (bytes.fromhex takes it): the same event.
+    short = b'{"chain":"abcd","event":' + encoded(events[1])[1] + b"}"
+    assert mapper.decode_sealed(topics, [states[0], short, states[2]]) is None
+    assert mapper.decode_payload(topics[1], short) == events[1]
+    assert mapper.decode_sealed(["domain.events:NoSuchEvent", *topics[1:]], states) is None
+
+
+def test_a_page_with_a_damaged_event_names_it_as_each_row_read_alone_did(store_on_each):
+    store, location = store_on_each
+    events = list(store.history("long"))
+    with store.transaction() as cursor:  # the 1,500th event, in the second page, made unreadable
+        cursor.execute(f"UPDATE {store.events_table} SET state = {store.backend.mark} WHERE originator_id = "
+                       f"{store.backend.mark} AND originator_version = 1500",
+                       (b'{"chain":"' + b"zz" * 32 + b'","event":{}}', store.backend.originator(game_uuid("long"))))
+    read = []
+    with pytest.raises(StoreDamaged, match="event 1500 of game 'long'"):
+        for event in store.history("long"):
+            read.append(event)
+    assert read == events[:1499]

@@ -14,14 +14,15 @@ from typing import Iterable, Iterator
 from msgspec import UNSET
 
 from gamelog.domain.engine import VIOLATION
-from gamelog.domain.replay import PointNotReached, without as replay_without
+from gamelog.domain.replay import PointNotReached, without_events
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import WhatIf
-from gamelog.projections.reports.model import build_report
+from gamelog.projections.importing.spill import SpilledIndex
+from gamelog.projections.reports.model import report_head, report_periods
 from gamelog.projections.reports.redaction import audit_parts_view
 from gamelog.projections.reports.registry import AuditFormat, Layout, audit_format
-from gamelog.projections.reports.whatif import compare
-from gamelog.projections.views.keeper import views_in_memory
+from gamelog.projections.reports.whatif import compare_paged
+from gamelog.projections.views.keeper import derived_views
 
 from .errors import BadInput, PointNotInGame
 from .reconciling import declared_in
@@ -109,16 +110,20 @@ def _what_if(source: Source, cursor: object, lines: list[int], player: str | Non
 
 def compare_without(source: Source, cursor: object, lines: Iterable[int]) -> tuple[WhatIf, int]:
     """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start: its
-    history decided again without them, folded into views in memory, its report compared with the game's (read
-    at ``cursor``). Nothing stored changes.
+    history decided again without them, folded into views in a private temporary database, its report compared
+    with the game's (read at ``cursor``), a period at a time: a game of any length in bounded memory (but for the
+    differences). Nothing stored changes.
 
     Raises :class:`~.errors.PointNotInGame` for a line that holds no event (the header's included).
     """
     lines = sorted(set(lines))
     try:
-        hypothetical = replay_without(source.game, source.history(), set(lines))
+        # The line index on disk, as an import's: what a correction needs of every line is not held either.
+        with SpilledIndex() as index, derived_views(without_events(source.game, source.history(), set(lines), index),
+                                                    sums=False) as what_if_cursor:  # a report reads no sums
+            actual, what_if = report_head(cursor, source.id), report_head(what_if_cursor, source.id)
+            diff = compare_paged(actual, report_periods(cursor, actual), what_if,
+                                 report_periods(what_if_cursor, what_if), lines, what_if_cursor.connection.cursor())
+            return diff, audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)
     except PointNotReached as exc:
         raise PointNotInGame(f"{source.name}: {exc}") from exc
-    what_if_cursor = views_in_memory(hypothetical).cursor()
-    diff = compare(build_report(cursor, source.id), build_report(what_if_cursor, source.id), lines)
-    return diff, audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)

@@ -34,7 +34,7 @@ import json
 from contextlib import contextmanager
 from itertools import count
 from dataclasses import dataclass
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple, Sequence
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
@@ -57,6 +57,9 @@ GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://gamelog.invalid/games")
 PAGE = 1000
 TURN_SLACK = 16
 """Events read past the one that ends a turn (``history(turn=)``): the rest of its line, and the next line's first."""
+FIRST_PAGE_MOST = 4 * PAGE
+"""The most rows ``history(turn=)`` reads at once to reach a turn's end: a turn far into a long game is reached a
+page at a time, as any history is read (at 1,000,000 lines, one query to a middle turn held 190 MB)."""
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -113,6 +116,9 @@ _UPSERT = (
     "versions = excluded.versions, fingerprint = excluded.fingerprint"
 )
 _SELECT_GAMES = "SELECT id, game, players, events, last_line, finished, winner, versions, fingerprint FROM {table}"
+
+
+_COLUMNS = ("originator_version", "topic", "state")
 
 
 class _Row(NamedTuple):
@@ -273,13 +279,20 @@ class GameStore(Application):
         class), when the first is not a header, or when an event is not of
         its game's kinds (``stored_types``).
         """
-        decode = self.mapper.decode_payload
+        decode, decode_sealed = self.mapper.decode_payload, self.mapper.decode_sealed
         allowed: set[type] = set()
         first_page = PAGE
         if turn is not None and (ends := self._turn_finished(game_id, turn)) is not None:
-            first_page = ends + TURN_SLACK
-        for page in self._row_pages(game_id, first_page):
-            for version, topic, state in page:
+            first_page = min(ends + TURN_SLACK, FIRST_PAGE_MOST)
+        for versions, topics, states in self._row_pages(game_id, first_page):
+            events = decode_sealed(topics, states)  # the whole page at once, or None: then row by row, below
+            if events:
+                if not allowed and (rules := header_rules(events[0])) is not None:
+                    allowed = set(rules.stored_types)
+                if allowed.issuperset(map(type, events)):
+                    yield from events
+                    continue
+            for version, topic, state in zip(versions, topics, states):
                 try:
                     event = decode(topic, state)
                 except MapperDeserialisationError as exc:
@@ -294,20 +307,22 @@ class GameStore(Application):
                         raise self._damaged(game_id, version, f"is a {topic}, which is not an event of its game")
                 yield event
 
-    def _row_pages(self, game_id: str, first_page: int = PAGE) -> Iterator[list[tuple[int, str, bytes | None]]]:
-        """A game's stored rows (version, topic, state), in version order: ``first_page`` of them, then pages
-        growing to :data:`PAGE`."""
+    def _row_pages(self, game_id: str, first_page: int = PAGE) -> Iterator[tuple[Sequence[int], Sequence[str], Sequence[Any]]]:
+        """A game's stored rows, in version order, as three columns (versions, topics, states): ``first_page``
+        rows, then pages growing to :data:`PAGE`."""
         uid = self.backend.originator(game_uuid(game_id))
         mark, state = self.backend.mark, self.backend.state
         sql = (f"SELECT originator_version, topic, state FROM {self.events_table} "
                f"WHERE originator_id = {mark} AND originator_version > {mark} ORDER BY originator_version LIMIT {mark}")
         version, size = 0, first_page
         while True:
-            page = [(r["originator_version"], r["topic"], state(r["state"])) for r in self._read(sql, (uid, version, size))]
-            yield page
-            if len(page) < size:
+            versions, topics, states = self.backend.read_columns(sql, (uid, version, size), _COLUMNS)
+            if not self.backend.bytes_states:
+                states = list(map(state, states))
+            yield versions, topics, states
+            if len(versions) < size:
                 return
-            version = page[-1][0]
+            version = versions[-1]
             size = PAGE if size >= PAGE else min(PAGE, 4 * max(size, TURN_SLACK))
 
     def _turn_finished(self, game_id: str, turn: int) -> int | None:

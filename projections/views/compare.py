@@ -13,13 +13,15 @@ from typing import Any, Iterable, Iterator
 from gamelog.projections.store.chain import ChainBreak
 from gamelog.projections.views.folder import TABLES
 from gamelog.projections.views.rows import TABLE
+from gamelog.projections.views.sums import json_without_periods
 
 PAGE = 5000
 """Rows read at a time from each side."""
 
-_KEYS = {"view_lines": "line", "view_turns": "turn", "view_tracks": "seq", "view_findings": "seq",
-         "view_corrections": "line", "view_stat_facts": "seq"}
-"""The column that numbers a game's rows in each view table keyed by it (view_results has one row a game)."""
+_KEYS = {"view_lines": ("line",), "view_turns": ("turn",), "view_tracks": ("seq",), "view_findings": ("seq",),
+         "view_corrections": ("line",), "view_stat_facts": ("seq",), "view_stat_periods": ("period", "player")}
+"""The columns that key a game's rows in each view table keyed so (view_results has one row a game), the first a
+number: a game's score after each period is a row a player and period, as long as the game."""
 SHOWN = 10
 """Differences named per table; more are counted."""
 
@@ -77,30 +79,46 @@ def _without_statistics(row: Any) -> tuple:
     return (game, json.dumps(context, sort_keys=True))
 
 
-def _page_of(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str, after: Any) -> list[tuple]:
-    cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game = ? AND {key} > ? ORDER BY {key} LIMIT ?",
-                   (game_id, after, PAGE))
-    return [tuple(r) for r in cursor.fetchall()]
+def _page_of(cursor: Any, table: str, columns: tuple[str, ...], key: tuple[str, ...], game_id: str,
+             after: Any) -> list[tuple]:
+    """The next page of a game's rows in key order, after ``after`` (the key's first column's value). A key of
+    several columns is numbered by its first: a page holds whole numbers (its last number's rows wait for the
+    next page, unless they are all it has), the rest of the key ordered here, as Python orders it on both sides
+    (a database may order text otherwise)."""
+    cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game = ? AND {key[0]} > ? ORDER BY {key[0]} "
+                   "LIMIT ?", (game_id, after, PAGE))
+    page = [tuple(r) for r in cursor.fetchall()]
+    if len(key) > 1:
+        first = columns.index(key[0])
+        if len(page) == PAGE and page[0][first] != page[-1][first]:
+            page = [r for r in page if r[first] != page[-1][first]]
+        at = [columns.index(k) for k in key]
+        page.sort(key=lambda r: tuple(r[i] for i in at))
+    return page
 
 
-def _keyed(cursor: Any, table: str, columns: tuple[str, ...], key: str, game_id: str) -> Iterator[tuple]:
-    at, after = columns.index(key), -(1 << 62)
+def _keyed(cursor: Any, table: str, columns: tuple[str, ...], key: tuple[str, ...], game_id: str) -> Iterator[tuple]:
+    at, after = columns.index(key[0]), -(1 << 62)
     while page := _page_of(cursor, table, columns, key, game_id, after):
         yield from page
         after = page[-1][at]
 
 
-def _paired(kept: Any, derived: Any, table: str, columns: tuple[str, ...], key: str,
+def _paired(kept: Any, derived: Any, table: str, columns: tuple[str, ...], key: tuple[str, ...],
             game_id: str) -> Iterator[tuple[tuple | None, tuple | None]]:
     """(kept row, derived row) for each key where they differ, merging both tables in key order."""
-    at = columns.index(key)
+    at = [columns.index(k) for k in key]
+
+    def key_of(row: tuple) -> tuple:
+        return tuple(row[i] for i in at)
+
     a, b = _keyed(kept, table, columns, key, game_id), _keyed(derived, table, columns, key, game_id)
     x, y = next(a, None), next(b, None)
     while x is not None or y is not None:
-        if y is None or (x is not None and x[at] < y[at]):
+        if y is None or (x is not None and key_of(x) < key_of(y)):
             yield x, None
             x = next(a, None)
-        elif x is None or y[at] < x[at]:
+        elif x is None or key_of(y) < key_of(x):
             yield None, y
             y = next(b, None)
         else:
@@ -114,7 +132,12 @@ def _matched(kept: Any, derived: Any, table: str, columns: tuple[str, ...],
     """Rows of a small table that only one side has (as multisets): (kept row, None) or (None, derived row)."""
     sql = f"SELECT {', '.join(columns)} FROM {table} WHERE game = ?"
     kept.execute(sql, (game_id,))
-    mine = Counter(tuple(r) for r in kept.fetchall())
+    if table == "view_stat_games":  # an earlier gamelog's part kept its period rows in the JSON: the same part
+        contrib = columns.index("contrib")
+        mine = Counter(tuple(r)[:contrib] + (json_without_periods(r[contrib]),) + tuple(r)[contrib + 1:]
+                       for r in kept.fetchall())
+    else:
+        mine = Counter(tuple(r) for r in kept.fetchall())
     derived.execute(sql, (game_id,))
     theirs = Counter(tuple(r) for r in derived.fetchall())
     only_kept, only_derived = list((mine - theirs).elements()), list((theirs - mine).elements())

@@ -40,7 +40,7 @@ from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.domain.statistics import Fact
 from gamelog.projections.views import derivation
-from gamelog.projections.views.sums import SUMS, settle
+from gamelog.projections.views.sums import PARTS, SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
                                             TrackRow, TurnRow)
@@ -62,6 +62,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_stat_games (game TEXT PRIMARY KEY, kind TEXT, players INTEGER, goal INTEGER, "
     "at TEXT, expansions TEXT, contrib TEXT)",
     SUMS,
+    PARTS,
     "CREATE TABLE IF NOT EXISTS view_stat_seats (game TEXT, player TEXT, seat INTEGER, side TEXT, score INTEGER, "
     "line INTEGER, PRIMARY KEY (game, player))",
     "CREATE TABLE IF NOT EXISTS view_stat_periods (game TEXT, period INTEGER, player TEXT, value INTEGER, "
@@ -77,7 +78,7 @@ SCHEMA = (
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
           "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",
-          "view_stat_sums")
+          "view_stat_sums", "view_stat_parts")
 """The tables of the views' rows (each holds rows of games, but ``view_stat_sums``, summed across them)."""
 KEPT = TABLES + (derivation.TABLE,)
 """Every table the views keep: their rows', and the number of the way they were derived (``derivation``)."""

@@ -14,6 +14,14 @@ game's part again from its rows, adds the difference to the sums (a game that
 ended, gained a violation or moved a score moves its part) and keeps the new
 part. Rows whose every figure is back to 0 go, so the sums hold what a
 rebuild derives, row for row.
+
+A game's score after each period is a row a player and period, as long as the
+game: that part (``what`` = ``period``) is kept as rows
+(``view_stat_parts``), worked out and settled in SQL, so a game of a million
+lines settles in bounded memory (held whole as JSON, it took hundreds of MB).
+The JSON keeps the rest, a few rows a player and fact. An earlier gamelog kept
+the period rows in the JSON too: the next settle takes them out of the sums
+and keeps them as rows.
 """
 
 from __future__ import annotations
@@ -27,6 +35,12 @@ SUMS = (
     "periods BIGINT, extra BIGINT, PRIMARY KEY (kind, players, goal, expansions, day, clean, what, side, name, "
     "detail, winner))"
 )
+PARTS = (
+    "CREATE TABLE IF NOT EXISTS view_stat_parts (game TEXT, kind TEXT, players INTEGER, goal INTEGER, "
+    "expansions TEXT, day TEXT, clean INTEGER, what TEXT, side TEXT, name TEXT, detail TEXT, winner INTEGER, "
+    "games BIGINT, amount BIGINT, periods BIGINT, extra BIGINT, PRIMARY KEY (game, side, name))"
+)
+"""Each game's period rows of its part of the sums (``what`` = ``period``), as last added to them."""
 BUCKET = ("kind", "players", "goal", "expansions", "day", "clean")
 """The columns of a bucket: what a filter may choose by without reading each game."""
 FIGURE = ("what", "side", "name", "detail", "winner")
@@ -52,14 +66,27 @@ def _clean(cursor: Any, game: str) -> int:
     return 0 if int(cursor.fetchone()[0]) else 1
 
 
-def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
-    """Game ``game``'s part of the sums, from its rows in the statistics views: (bucket + figure) -> values."""
+PERIOD = "period"
+"""The ``what`` of a game's score after a period: its rows are kept in ``view_stat_parts``, not in the JSON."""
+_WHAT = len(BUCKET)
+"""Where ``what`` is in a key (bucket + figure)."""
+
+
+def _bucket(cursor: Any, game: str) -> tuple | None:
+    """Game ``game``'s bucket (None when the statistics views hold no such game)."""
     cursor.execute("SELECT kind, players, goal, expansions, at FROM view_stat_games WHERE game = ?", (game,))
     found = cursor.fetchone()
     if found is None:
-        return {}
+        return None
     kind, players, goal, expansions, at = found
-    bucket = (kind, players, -1 if goal is None else goal, expansions, (at or "")[:10], _clean(cursor, game))
+    return (kind, players, -1 if goal is None else goal, expansions, (at or "")[:10], _clean(cursor, game))
+
+
+def contribution(cursor: Any, game: str, bucket: tuple | None) -> dict[tuple, list[int]]:
+    """Game ``game``'s part of the sums but its period rows (``_PERIOD_ROWS``), from its rows in the statistics
+    views: (bucket + figure) -> values. ``bucket`` is the game's (:func:`_bucket`)."""
+    if bucket is None:
+        return {}
     cursor.execute("SELECT winner FROM view_results WHERE game = ?", (game,))
     result = cursor.fetchone()
     winner = result[0] if result is not None else None
@@ -80,11 +107,8 @@ def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
         won = int(player == winner)
         add(("side", side, "", "", won), 1, score, 0, score * score)
         add(("seat", "", str(seat), "", won), 1, 0)
-    cursor.execute("SELECT period, player, value FROM view_stat_periods WHERE game = ?", (game,))
-    lasted = 0
-    for period, player, value in cursor.fetchall():
-        lasted = max(lasted, period)
-        add(("period", sides.get(player, player), str(period), "", 0), 1, value, 0, value * value)
+    cursor.execute("SELECT MAX(period) FROM view_stat_periods WHERE game = ?", (game,))
+    lasted = max(cursor.fetchone()[0] or 0, 0)  # the period rows themselves: _PERIOD_ROWS
     if lasted:
         add(("lasted", "", str(lasted), "", 0), 1, 0)
     cursor.execute("SELECT player, fact, name, detail, amount, periods FROM view_stat_tallies "
@@ -104,56 +128,146 @@ def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
     return part
 
 
+def json_without_periods(contrib: str | None) -> str | None:
+    """A game's part as JSON (``view_stat_games.contrib``) as this gamelog keeps it: an earlier gamelog's, which
+    held the period rows too, without them (they are rows of ``view_stat_parts`` now); any other as it is."""
+    try:
+        part = json.loads(contrib or "[]")
+        kept = [entry for entry in part if entry[0][_WHAT] != PERIOD]
+    except (TypeError, ValueError, IndexError, KeyError):
+        return contrib  # not a part: compared as it is, and said to differ
+    return contrib if len(kept) == len(part) else _encoded({tuple(key): values for key, values in kept})
+
+
 def _encoded(part: dict[tuple, list[int]]) -> str:
     return json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
 
 
+_COLUMNS = BUCKET + FIGURE + VALUES
+_UPSERT = (f"INSERT INTO view_stat_sums ({', '.join(_COLUMNS)}) {{rows}} "
+           f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
+           + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES))
+_GONE = ("DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 AND extra = 0")
+
+_PERIOD_ROWS = (
+    # sides.get(player, player) of contribution(): a player without a seat row is their own side.
+    "SELECT CAST(? AS TEXT) AS kind, CAST(? AS INTEGER) AS players, CAST(? AS INTEGER) AS goal, "
+    "CAST(? AS TEXT) AS expansions, CAST(? AS TEXT) AS day, CAST(? AS INTEGER) AS clean, 'period' AS what, "
+    "CASE WHEN s.player IS NULL THEN p.player ELSE s.side END AS side, CAST(p.period AS TEXT) AS name, "
+    "'' AS detail, 0 AS winner, COUNT(*) AS games, SUM(p.value) AS amount, 0 AS periods, "
+    "SUM(CAST(p.value AS BIGINT) * p.value) AS extra "
+    "FROM view_stat_periods p LEFT JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
+    "WHERE p.game = ? GROUP BY CASE WHEN s.player IS NULL THEN p.player ELSE s.side END, CAST(p.period AS TEXT)"
+)
+"""A game's period rows of its part (bucket, then the game, as parameters): one a side and period, the score
+after it summed over the side's players (amount), its square summed (extra)."""
+
+
 def settle(cursor: Any, game: str) -> None:
     """Bring the sums up to date with game ``game``'s rows: add the difference between its part now and the part
-    it last gave, and keep the new part."""
+    it last gave, and keep the new part (its period rows in ``view_stat_parts``, the rest as JSON)."""
     cursor.execute("SELECT contrib FROM view_stat_games WHERE game = ?", (game,))
     found = cursor.fetchone()
     if found is None:
         return
     old = {tuple(key): values for key, values in json.loads(found[0] or "[]")}
-    new = contribution(cursor, game)
+    bucket = _bucket(cursor, game)
+    new = contribution(cursor, game, bucket)
     changes = []
     for key in old.keys() | new.keys():
+        # An earlier gamelog's period rows in the JSON (never in new): taken out here, kept as rows below.
         before, after = old.get(key, [0, 0, 0, 0]), new.get(key, [0, 0, 0, 0])
         delta = [a - b for a, b in zip(after, before)]
         if any(delta):
             changes.append((*key, *delta))
-    if not changes:
-        return
-    columns = BUCKET + FIGURE + VALUES
-    cursor.executemany(
-        f"INSERT INTO view_stat_sums ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
-        f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
-        + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES), sorted(changes))
-    # A figure back to nothing goes, as a rebuild would never write it.
-    where = " AND ".join(f"{c} = ?" for c in BUCKET + FIGURE)
-    cursor.executemany(f"DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 "
-                       "AND extra = 0", sorted(change[:len(BUCKET + FIGURE)] for change in changes))
-    cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
+    if changes:
+        cursor.executemany(_UPSERT.format(rows=f"VALUES ({', '.join('?' * len(_COLUMNS))})"), sorted(changes))
+        # A figure back to nothing goes, as a rebuild would never write it.
+        where = " AND ".join(f"{c} = ?" for c in BUCKET + FIGURE)
+        cursor.executemany(_GONE.format(where=where), sorted(change[:len(BUCKET + FIGURE)] for change in changes))
+    if bucket is not None:
+        _settle_periods(cursor, game, bucket)
+    if changes:
+        cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
+
+
+def _settle_periods(cursor: Any, game: str, bucket: tuple) -> None:
+    """Add the difference between game ``game``'s period rows now and those it last gave (``view_stat_parts``)
+    to the sums, and keep the new ones: in SQL, a game's period rows never all in memory."""
+    columns, key = ", ".join(_COLUMNS), ", ".join(BUCKET + FIGURE)
+    difference = (
+        f"SELECT {key}, SUM(games), SUM(amount), SUM(periods), SUM(extra) FROM ("
+        f"SELECT {columns} FROM ({_PERIOD_ROWS}) AS now UNION ALL "
+        f"SELECT {key}, -games, -amount, -periods, -extra FROM view_stat_parts WHERE game = ?"
+        f") AS d WHERE true GROUP BY {key} "
+        "HAVING SUM(games) <> 0 OR SUM(amount) <> 0 OR SUM(periods) <> 0 OR SUM(extra) <> 0")
+    cursor.execute(_UPSERT.format(rows=difference), (*bucket, game, game))
+    cursor.execute(_GONE.format(where=f"what = '{PERIOD}'"))
+    cursor.execute("DELETE FROM view_stat_parts WHERE game = ?", (game,))
+    cursor.execute(f"INSERT INTO view_stat_parts (game, {columns}) SELECT CAST(? AS TEXT), {columns} "
+                   f"FROM ({_PERIOD_ROWS}) AS now WHERE true", (game, *bucket, game))
+
+
+_OF_A_GAME = "game IN (SELECT game FROM view_stat_games)"
+"""A game's period rows count while its row does, as the rest of its part (the row's JSON) does."""
 
 
 def differences(cursor: Any, shown: int = 10) -> list[str]:
-    """Where ``view_stat_sums`` differs from the sum of every game's part (``view_stat_games.contrib``): each row
-    that differs, in words (the first ``shown``, then how many more)."""
+    """Where ``view_stat_sums`` differs from the sum of every game's part (``view_stat_games.contrib`` and the
+    period rows of ``view_stat_parts``): each row that differs, in words (the first ``shown``, then how many more).
+
+    The period rows, as many as the longest game's periods, are compared in SQL: only those that may differ are
+    read (every row, as before, while an earlier gamelog's JSON still holds period rows)."""
     expected: dict[tuple, list[int]] = {}
     cursor.execute("SELECT contrib FROM view_stat_games")
+    legacy = False
     for (contrib,) in cursor.fetchall():
         for key, values in json.loads(contrib or "[]"):
+            legacy = legacy or key[_WHAT] == PERIOD
             total = expected.setdefault(tuple(key), [0, 0, 0, 0])
             for i, value in enumerate(values):
                 total[i] += value
+    columns, key_columns = BUCKET + FIGURE + VALUES, ", ".join(BUCKET + FIGURE)
+    if legacy:  # an earlier gamelog's parts: the period rows of the JSON and of the table, compared in Python
+        cursor.execute(f"SELECT {key_columns}, SUM(games), SUM(amount), SUM(periods), SUM(extra) "
+                       f"FROM view_stat_parts WHERE {_OF_A_GAME} GROUP BY {key_columns}")
+        rows, where = cursor.fetchall(), ""
+    else:
+        rows, where = [], f" WHERE what <> '{PERIOD}'"
+    for row in rows:
+        total = expected.setdefault(tuple(row[:len(BUCKET + FIGURE)]), [0, 0, 0, 0])
+        for i, value in enumerate(row[len(BUCKET + FIGURE):]):
+            total[i] += int(value)
     expected = {key: values for key, values in expected.items() if any(values)}
-    columns = BUCKET + FIGURE + VALUES
-    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums")
+    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums{where}")
     kept = {tuple(row[:len(BUCKET + FIGURE)]): [int(v) for v in row[len(BUCKET + FIGURE):]] for row in cursor.fetchall()}
+    if not legacy:
+        _period_differences(cursor, expected, kept)
     found = []
     for key in sorted(expected.keys() | kept.keys(), key=repr):
         if expected.get(key) != kept.get(key):
             found.append(f"the sums of {dict(zip(BUCKET + FIGURE, key))} are {kept.get(key)}; the games' parts "
                          f"give {expected.get(key)}")
     return found[:shown] + ([f"{len(found) - shown} more rows differ"] if len(found) > shown else [])
+
+
+def _period_differences(cursor: Any, expected: dict[tuple, list[int]], kept: dict[tuple, list[int]]) -> None:
+    """Add to ``expected`` and ``kept`` (as :func:`differences` holds them) the period rows that may differ:
+    a sums row whose figures are not the parts' sum, or all 0; a parts' sum that is not 0 with no sums row."""
+    key = ", ".join(BUCKET + FIGURE)
+    cursor.execute(
+        f"SELECT {key}, MAX(kept), SUM(kg), SUM(ka), SUM(kp), SUM(ke), SUM(eg), SUM(ea), SUM(ep), SUM(ee) FROM ("
+        f"SELECT {key}, 1 AS kept, games AS kg, amount AS ka, periods AS kp, extra AS ke, 0 AS eg, 0 AS ea, "
+        f"0 AS ep, 0 AS ee FROM view_stat_sums WHERE what = '{PERIOD}' UNION ALL "
+        f"SELECT {key}, 0, 0, 0, 0, 0, games, amount, periods, extra FROM view_stat_parts WHERE {_OF_A_GAME}"
+        ") AS d WHERE true "
+        f"GROUP BY {key} HAVING MAX(kept) = 0 OR SUM(kg) <> SUM(eg) OR SUM(ka) <> SUM(ea) OR SUM(kp) <> SUM(ep) "
+        "OR SUM(ke) <> SUM(ee) OR (SUM(kg) = 0 AND SUM(ka) = 0 AND SUM(kp) = 0 AND SUM(ke) = 0)")
+    width = len(BUCKET + FIGURE)
+    for row in cursor.fetchall():
+        name = tuple(row[:width])
+        has_row, figures = int(row[width]), [int(v) for v in row[width + 1:]]
+        if has_row:
+            kept[name] = figures[:4]
+        if any(figures[4:]):
+            expected[name] = figures[4:]

@@ -15,7 +15,7 @@ from typing import BinaryIO
 PLAYERS = ["Qossuth", "Whynom", "Human", "Eeepeeep"]
 
 
-def _turn(player: str, carrying: bool, turn: int) -> list[dict]:
+def _turn(player: str, carrying: bool, turn: int, findings: bool = False) -> list[dict]:
     events: list[dict] = [{"type": "turn_started", "player": player}]
     if turn % 7 == 0:
         events.append({"type": "hazard_paid", "player": player, "cost": 20})
@@ -28,14 +28,20 @@ def _turn(player: str, carrying: bool, turn: int) -> list[dict]:
     else:
         events += [
             {"type": "landed", "player": player, "venue": "open_spaceport", "culture": "Dell"},
-            {"type": "goods_bought", "player": player, "good": "Finest Dust", "culture": "Dell", "unit_price": 10, "dots": 2},
+            # With findings, a price the reference data does not give: a MOV-BUY warning on every purchase.
+            {"type": "goods_bought", "player": player, "good": "Finest Dust", "culture": "Dell",
+             "unit_price": 11 if findings else 10, "dots": 2},
         ]
     events.append({"type": "turn_ended", "player": player})
     return events
 
 
-def write_log(out: BinaryIO, events: int, game_id: str = "bench") -> int:
-    """Write a log of at least ``events`` events after the header; return the number written."""
+def write_log(out: BinaryIO, events: int, game_id: str = "bench", findings: bool = False) -> int:
+    """Write a log of at least ``events`` events after the header; return the number written.
+
+    With ``findings``, every purchase is at a price the reference data does not give (a MOV-BUY warning: one
+    finding every ten lines or so, the game otherwise as legal as without): a findings-heavy log for the memory
+    benchmark."""
     header = {"type": "game", "game": "merchant-of-venus", "id": game_id, "players": PLAYERS,
               "setup": {"starting_credits": 500, "holds": 2, "goal": 1_000_000_000}}
     out.write(json.dumps(header).encode() + b"\n")
@@ -43,7 +49,7 @@ def write_log(out: BinaryIO, events: int, game_id: str = "bench") -> int:
     carrying = dict.fromkeys(PLAYERS, False)
     while written < events:
         player = PLAYERS[turn % len(PLAYERS)]
-        lines = _turn(player, carrying[player], turn // len(PLAYERS))
+        lines = _turn(player, carrying[player], turn // len(PLAYERS), findings)
         carrying[player] = not carrying[player]
         out.write(b"".join(json.dumps(e).encode() + b"\n" for e in lines))
         written += len(lines)

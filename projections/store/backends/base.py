@@ -19,7 +19,8 @@ import re
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
-from typing import Any, Callable, ClassVar, Iterable, Iterator
+from operator import itemgetter
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
@@ -84,6 +85,9 @@ class Backend(ABC):
     """The driver's placeholder (``?``, ``%s``)."""
     position_column: ClassVar[str]
     """The events table's column holding an event's place in the notification log."""
+    bytes_states: ClassVar[bool] = False
+    """Whether the driver gives a ``state`` as :meth:`state` would make it already (a page of a history is then
+    read without a call a row)."""
 
     def __init__(self, location: str, lock_timeout: float | None = None):
         """Raises StoreError for a bad ``GAMELOG_LOCK_TIMEOUT``."""
@@ -120,6 +124,15 @@ class Backend(ABC):
         """A read transaction's raw cursor (rows index by column name)."""
         with self.errors(), self.recorder.datastore.transaction(commit=False) as cursor:
             yield cursor
+
+    def read_columns(self, statement: str, params: tuple, names: tuple[str, ...]) -> list[Sequence[Any]]:
+        """The rows of one read statement as columns (one sequence a name in ``names``, each in row order), read in
+        a transaction of their own: a page of a history read without a Python step a row. Raises what
+        :meth:`reading` raises."""
+        with self.reading() as cursor:
+            cursor.execute(statement, params)
+            rows = cursor.fetchall()
+        return [list(map(itemgetter(name), rows)) for name in names]
 
     @contextmanager
     def errors(self) -> Iterator[None]:
@@ -187,7 +200,7 @@ class Backend(ABC):
 
     @staticmethod
     def state(stored: Any) -> bytes | None:
-        """A ``state`` as read from the events table, as bytes (or None)."""
+        """A ``state`` as read from the events table, as bytes (or None); see :attr:`bytes_states`."""
         return None if stored is None else bytes(stored)
 
     @abstractmethod
