@@ -166,3 +166,51 @@ def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters)
             summed = statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen))
             read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
     assert msgspec.json.encode(summed) == msgspec.json.encode(read)
+
+
+@pytest.mark.parametrize("filters, way", [
+    # Steve played LjnqDB and 9-8-25: 2 of the 3 games, so the sums of all 3 less nHg8Hw's figures.
+    ({"player": "steve"}, "LessFigures"),
+    ({"player": "Steve", "players": 6}, "LessFigures"),  # both 6-player games: the bucket less none
+    ({"side": "council keleres"}, "ViewFigures"),  # 1 game of 3: read game by game
+    ({"ids": ("ti-assistant-20260110T163927Z",)}, "ViewFigures"),
+    ({"side": "Emirates of Hacan", "player": "nobody"}, "ViewFigures"),  # no game at all
+])
+def test_a_per_game_filter_gives_what_reading_each_chosen_game_gives(store, filters, way):
+    """A per-game filter's figures, read the quickest way (figures_of: the chosen games, or their bucket's sums less
+    the games left out), are those of the chosen games read one by one."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports.statistics import Filters, ViewFigures, figures_of
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            chosen = Filters(**filters)
+            quickest = figures_of(cursor, "twilight-imperium-4", chosen)
+            assert type(quickest).__name__ == way
+            summed = statistics.document(quickest)
+            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+    assert msgspec.json.encode(summed) == msgspec.json.encode(read)
+    assert summed.games == {"LessFigures": 2}.get(way, 0 if "player" in filters else 1)
+
+
+def test_the_chosen_games_named_a_few_at_a_time_add_up_to_the_same_figures(store, monkeypatch):
+    """ViewFigures names at most IDS games a query and adds the queries' rows up: one game a query gives the same."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports import statistics as reading
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            whole = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters(clean=False)))
+            lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"), "objectives/Build Defenses/scored")
+            monkeypatch.setattr(reading, "IDS", 1)
+            apart = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4"))
+            apart_lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
+                                             "objectives/Build Defenses/scored")
+    assert whole.games == 3 and msgspec.json.encode(apart) == msgspec.json.encode(whole)
+    assert len(lines) == SCORED["Build Defenses"] and apart_lines == lines

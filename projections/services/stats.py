@@ -15,8 +15,8 @@ from typing import Any, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.registry import Layout, stats_format
-from gamelog.projections.reports.statistics import (Explanation, Filters, SummedFigures, ViewFigures, explanation,
-                                                    kinds, stat_game_count, summable, table_names)
+from gamelog.projections.reports.statistics import (Explanation, Filters, ViewFigures, explanation, figures_of, kinds,
+                                                    stat_game_count, table_names)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
@@ -141,8 +141,7 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        figures = SummedFigures(cursor, kind, chosen) if summable(chosen) else ViewFigures(cursor, kind, chosen)
-        return _statistics(kind).document(figures)
+        return _statistics(kind).document(figures_of(cursor, kind, chosen))
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
