@@ -148,7 +148,7 @@ def main() -> None:
                  ["--format", "html"]):
         runs = [measure(store, args) for _ in range(options.runs)]
         best = min(runs, key=lambda r: r["wall"])
-        label = " ".join(args) if len(args) < 10 else f"{len(ids)} game ids {' '.join(args[len(ids):])}"
+        label = (" ".join(args) or "(text)") if len(args) < 10 else f"{len(ids)} game ids {' '.join(args[len(ids):])}"
         print(f"{label:<44} {best['wall']:>7.2f} {best['seconds']:>7.2f} {max(r['peak_mb'] for r in runs):>8.1f}")
     print("targets: under 1 s and under 64 MB")
 
