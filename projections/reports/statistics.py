@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
 
@@ -239,6 +239,229 @@ class ViewFigures:
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
             "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line "
             "WHERE p.game IN ({chosen}) AND s.side = ? AND p.period = ?", side, period)
+
+    def trace(self, requests: Iterable[Request], limit: int) -> dict[Request, tuple[int, int, int, list[Explained]]]:
+        """For each request (a ``*_lines`` call), (games, lines, total, the lines of its first ``limit`` games by
+        id): requests of one kind (method, fact, arguments given) are read together, counted in one query, and
+        their lines read from the first games on, a few hundred games at a time, until each has its ``limit``."""
+        groups: dict[tuple, list[Request]] = {}
+        for request in requests:
+            shape = (request.method, request.args[0] if request.method == "fact_lines" else None,
+                     tuple(v is None for v in request.args))
+            groups.setdefault(shape, []).append(request)
+        found: dict[Request, tuple[int, int, int, list[Explained]]] = {}
+        for group in groups.values():
+            keys, source, columns, params, _ = _line_sources(group[0])
+            game = columns.split(",")[0]
+            amount = columns.split(",")[2]
+            wanted = {tuple(_line_sources(r)[4]): r for r in group}
+            counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {game}) AS games, COUNT(*) AS lines, "
+                                 f"SUM({amount}) AS total {source.format(text='', chosen='{chosen}')} "
+                                 f"GROUP BY {', '.join(keys)}", *params, keys=len(keys))
+            totals = {row[:len(keys)]: row[len(keys):] for row in counted if row[:len(keys)] in wanted}
+            shown: dict[tuple, tuple[set, list[Explained]]] = {key: (set(), []) for key in totals}
+            sql = (f"SELECT {', '.join(keys)}, {columns} "
+                   f"{source.format(text=_text_join(group[0]), chosen='{chosen}')}")
+            at, size = 0, 100
+            while at < len(self._games) and any(len(shown[k][0]) < min(limit, totals[k][0]) for k in totals):
+                rows = ViewFigures(self.cursor, self.kind, games=self._games[at:at + size])._rows(sql, *params)
+                for *key, game_id, line, value, text in sorted(rows, key=lambda r: (r[len(keys)], r[len(keys) + 1])):
+                    games, listed = shown.get(tuple(key), (None, None))
+                    if games is None or (game_id not in games and len(games) >= limit):
+                        continue
+                    games.add(game_id)
+                    listed.append(Explained(game_id, line, text or "", value))
+                at, size = at + size, IDS
+            for key, (games, lines, total) in totals.items():
+                found[wanted[key]] = (games, lines, total, shown[key][1])
+        return found
+
+
+class Request(NamedTuple):
+    """What a game's ``explain`` asked of a ``Figures`` for one figure's lines: the method (``fact_lines``,
+    ``win_lines`` or ``score_lines``) and its arguments."""
+
+    method: str
+    args: tuple
+
+
+class Trace(NamedTuple):
+    """The lines behind one figure, as ``--explain`` gives them: how many ``games`` they come from, how many
+    ``lines``, their ``total``, and the lines of the first games (by id) in full (``shown``)."""
+
+    figure: str
+    games: int
+    lines: int
+    total: int
+    shown: list[Explained]
+
+
+def _line_sources(request: Request) -> tuple[list[str], str, str, tuple, list]:
+    """How the lines a request asks for are read, as SQL: the columns that tell its figures apart (the arguments
+    given), the FROM and WHERE of every such line (``{text}``: where its words are joined, ``{chosen}`` the games),
+    its (game, line, amount, words) columns, the parameters, and the request's values of the key columns."""
+    if request.method == "fact_lines":
+        fact, *given = request.args
+        keys = [c for c, v in zip(("f.name", "f.detail", "s.side"), given) if v is not None]
+        # The players' sides only when a side is asked for (a seat is one a game and player: the rows are the same).
+        seats = " LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player" if given[2] is not None else ""
+        return (keys, f"FROM view_stat_facts f{seats} {{text}} WHERE f.game IN ({{chosen}}) AND f.fact = ? "
+                "AND f.amount <> 0",
+                "f.game, f.line, f.amount, l.text", (fact,), [v for v in given if v is not None])
+    if request.method == "win_lines":
+        return (["s.side"], "FROM view_results r JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
+                "WHERE r.game IN ({chosen})", "r.game, r.line, 1, r.reason", (), list(request.args))
+    side, period = request.args
+    if period is None:
+        return (["s.side"], "FROM view_stat_seats s {text} WHERE s.game IN ({chosen})",
+                "s.game, s.line, s.score, l.text", (), [side])
+    return (["s.side", "p.period"], "FROM view_stat_periods p JOIN view_stat_seats s ON s.game = p.game "
+            "AND s.player = p.player {text} WHERE p.game IN ({chosen})", "p.game, p.line, p.value, l.text", (),
+            [side, period])
+
+
+def _text_join(request: Request) -> str:
+    """The join of a request's lines to their words (``view_lines``), by the table its lines are read from."""
+    if request.method == "win_lines":
+        return ""
+    table = "f" if request.method == "fact_lines" else "s" if request.args[1] is None else "p"
+    return f"LEFT JOIN view_lines l ON l.game = {table}.game AND l.line = {table}.line"
+
+
+class _Asked:
+    """A ``Figures`` that answers with ``figures``' figures (each asked once) and, asked for lines, records what
+    was asked (:class:`Request`) and gives none: a game's ``explain`` run on it says which lines make a figure."""
+
+    def __init__(self, figures: Any):
+        self._figures = figures
+        self._known: dict[tuple, Any] = {}
+        self.asked: list[Request] = []
+
+    def _once(self, name: str, *args: Any) -> Any:
+        if (name, args) not in self._known:
+            self._known[(name, args)] = getattr(self._figures, name)(*args)
+        return self._known[(name, args)]
+
+    def count(self) -> tuple[int, int]:
+        return self._once("count")
+
+    def sides(self) -> list[SideRow]:
+        return self._once("sides")
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        return self._once("seats")
+
+    def periods(self) -> list[PeriodRow]:
+        return self._once("periods")
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        return self._once("tallies", fact, by_side)
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return self._once("games_with", fact)
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return self._once("period_counts")
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        self.asked.append(Request("fact_lines", (fact, name, detail, side)))
+        return []
+
+    def win_lines(self, side: str) -> list[Explained]:
+        self.asked.append(Request("win_lines", (side,)))
+        return []
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        self.asked.append(Request("score_lines", (side, period)))
+        return []
+
+
+def cell_figure(template: str, columns: tuple[str, ...], row: tuple) -> str | None:
+    """The figure a ``links`` template names for a row of a table (None when a value it needs is none, or holds a
+    ``/``, which ``--explain`` reads as a separator)."""
+    values = dict(zip(columns, row))
+    try:
+        figure = template.format(**{k: "" if v is None else str(v) for k, v in values.items()})
+    except (KeyError, IndexError):
+        return None
+    needed = [values.get(name) for name in _placeholders(template)]
+    if any(v is None or "/" in str(v) or str(v) == "" for v in needed):
+        return None
+    return figure
+
+
+def _placeholders(template: str) -> list[str]:
+    import string
+
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def linked_cells(statistics: Any, document: Any) -> list[tuple[str, str, Any, str]]:
+    """Every cell of the document's tables that ``statistics.links`` names a figure for: (table, column, the row's
+    first value, figure); in ``summary`` the row is the figure's own."""
+    cells = []
+    for table in tables(document):
+        for name, column, template in statistics.links:
+            if name != table.name:
+                continue
+            for row in table.rows:
+                if table.name == "summary":
+                    if row[0] == column:
+                        cells.append((table.name, column, row[0], template))
+                    continue
+                if column not in table.columns:
+                    continue
+                figure = cell_figure(template, table.columns, row)
+                if figure is not None:
+                    cells.append((table.name, column, row[0], figure))
+    return cells
+
+
+@dataclass(frozen=True)
+class Traced:
+    """A statistics document with the lines behind its figures, for a page that links each figure to them.
+
+    ``traces``: each linked figure's :class:`Trace` (:func:`traces`); ``reports``: the folder of the games' own
+    reports, as the page links to it (relative to the page; a game's report is ``reports/`` + :func:`report_name`);
+    ``command``: the ``gamelog stats`` command (its filters) that, given ``--explain FIGURE``, lists all of a
+    figure's lines; ``listed``: the most games a figure lists.
+    """
+
+    document: Any
+    traces: dict[str, Trace]
+    reports: str
+    command: str
+    listed: int
+
+
+def report_name(game: str) -> str:
+    """The file name of a game's report in the reports' folder: its id, every character but letters, digits and
+    ``_.-~`` written ``%XX`` (an id may hold ``/`` or anything), then ``.html``."""
+    from urllib.parse import quote
+
+    return quote(game, safe="") + ".html"
+
+
+def traces(statistics: Any, document: Any, figures: Any, lines: "ViewFigures", limit: int) -> dict[str, Trace]:
+    """The lines behind each figure a cell of ``document`` links to (:func:`linked_cells`), as ``--explain`` gives
+    them: ``statistics.explain`` is run on ``figures`` (which made the document) to learn which lines each figure
+    rests on, and ``lines`` (the same games, read game by game) reads them a kind at a time, counting them all and
+    keeping those of each figure's first ``limit`` games. A figure ``explain`` does not know (a secret objective
+    was never revealed) has no trace."""
+    asked = _Asked(figures)
+    wanted: dict[str, Request] = {}
+    for _, _, _, figure in linked_cells(statistics, document):
+        if figure in wanted:
+            continue
+        asked.asked.clear()
+        try:
+            statistics.explain(asked, figure)
+        except KeyError:
+            continue
+        if len(asked.asked) == 1:  # a figure made of one kind of line (every game's explain, so far)
+            wanted[figure] = asked.asked[0]
+    found = lines.trace(set(wanted.values()), limit)
+    return {figure: Trace(figure, *found.get(request, (0, 0, 0, []))) for figure, request in wanted.items()}
 
 
 def summable(filters: Filters) -> bool:
