@@ -214,3 +214,95 @@ def test_the_chosen_games_named_a_few_at_a_time_add_up_to_the_same_figures(store
                                              "objectives/Build Defenses/scored")
     assert whole.games == 3 and msgspec.json.encode(apart) == msgspec.json.encode(whole)
     assert len(lines) == SCORED["Build Defenses"] and apart_lines == lines
+
+
+# -- the HTML page: each figure's games and lines, linked to the games' reports -----------------------------------
+
+
+def _section(page: str, figure: str) -> str:
+    """The part of the page listing the games behind ``figure`` (its section, opened by the figure's link)."""
+    import html as html_module
+
+    start = page.index(f"<h3>{html_module.escape(figure)}</h3>")
+    return page[page.rindex("<section", 0, start):page.index("</section>", start)]
+
+
+def _linked_lines(section: str) -> list[tuple[str, int]]:
+    """(report file, line) of each line a section links to."""
+    import re
+    from urllib.parse import unquote
+
+    return [(unquote(href), int(line)) for href, line in re.findall(r'href="([^"#]+)#line=(\d+)"', section)]
+
+
+def test_the_html_figure_lists_exactly_the_games_and_lines_explain_gives(store, tmp_path):
+    page_path = tmp_path / "page.html"
+    code, output = stats(store, "--format", "html", "-o", str(page_path))
+    assert code == 0, output
+    page = page_path.read_text()
+    # Erect a Monument: nHg8Hw's 5 scores and the correction that voided the Firmament's; 9-8-25's 3 scores.
+    figure = "objectives/Erect a Monument/scored"
+    explained = json.loads(stats(store, "--explain", figure, "--format", "json")[1])
+    section = _section(page, figure)
+    assert _linked_lines(section) == [(f"page-games/{line['game']}.html", line["line"]) for line in explained["lines"]]
+    assert len(_linked_lines(section)) == 9 and "7 from 9 lines in 2 games" in section
+    # The figure's cell in the objectives table opens that section.
+    anchor = section.split('id="', 1)[1].split('"', 1)[0]
+    assert f'<a href="#{anchor}" title="the games behind {figure}">7</a>' in page
+    # A win is the game's own end: the Council Keleres won LjnqDB, at its last line.
+    wins = _linked_lines(_section(page, "factions/Council Keleres/wins"))
+    assert wins == [("page-games/ti-assistant-20250208T150314Z.html",
+                     json.loads(stats(store, "--explain", "factions/Council Keleres/wins", "--format",
+                                      "json")[1])["lines"][0]["line"])]
+
+
+def test_a_figure_lists_its_first_games_then_how_many_more_and_the_command(store):
+    from gamelog.stats import Filters, stats_pieces, stats_traced
+
+    traced = stats_traced(store, filters=Filters(clean=False), reports="r", listed=1)
+    trace = traced.traces["objectives/Build Defenses/scored"]
+    # Build Defenses was scored in LjnqDB and 9-8-25 (not revealed in nHg8Hw): the first by id, LjnqDB, is listed.
+    assert trace.games == 2 and {line.game for line in trace.shown} == {"ti-assistant-20250208T150314Z"}
+    page = "".join(stats_pieces(traced, "html"))
+    section = _section(page, "objectives/Build Defenses/scored")
+    assert ("and 1 more game (the first 1 are listed): <code>gamelog stats --game twilight-imperium-4 --explain "
+            "&#x27;objectives/Build Defenses/scored&#x27;</code>") in section
+    assert {file for file, _ in _linked_lines(section)} == {"r/ti-assistant-20250208T150314Z.html"}
+
+
+def test_write_reports_writes_one_report_per_counted_game_and_every_link_resolves(store, tmp_path):
+    import re
+    from urllib.parse import unquote
+
+    page_path = tmp_path / "out" / "stats.html"
+    page_path.parent.mkdir()
+    result = CliRunner().invoke(main, ["stats", "--store", store, "--format", "html", "-o", str(page_path),
+                                       "--write-reports", "--players", "6"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "stats-games"
+    # --players 6: LjnqDB and 9-8-25.
+    assert sorted(p.name for p in folder.iterdir()) == ["ti-assistant-20250208T150314Z.html",
+                                                        "ti-assistant-20250906T142516Z.html"]
+    assert "2 game reports written to" in result.output
+    page = page_path.read_text()
+    hrefs = set(re.findall(r'href="(stats-games/[^"#]+)', page))
+    assert len(hrefs) == 2 and all((page_path.parent / unquote(h)).is_file() for h in hrefs)
+    report = (folder / "ti-assistant-20250208T150314Z.html").read_text()
+    assert report.startswith("<!DOCTYPE html>") and "ti-assistant-20250208T150314Z" in report
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--format", "json", "--write-reports"), "--reports and --write-reports go with --format html"),
+    (("--explain", "factions/Council Keleres/wins", "--format", "html", "--reports", "x"), "go with --format html"),
+])
+def test_reports_options_only_with_the_html_page(store, args, said):
+    code, output = stats(store, *args)
+    assert code == 2 and said in output
+
+
+def test_write_reports_into_a_file_is_an_error_and_writes_nothing(store, tmp_path):
+    (tmp_path / "taken").write_text("a file")
+    page = tmp_path / "page.html"
+    code, output = stats(store, "--format", "html", "-o", str(page), "--reports", "taken", "--write-reports")
+    assert code == 2 and "taken is a file, not a folder" in output
+    assert not page.exists() and (tmp_path / "taken").read_text() == "a file"
