@@ -279,3 +279,25 @@ def test_per_game_filters_read_any_way_give_the_same_figures(tmp_path, filters, 
             read = ViewFigures(cursor, "twilight-imperium-4", Filters(**filters))
             assert type(quickest).__name__ == way
             assert msgspec.json.encode(statistics.document(quickest)) == msgspec.json.encode(statistics.document(read))
+
+
+def test_a_store_with_the_earlier_indexes_gets_the_new_ones_and_the_same_figures(tmp_path):
+    """A store whose views an earlier gamelog made (an index of tallies by name, none by game) is given the
+    statistics' indexes when next opened, and its figures are those it had."""
+    import sqlite3
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"))
+    before = run("--store", store, "--format", "json", "--faction", "arborec")
+    connection = sqlite3.connect(store)
+    connection.execute("DROP INDEX stat_tallies_by_game")
+    connection.execute("DROP INDEX stat_games_by_kind")
+    connection.execute("CREATE INDEX stat_tallies_by_fact ON view_stat_tallies (fact, name, detail)")
+    connection.commit()
+    connection.close()
+    assert run("--store", store, "--format", "json", "--faction", "arborec") == before and before[0] == 0
+    connection = sqlite3.connect(store)
+    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    connection.close()
+    assert {"stat_tallies_by_game", "stat_games_by_kind"} <= names and "stat_tallies_by_fact" not in names
