@@ -251,26 +251,26 @@ class ViewFigures:
             groups.setdefault(shape, []).append(request)
         found: dict[Request, tuple[int, int, int, list[Explained]]] = {}
         for group in groups.values():
-            keys, source, columns, params, _ = _line_sources(group[0])
-            game = columns.split(",")[0]
-            amount = columns.split(",")[2]
-            wanted = {tuple(_line_sources(r)[4]): r for r in group}
-            counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {game}) AS games, COUNT(*) AS lines, "
-                                 f"SUM({amount}) AS total {source.format(text='', chosen='{chosen}')} "
-                                 f"GROUP BY {', '.join(keys)}", *params, keys=len(keys))
+            how = _lines_of(group[0])
+            # A figure of no key (an explain asking for every line of a fact) is one group: key 0.
+            keys, group_by = (how.keys, f" GROUP BY {', '.join(how.keys)}") if how.keys else (["0"], "")
+            wanted = {(_lines_of(r).values or (0,)): r for r in group}
+            counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {how.game}) AS games, COUNT(*) AS lines, "
+                                 f"SUM({how.amount}) AS total {how.source.format(text='', chosen='{chosen}')}"
+                                 f"{group_by}", *how.params, keys=len(keys))
             totals = {row[:len(keys)]: row[len(keys):] for row in counted if row[:len(keys)] in wanted}
             shown: dict[tuple, tuple[set, list[Explained]]] = {key: (set(), []) for key in totals}
-            sql = (f"SELECT {', '.join(keys)}, {columns} "
-                   f"{source.format(text=_text_join(group[0]), chosen='{chosen}')}")
-            at, size = 0, 100
+            sql = (f"SELECT {', '.join(keys)}, {how.game}, {how.line}, {how.amount}, {how.text} "
+                   f"{how.source.format(text=how.join, chosen='{chosen}')}")
+            at, size = 0, 100  # the first games in a small query: most figures have their first games there
             while at < len(self._games) and any(len(shown[k][0]) < min(limit, totals[k][0]) for k in totals):
-                rows = ViewFigures(self.cursor, self.kind, games=self._games[at:at + size])._rows(sql, *params)
-                for *key, game_id, line, value, text in sorted(rows, key=lambda r: (r[len(keys)], r[len(keys) + 1])):
+                rows = ViewFigures(self.cursor, self.kind, games=self._games[at:at + size])._rows(sql, *how.params)
+                for *key, game_id, line, value, words in sorted(rows, key=lambda r: (r[len(keys)], r[len(keys) + 1])):
                     games, listed = shown.get(tuple(key), (None, None))
                     if games is None or (game_id not in games and len(games) >= limit):
                         continue
                     games.add(game_id)
-                    listed.append(Explained(game_id, line, text or "", value))
+                    listed.append(Explained(game_id, line, words or "", value))
                 at, size = at + size, IDS
             for key, (games, lines, total) in totals.items():
                 found[wanted[key]] = (games, lines, total, shown[key][1])
@@ -296,36 +296,48 @@ class Trace(NamedTuple):
     shown: list[Explained]
 
 
-def _line_sources(request: Request) -> tuple[list[str], str, str, tuple, list]:
-    """How the lines a request asks for are read, as SQL: the columns that tell its figures apart (the arguments
-    given), the FROM and WHERE of every such line (``{text}``: where its words are joined, ``{chosen}`` the games),
-    its (game, line, amount, words) columns, the parameters, and the request's values of the key columns."""
+class _Lines(NamedTuple):
+    """How the lines a :class:`Request` asks for are read, as SQL: ``keys``, the columns that tell apart the figures
+    of requests of its kind (the arguments given); ``source``, the FROM and WHERE of every such line (``{chosen}``:
+    the games; ``{text}``: where ``join``, the join to the lines' words, goes when they are read); its ``game``,
+    ``line``, ``amount`` and ``text`` columns; its ``params``; and ``values``, the request's values of ``keys``."""
+
+    keys: list[str]
+    source: str
+    game: str
+    line: str
+    amount: str
+    join: str
+    text: str
+    params: tuple
+    values: tuple
+
+
+def _lines_of(request: Request) -> _Lines:
+    """How ``request``'s lines are read (what ``ViewFigures``' method of that name reads, grouped by its keys)."""
     if request.method == "fact_lines":
         fact, *given = request.args
         keys = [c for c, v in zip(("f.name", "f.detail", "s.side"), given) if v is not None]
         # The players' sides only when a side is asked for (a seat is one a game and player: the rows are the same).
         seats = " LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player" if given[2] is not None else ""
-        return (keys, f"FROM view_stat_facts f{seats} {{text}} WHERE f.game IN ({{chosen}}) AND f.fact = ? "
-                "AND f.amount <> 0",
-                "f.game, f.line, f.amount, l.text", (fact,), [v for v in given if v is not None])
+        return _Lines(keys, f"FROM view_stat_facts f{seats} {{text}} WHERE f.game IN ({{chosen}}) AND f.fact = ? "
+                      "AND f.amount <> 0", "f.game", "f.line", "f.amount", *_words("f"), (fact,),
+                      tuple(v for v in given if v is not None))
     if request.method == "win_lines":
-        return (["s.side"], "FROM view_results r JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
-                "WHERE r.game IN ({chosen})", "r.game, r.line, 1, r.reason", (), list(request.args))
+        return _Lines(["s.side"], "FROM view_results r JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
+                      "WHERE r.game IN ({chosen})", "r.game", "r.line", "1", "", "r.reason", (), request.args)
     side, period = request.args
     if period is None:
-        return (["s.side"], "FROM view_stat_seats s {text} WHERE s.game IN ({chosen})",
-                "s.game, s.line, s.score, l.text", (), [side])
-    return (["s.side", "p.period"], "FROM view_stat_periods p JOIN view_stat_seats s ON s.game = p.game "
-            "AND s.player = p.player {text} WHERE p.game IN ({chosen})", "p.game, p.line, p.value, l.text", (),
-            [side, period])
+        return _Lines(["s.side"], "FROM view_stat_seats s {text} WHERE s.game IN ({chosen})", "s.game", "s.line",
+                      "s.score", *_words("s"), (), (side,))
+    return _Lines(["s.side", "p.period"], "FROM view_stat_periods p JOIN view_stat_seats s ON s.game = p.game "
+                  "AND s.player = p.player {text} WHERE p.game IN ({chosen})", "p.game", "p.line", "p.value",
+                  *_words("p"), (), (side, period))
 
 
-def _text_join(request: Request) -> str:
-    """The join of a request's lines to their words (``view_lines``), by the table its lines are read from."""
-    if request.method == "win_lines":
-        return ""
-    table = "f" if request.method == "fact_lines" else "s" if request.args[1] is None else "p"
-    return f"LEFT JOIN view_lines l ON l.game = {table}.game AND l.line = {table}.line"
+def _words(table: str) -> tuple[str, str]:
+    """The join to the words of a line read from ``table`` (its ``game`` and ``line``), and their column."""
+    return f"LEFT JOIN view_lines l ON l.game = {table}.game AND l.line = {table}.line", "l.text"
 
 
 class _Asked:
