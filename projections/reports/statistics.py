@@ -240,10 +240,19 @@ class ViewFigures:
             "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line "
             "WHERE p.game IN ({chosen}) AND s.side = ? AND p.period = ?", side, period)
 
-    def trace(self, requests: Iterable[Request], limit: int) -> dict[Request, tuple[int, int, int, list[Explained]]]:
+    def sides_held_twice(self) -> bool:
+        """Whether a chosen game seats two players of one side (then a side's seats are more than its games)."""
+        return any(self._rows("SELECT s.game, s.side FROM view_stat_seats s WHERE s.game IN ({chosen}) "
+                              "GROUP BY s.game, s.side HAVING COUNT(*) > 1"))
+
+    def trace(self, requests: Iterable[Request], limit: int,
+              known: dict[Request, tuple[int, int, int]] | None = None
+              ) -> dict[Request, tuple[int, int, int, list[Explained]]]:
         """For each request (a ``*_lines`` call), (games, lines, total, the lines of its first ``limit`` games by
-        id): requests of one kind (method, fact, arguments given) are read together, counted in one query, and
-        their lines read from the first games on, a few hundred games at a time, until each has its ``limit``."""
+        id): requests of one kind (method, fact, arguments given) are read together, counted in one query (unless
+        ``known`` gives every one's (games, lines, total)), and their lines read from the first games on, a few
+        hundred games at a time, until each has its ``limit``."""
+        known = known or {}
         groups: dict[tuple, list[Request]] = {}
         for request in requests:
             shape = (request.method, request.args[0] if request.method == "fact_lines" else None,
@@ -255,9 +264,13 @@ class ViewFigures:
             # A figure of no key (an explain asking for every line of a fact) is one group: key 0.
             keys, group_by = (how.keys, f" GROUP BY {', '.join(how.keys)}") if how.keys else (["0"], "")
             wanted = {(_lines_of(r).values or (0,)): r for r in group}
-            counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {how.game}) AS games, COUNT(*) AS lines, "
-                                 f"SUM({how.amount}) AS total {how.source.format(text='', chosen='{chosen}')}"
-                                 f"{group_by}", *how.params, keys=len(keys))
+            if all(r in known for r in group):
+                counted = [(*key, *known[r]) for key, r in wanted.items() if known[r][1]]
+            else:
+                counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {how.game}) AS games, "
+                                     f"COUNT(*) AS lines, SUM({how.amount}) AS total "
+                                     f"{how.source.format(text='', chosen='{chosen}')}{group_by}", *how.params,
+                                     keys=len(keys))
             totals = {row[:len(keys)]: row[len(keys):] for row in counted if row[:len(keys)] in wanted}
             shown: dict[tuple, tuple[set, list[Explained]]] = {key: (set(), []) for key in totals}
             sql = (f"SELECT {', '.join(keys)}, {how.game}, {how.line}, {how.amount}, {how.text} "
@@ -454,6 +467,23 @@ def report_name(game: str) -> str:
     return quote(game, safe="") + ".html"
 
 
+def _known_counts(figures: Any, lines: "ViewFigures", requests: Iterable[Request]) -> dict[Request, tuple[int, int, int]]:
+    """(games, lines, total) of the requests for a side's scores that the figures already count: a side's final
+    scores are its seats (``sides``), its scores after a period its rows of that period (``periods``), each a line,
+    and their total its ``score``; they are as many games, unless a game seats two players of one side."""
+    scores = [r for r in requests if r.method == "score_lines"]
+    if not scores or lines.sides_held_twice():
+        return {}
+    sides = {row.side: row for row in figures.sides()}
+    periods = {(row.side, row.period): row for row in figures.periods()}
+    known = {}
+    for request in scores:
+        side, period = request.args
+        row = sides.get(side) if period is None else periods.get((side, period))
+        known[request] = (row.games, row.games, row.score) if row is not None else (0, 0, 0)
+    return known
+
+
 def traces(statistics: Any, document: Any, figures: Any, lines: "ViewFigures", limit: int) -> dict[str, Trace]:
     """The lines behind each figure a cell of ``document`` links to (:func:`linked_cells`), as ``--explain`` gives
     them: ``statistics.explain`` is run on ``figures`` (which made the document) to learn which lines each figure
@@ -472,7 +502,7 @@ def traces(statistics: Any, document: Any, figures: Any, lines: "ViewFigures", l
             continue
         if len(asked.asked) == 1:  # a figure made of one kind of line (every game's explain, so far)
             wanted[figure] = asked.asked[0]
-    found = lines.trace(set(wanted.values()), limit)
+    found = lines.trace(set(wanted.values()), limit, _known_counts(asked, lines, wanted.values()))
     return {figure: Trace(figure, *found.get(request, (0, 0, 0, []))) for figure, request in wanted.items()}
 
 
