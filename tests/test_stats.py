@@ -301,3 +301,18 @@ def test_a_store_with_the_earlier_indexes_gets_the_new_ones_and_the_same_figures
     names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     connection.close()
     assert {"stat_tallies_by_game", "stat_games_by_kind"} <= names and "stat_tallies_by_fact" not in names
+
+
+def test_a_side_held_twice_in_a_game_counts_its_games_once_behind_a_figure(tmp_path):
+    from gamelog.stats import stats_traced
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        for name in ("complete-4p.jsonl", "disputed.jsonl"):
+            opened.import_log(str(EXAMPLES / "twilight-imperium-4" / name))
+    trace = stats_traced(store).traces["factions/Emirates of Hacan/mean_vp"]
+    # complete-4p: Ann (The Emirates of Hacan); disputed: Ann ("Hacan") and Cy (Emirates of Hacan): 3 seats, 2 games.
+    assert (trace.games, trace.lines) == (2, 3)
+    assert trace.total == sum(line.amount for line in trace.shown)
+    assert [(l.game, l.line) for l in trace.shown] == [
+        (l.game, l.line) for l in explain(store, "factions/Emirates of Hacan/mean_vp").lines]

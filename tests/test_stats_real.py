@@ -306,3 +306,23 @@ def test_write_reports_into_a_file_is_an_error_and_writes_nothing(store, tmp_pat
     code, output = stats(store, "--format", "html", "-o", str(page), "--reports", "taken", "--write-reports")
     assert code == 2 and "taken is a file, not a folder" in output
     assert not page.exists() and (tmp_path / "taken").read_text() == "a file"
+
+
+def test_a_rounds_figure_lists_the_line_that_set_the_score_after_that_round(store):
+    from gamelog.stats import stats_traced
+
+    trace = stats_traced(store).traces["rounds/4/Council Keleres/mean_vp"]
+    explained = json.loads(stats(store, "--explain", "rounds/4/Council Keleres/mean_vp", "--format", "json")[1])
+    # The Keleres' 8 VP after round 4 of LjnqDB (KELERES_ROUNDS): one line, one game.
+    assert (trace.games, trace.lines, trace.total) == (1, 1, KELERES_ROUNDS[4])
+    assert [(l.game, l.line, l.amount) for l in trace.shown] == [(l["game"], l["line"], l["amount"])
+                                                                 for l in explained["lines"]]
+
+
+def test_the_scores_counted_from_the_figures_are_those_counted_line_by_line(store, monkeypatch):
+    from gamelog.projections.reports import statistics as reading
+    from gamelog.stats import stats_traced
+
+    quick = stats_traced(store).traces
+    monkeypatch.setattr(reading, "_known_counts", lambda *args: {})
+    assert stats_traced(store).traces == quick and len(quick) > 100
