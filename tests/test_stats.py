@@ -366,3 +366,17 @@ def test_a_side_held_twice_in_a_game_counts_its_games_once_behind_a_figure(tmp_p
     assert trace.total == sum(line.amount for line in trace.shown)
     assert [(l.game, l.line) for l in trace.shown] == [
         (l.game, l.line) for l in explain(store, "factions/Emirates of Hacan/mean_vp").lines]
+
+
+# -- each game's part of the sums, as view_stat_games.contrib keeps it --------------------------------------------
+
+@pytest.mark.parametrize("side", ["Ann", "Zoë", "tab\there", 'say "hi"', "back\\slash", "del\x7f", "\u2028"])
+def test_a_game_s_part_is_kept_as_the_json_module_writes_it_whatever_the_names(side):
+    from gamelog.projections.views.sums import _decoded, _encoded
+
+    part = {("uchronia", 2, 18, ",", "2026-01-02", 1, "side", side, "", "", 1): [1, 17, 0, 289],
+            ("uchronia", 2, 18, ",", "2026-01-02", 1, "game", "", "", "", 0): [1, 1, 0, 0]}
+    written = _encoded(part)
+    assert written == json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+    assert written.startswith('[[["uchronia",2,18,",","2026-01-02",1,"game","","","",0],[1,1,0,0]],')
+    assert _decoded(written) == part
