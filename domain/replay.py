@@ -12,7 +12,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from gamelog.domain.engine import Engine, GameState
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import Correction, Derived, TurnFinished
+from gamelog.domain.events import Correction, Derived, FindingRaised, TurnFinished
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.history import LineIndex
 from gamelog.domain.messages import plural
@@ -67,6 +67,28 @@ def decide_lines(reader: LogReader, index: LineIndex | None = None, *,
             raise HistoryNeeded(line)
         yield line, engine.record(line, event)
     yield engine.state.line, engine.finish_log()
+
+
+def decide_findings(reader: LogReader) -> Iterator[FindingRaised]:
+    """Every finding the rules raise on the log, in order (those :func:`decide` stores), the engine keeping neither
+    history nor events (each is folded, nothing else): ``validate``'s deciding, which stores nothing.
+
+    Raises :class:`HistoryNeeded` on the log's first ``correction`` line, as :func:`decide_lines` without history.
+    """
+    if reader.header is None:
+        return
+    found: list[FindingRaised] = []
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, history=False, found=found)
+    record = engine.record
+    for line, event in reader.events():
+        if found:
+            yield from found
+            found.clear()
+        if type(event) is Correction:
+            raise HistoryNeeded(line)
+        record(line, event)
+    engine.finish_log()
+    yield from found
 
 
 @dataclass

@@ -49,6 +49,8 @@ from gamelog.domain.twilight_imperium.events import (
 )
 
 POOLS = ("tactic", "fleet", "strategy")
+_NOT_PLAY = frozenset({Note, Correction, ScoreClaimed})
+"""Recorded lines that are no line of play: a remark, a score claim, a correction."""
 VP_SOURCES = ("stage I", "stage II", "secrets", "other")
 """Where a player's VP come from, as TI Assistant splits them: public objectives of each stage, secrets, the rest."""
 
@@ -180,11 +182,11 @@ class TwilightState(GameState):
 
     # -- facts stated by recorded lines ----------------------------------------------
 
-    def _line_recorded(self, event: Any) -> None:
+    def fold_line(self, line: int, recorded: Any) -> None:
         # Remarks, score claims and corrections between two lines are not play (LRR 34.21a's "at once" passes over them).
-        if type(event.event) not in (Note, Correction, ScoreClaimed):
-            self.previous, self.current = self.current, event.event
-        super()._line_recorded(event)
+        if type(recorded) not in _NOT_PLAY:
+            self.previous, self.current = self.current, recorded
+        super().fold_line(line, recorded)
 
     @folds(RoundStarted)
     def _round_started(self, line: int, event: RoundStarted) -> None:
