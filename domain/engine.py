@@ -285,15 +285,17 @@ class Engine(Dispatching):
     LINE_RECORDED: ClassVar[type] = Derived
     """The game's class of stored recorded lines: its state's."""
 
-    _HOOKED: ClassVar[frozenset[type]] = frozenset()
-    """The recorded classes :meth:`check_event` and :meth:`after_event` run around: none where the game overrides
-    neither (set per class: calling a hook that does nothing costs every line a call)."""
+    _CHECKED: ClassVar[frozenset[type]] = frozenset()
+    """The recorded classes :meth:`check_event` runs before: the game's own, where it overrides the hook (set per
+    class: calling a hook that does nothing costs every line a call). :attr:`_AFTER` likewise for :meth:`after_event`."""
+    _AFTER: ClassVar[frozenset[type]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.LINE_RECORDED = cls.STATE.LINE_RECORDED
-        hooked = cls.check_event is not Engine.check_event or cls.after_event is not Engine.after_event
-        cls._HOOKED = frozenset(c for c in cls.HANDLERS if c not in cls.COMMON) if hooked else frozenset()
+        own = frozenset(c for c in cls.HANDLERS if c not in cls.COMMON)
+        cls._CHECKED = own if cls.check_event is not Engine.check_event else frozenset()
+        cls._AFTER = own if cls.after_event is not Engine.after_event else frozenset()
 
     def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True,
                  index: LineIndex | None = None, history: bool = True, found: list[FindingRaised] | None = None):
@@ -421,12 +423,11 @@ class Engine(Dispatching):
         if state.ended is not None and not isinstance(event, self.AFTER_END) and not self._closes_last_turn(event):
             self.find(line, self.after_end_rule(), f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
-        if cls in self._HOOKED:
+        if cls in self._CHECKED:
             self.check_event(line, event)
-            decider(self, line, event)
+        decider(self, line, event)
+        if cls in self._AFTER:
             self.after_event(line, event)
-        else:
-            decider(self, line, event)
         return self._out if self._keep else []
 
     def finish_log(self) -> list[Derived]:

@@ -259,6 +259,8 @@ class TwilightEngine(Engine):
 
     def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
         """Store each problem; one that depends only on what the source does not record is unverifiable."""
+        if not problems:  # most lines find nothing
+            return False
         return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
 
     def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION,

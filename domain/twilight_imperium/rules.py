@@ -70,7 +70,7 @@ def turn_allowed(state: TwilightState, player: str) -> list[RuleFinding]:
     """TI4-TURN (not in the seeds): turns are taken in the action phase, until every player has passed."""
     if state.phase != "action":
         return [RuleFinding(TURN, f"{player}'s turn starts in the {state.phase or 'setup'} phase; turns belong to the action phase")]
-    if set(state.players) <= state.passed:
+    if state.passed.issuperset(state.players):
         return [RuleFinding(TURN, "every player has passed; the action phase is over")]
     return []
 
@@ -80,17 +80,19 @@ def next_in_initiative(state: TwilightState) -> str | None:
 
     None when there is nothing to expect (outside the action phase, or everyone passed).
     """
-    if state.due is not None and state.phase == "action":
-        return state.due  # a player back from a pass (player_unpassed) takes the next turn
-    order = state.initiative_order()
-    waiting = [p for p in order if p not in state.passed]
-    if state.phase != "action" or not waiting:
+    if state.phase != "action":
         return None
+    if state.due is not None:
+        return state.due  # a player back from a pass (player_unpassed) takes the next turn
+    order, passed = state.initiative_order(), state.passed
     last = state.active_in_phase
-    if last is None or last not in order:
-        return waiting[0]
-    start = order.index(last)
-    return next(p for p in order[start + 1:] + order[:start + 1] if p not in state.passed)
+    start = order.index(last) if last is not None and last in order else -1
+    # From the one after the last to act, round to them (from the first when none has acted): the first not passed.
+    for k in range(1, len(order) + 1):
+        player = order[(start + k) % len(order)]
+        if player not in passed:
+            return player
+    return None
 
 
 def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[RuleFinding]:
