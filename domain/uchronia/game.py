@@ -59,10 +59,8 @@ class UchroniaEngine(Engine):
             self.emit(ForumChanged(line=line, color=color, count=count, rule=rule, reason=reason))
 
     def check_event(self, line: int, event: Any) -> None:
-        player = getattr(event, "player", None)
-        if not isinstance(event, WinnerDeclared):
-            what = event.__struct_config__.tag + (f" by {player}" if player else "")
-            self.report(line, player, rules.check_turn(self.state, what))
+        if type(event) is not WinnerDeclared:
+            self.report(line, getattr(event, "player", None), rules.check_turn(self.state, event))
 
     def after_event(self, line: int, event: Any) -> None:
         self.note_threshold(line)
