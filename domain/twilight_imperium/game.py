@@ -86,8 +86,9 @@ class TwilightEngine(Engine):
 
     def check_event(self, line: int, event: Any) -> None:
         """LRR 34.21: the line of play after a draw past 3 secret objectives returns one (turns' starts and ends too)."""
-        for player, problem in rules.secret_limit(self.state, event):
-            self.report(line, player, [problem])
+        if type(self.state.previous) is SecretObjectiveDrawn:  # no other line can break it: the rule is asked after a draw
+            for player, problem in rules.secret_limit(self.state, event):
+                self.report(line, player, [problem])
 
     def obligations_at_end(self) -> list[tuple[str | None, RuleFinding]]:
         """LRR 34.21: the log ends right after a draw past 3 secret objectives, before one is returned."""

@@ -348,7 +348,8 @@ def secret_held(player: Player, e: ObjectiveScored) -> list[RuleFinding]:
 
 def none_left(state: TwilightState) -> bool:
     """LRR 34.15: every public objective of the game (5 + 5) is already revealed."""
-    return all(state.revealed_stage(s) >= PUBLIC_PER_STAGE for s in (1, 2))
+    stages = [stage for _, stage, _ in state.revealed]
+    return stages.count(1) >= PUBLIC_PER_STAGE and stages.count(2) >= PUBLIC_PER_STAGE
 
 
 def reveal(state: TwilightState, e: ObjectiveRevealed) -> list[RuleFinding]:
