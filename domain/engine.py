@@ -317,6 +317,8 @@ class Engine(Dispatching):
         if found is not None:
             self._folds = dict(self._folds)
             self._folds[FindingRaised] = _finding_into(found, self._folds[FindingRaised])
+            if type(self).emit is Engine.emit:  # (a game that overrides emit keeps its own)
+                self.emit = self._fold_only  # type: ignore[method-assign]
         if opening:
             self.emit(self.LINE_RECORDED(line=header_line, event=header))
             self.open_game(header_line)
@@ -379,6 +381,15 @@ class Engine(Dispatching):
                 return
         self.apply(event)  # history kept; or the TypeError of a class no fold is registered for
         self._out.append(event)
+
+    def _fold_only(self, event: Derived) -> None:
+        """:meth:`emit` of an engine that keeps no events (``found=``): the fold alone, every line's hot path."""
+        try:
+            fold = self._folds[type(event)]
+        except KeyError:
+            self.state.apply(event)  # raises the TypeError of a class no fold is registered for
+            return
+        fold(self.state, event)
 
     def report(self, line: int, player: str | None, problems: list[RuleFinding]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
