@@ -145,7 +145,8 @@ class TwilightEngine(Engine):
         gained = rules.replenish(p)
         rule = rules.TRADE_PRIMARY if gained else rules.AT_MAXIMUM
         self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
-        self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
+        if gained:  # (at the maximum, the usual case, no change and no words for one)
+            self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
 
     @decides(TradeSecondary)
     def trade_secondary(self, line: int, e: TradeSecondary) -> None:

@@ -162,21 +162,22 @@ def trade_secondary(state: TwilightState, line: int, e: TradeSecondary) -> list[
         return [RuleFinding(rule, "the Trade secondary follows a Trade primary in the same strategic action; none was used")]
     if e.player == trade.player:
         return [RuleFinding(rule, f"{e.player} used the primary; the secondary is for the other players")]
-    earlier = [(n, p, free) for n, p, free in trade.secondaries if n < line]
-    if any(p == e.player for _, p, _ in earlier):
+    earlier = [(p, free) for n, p, free in trade.secondaries if n < line]
+    if e.player in [p for p, _ in earlier]:
         return [RuleFinding(TRADE_CHOSEN if e.player in trade.chosen else TRADE_SECONDARY, f"{e.player} already used this Trade secondary; once only")]
     if e.free and e.player not in trade.chosen:
         return [RuleFinding(TRADE_CHOSEN, f"{trade.player} did not choose {e.player}; the secondary costs a strategy token")]
     if not e.free and e.player in trade.chosen:
         return [RuleFinding(TRADE_CHOSEN, f"{e.player} was chosen and uses the secondary free, once; it cannot be bought again")]
-    return [] if e.free else _clockwise(state, trade.player, e.player, [p for _, p, free in earlier if not free])
+    return [] if e.free else _clockwise(state, trade.player, e.player, [p for p, free in earlier if not free])
 
 
 def _clockwise(state: TwilightState, primary: str, player: str, paid_before: list[str]) -> list[RuleFinding]:
     """LRR 90.6: paying players go clockwise from the primary player's left."""
-    def seat(p: str) -> int:
-        return (state.players.index(p) - state.players.index(primary)) % len(state.players)
-    late = [p for p in paid_before if seat(p) > seat(player)]
+    players = state.players
+    first, n = players.index(primary), len(players)
+    seat = (players.index(player) - first) % n  # seats from the primary player's
+    late = [p for p in paid_before if (players.index(p) - first) % n > seat]
     if late:
         return [RuleFinding(TRADE_SECONDARY, f"{player} sits before {late[0]} clockwise from {primary}'s left, so decides first")]
     return []
