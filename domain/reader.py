@@ -296,9 +296,14 @@ class LogReader:
             return None
         if players is not None:
             for event in events:
-                if event.PLAYER_FIELDS is not PLAYER or event.player not in players:
-                    if _unknown_player(event, players) is not None:
-                        return None
+                fields = event.PLAYER_FIELDS
+                if fields is PLAYER:  # most lines: one `player` field, checked inline
+                    if event.player in players:
+                        continue
+                elif not fields:  # no field names a player (a phase, a draw from the Bonus Cup)
+                    continue
+                if _unknown_player(event, players) is not None:
+                    return None
         # Every colon outside strings is a key's: the same count as the events' (strict_json) clears every line.
         if blob.count(b":") != _encode(events).count(b":") and not _cleared_again(array):
             return None
