@@ -198,7 +198,7 @@ class TwilightState(GameState):
         # Remarks, score claims and corrections between two lines are not play (LRR 34.21a's "at once" passes over them).
         if type(recorded) not in _NOT_PLAY:
             self.previous, self.current = self.current, recorded
-        super().fold_line(line, recorded)
+        GameState.fold_line(self, line, recorded)  # (not super(): every line passes here)
 
     @folds(RoundStarted)
     def _round_started(self, line: int, event: RoundStarted) -> None:

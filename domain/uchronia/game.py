@@ -59,8 +59,8 @@ class UchroniaEngine(Engine):
             self.emit(ForumChanged(line=line, color=color, count=count, rule=rule, reason=reason))
 
     def check_event(self, line: int, event: Any) -> None:
-        if type(event) is not WinnerDeclared:
-            self.report(line, getattr(event, "player", None), rules.check_turn(self.state, event))
+        if type(event) is not WinnerDeclared and (problems := rules.check_turn(self.state, event)):
+            self.report(line, getattr(event, "player", None), problems)
 
     def after_event(self, line: int, event: Any) -> None:
         self.note_threshold(line)
