@@ -300,7 +300,7 @@ class LogReader:
                 if fields is PLAYER:  # most lines: one `player` field, checked inline
                     if event.player in players:
                         continue
-                elif not fields:  # no field names a player (a phase, a draw from the Bonus Cup)
+                elif not fields or _named_players_known(event, fields, players):
                     continue
                 if _unknown_player(event, players) is not None:
                     return None
@@ -347,6 +347,16 @@ def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozen
     if not isinstance(probe.players, list) or (repeated is not None and repeated[1].startswith("$.players")):
         return None  # no list, or two of them: no line's players are checked
     return frozenset(p for p in probe.players if isinstance(p, str)) or None
+
+
+def _named_players_known(event: Recorded, fields: dict[str, frozenset[str]], players: frozenset[str]) -> bool:
+    """Whether each field of ``fields`` that names one player (not a list) names a known one or none: the quick
+    check of a chunk's lines; any other answers False, and :func:`_unknown_player` tells."""
+    for field, others in fields.items():
+        value = getattr(event, field)
+        if value is not None and (type(value) is not str or value not in players and value not in others):
+            return False
+    return True
 
 
 def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str] | None:
