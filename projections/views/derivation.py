@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-DERIVATION = 2
+DERIVATION = 3
 """The way this gamelog derives the views. 1: the views of issue 20 (statistics); 2: TI4's VP by source from the
-one classification (``measures.source``), a correction's change by the line it voids."""
+one classification (``measures.source``), a correction's change by the line it voids; 3: a game's period rows of
+its part of the statistics' sums kept as rows (``view_stat_parts``), not in its JSON (``sums``)."""
 
 TABLE = "view_derivation"
 SCHEMA = f"CREATE TABLE IF NOT EXISTS {TABLE} (derivation INTEGER NOT NULL)"
