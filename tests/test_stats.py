@@ -232,10 +232,10 @@ def test_a_game_named_that_is_neither_a_file_nor_stored_is_an_error(tmp_path):
     assert counted.exit_code == 0 and counted.output.startswith("uchronia: 1 game (1 finished)")
 
 
-def test_a_games_period_rows_are_kept_as_rows_and_an_earlier_gamelogs_json_of_them_is_taken_up(tmp_path):
+def test_a_games_period_rows_are_kept_as_rows_and_settled_as_the_game_grows(tmp_path):
     """A game's score after each period is a row a player and period of its part of the sums (view_stat_parts),
-    not JSON held whole; a store whose parts an earlier gamelog kept as JSON verifies clean, and its next settle
-    moves them into rows: the sums are then what a rebuild derives, row for row."""
+    not JSON held whole; settled again as the game grows, the sums are what a rebuild derives, row for row, and
+    a period's sums row altered is said by verify."""
     import sqlite3
 
     from tests.benchmarks.generate import write_log
@@ -248,25 +248,20 @@ def test_a_games_period_rows_are_kept_as_rows_and_an_earlier_gamelogs_json_of_th
     runner = CliRunner()
     assert runner.invoke(main, ["--store", store, "import", str(short)]).exit_code == 0
     with sqlite3.connect(store) as db:
-        parts = db.execute("SELECT kind, players, goal, expansions, day, clean, what, side, name, detail, winner, "
-                           "games, amount, periods, extra FROM view_stat_parts WHERE game = 'periods'").fetchall()
+        parts = db.execute("SELECT side, name, games, amount, periods, extra FROM view_stat_parts "
+                           "WHERE game = 'periods' ORDER BY side, CAST(name AS INTEGER)").fetchall()
         (contrib,) = db.execute("SELECT contrib FROM view_stat_games WHERE game = 'periods'").fetchone()
         kept = json.loads(contrib)
         assert {"game", "side", "seat", "lasted"} <= {key[6] for key, _ in kept}
         assert "period" not in {key[6] for key, _ in kept}
-        # 4 players, one row each for every turn played (about 5 lines a turn), the score after it
-        assert len(parts) == 4 * db.execute("SELECT COUNT(DISTINCT period) FROM view_stat_periods").fetchone()[0]
-        assert len(parts) > 4 * 60
-        # As an earlier gamelog kept them: in the JSON, no rows.
-        legacy = sorted(kept + [[list(row[:11]), list(row[11:])] for row in parts])
-        db.execute("UPDATE view_stat_games SET contrib = ? WHERE game = 'periods'",
-                   (json.dumps(legacy, separators=(",", ":")),))
-        db.execute("DELETE FROM view_stat_parts")
-    assert runner.invoke(main, ["--store", store, "verify", "periods"]).exit_code == 0
+        periods = db.execute("SELECT period, player, value FROM view_stat_periods WHERE game = 'periods'").fetchall()
+        # Each player is their own side here: one row a player and period, the score after it, and its square.
+        assert sorted(parts) == sorted((player, str(period), 1, value, 0, value * value)
+                                       for period, player, value in periods)
+        assert len(parts) == 4 * len({p for p, _, _ in periods}) > 4 * 60
+        assert parts[0] == ("Eeepeeep", "1", 1, 500, 0, 250000)  # the 500 credits a player starts with
     assert runner.invoke(main, ["--store", store, "import", str(longer)]).exit_code == 0  # settles the game again
     with sqlite3.connect(store) as db:
-        (contrib,) = db.execute("SELECT contrib FROM view_stat_games WHERE game = 'periods'").fetchone()
-        assert "period" not in {key[6] for key, _ in json.loads(contrib)}
         settled = sorted(db.execute("SELECT * FROM view_stat_sums").fetchall(), key=repr)
         assert db.execute("SELECT COUNT(*) FROM view_stat_parts").fetchone()[0] > len(parts)
     assert runner.invoke(main, ["--store", store, "verify", "periods"]).exit_code == 0
@@ -380,3 +375,30 @@ def test_a_game_s_part_is_kept_as_the_json_module_writes_it_whatever_the_names(s
     assert written == json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
     assert written.startswith('[[["uchronia",2,18,",","2026-01-02",1,"game","","","",0],[1,1,0,0]],')
     assert _decoded(written) == part
+
+
+def test_verify_compares_a_games_period_rows_a_page_at_a_time(tmp_path, monkeypatch):
+    """view_stat_periods (a row a player and period, as long as the game) is compared a page at a time in key
+    order, as the other long views are: a page ends between periods, whatever its size."""
+    import sqlite3
+
+    from gamelog.projections.views import compare
+    from tests.benchmarks.generate import write_log
+
+    monkeypatch.setattr(compare, "PAGE", 7)  # 4 players: every page ends inside a period, its rows wait
+    store, log = str(tmp_path / "s.sqlite"), tmp_path / "g.jsonl"
+    with open(log, "wb") as handle:
+        write_log(handle, 300, game_id="paged")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--store", store, "import", str(log)]).exit_code == 0
+    assert runner.invoke(main, ["--store", store, "verify", "paged"]).exit_code == 0
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE view_stat_periods SET value = value + 1 WHERE period = 9 AND player = 'Human'")
+        db.execute("DELETE FROM view_stat_periods WHERE period = 12 AND player = 'Qossuth'")
+    verified = runner.invoke(main, ["--store", store, "verify", "paged"])
+    assert verified.exit_code == 3
+    said = [line for line in verified.output.splitlines() if "view_stat_periods:" in line]
+    assert len(said) == 2, verified.output
+    assert said[0] == "paged: derived: view_stat_periods: a row of game 'paged': value is 521; the events give 520"
+    assert said[1].startswith("paged: derived: view_stat_periods: a row of game 'paged' is missing") and \
+        "'period': 12" in said[1] and "'player': 'Qossuth'" in said[1]

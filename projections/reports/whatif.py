@@ -99,9 +99,10 @@ def _keep_findings(scratch: Any, side: int, period: Period) -> None:
 
 def _only(scratch: Any, side: int) -> list[Finding]:
     """The findings of one side whose key the other lacks, in key order (SQLite's text order is Python's)."""
+    # The other side's key looked up by the table's key (side first): one index lookup a finding.
     scratch.execute("SELECT line, rule, severity, player, message FROM what_if_findings AS f WHERE side = ? AND NOT "
-                    "EXISTS (SELECT 1 FROM what_if_findings AS o WHERE o.side <> f.side AND o.line = f.line AND "
+                    "EXISTS (SELECT 1 FROM what_if_findings AS o WHERE o.side = ? AND o.line = f.line AND "
                     "o.rule = f.rule AND o.severity = f.severity AND o.message = f.message) "
-                    "ORDER BY line, rule, severity, message", (side,))
+                    "ORDER BY line, rule, severity, message", (side, 1 - side))
     return [Finding(line=line, rule=rule, severity=severity, player=player, message=message)
             for line, rule, severity, player, message in scratch.fetchall()]

@@ -13,7 +13,6 @@ from typing import Any, Iterable, Iterator
 from gamelog.projections.store.chain import ChainBreak
 from gamelog.projections.views.folder import TABLES
 from gamelog.projections.views.rows import TABLE
-from gamelog.projections.views.sums import json_without_periods
 
 PAGE = 5000
 """Rows read at a time from each side."""
@@ -132,12 +131,7 @@ def _matched(kept: Any, derived: Any, table: str, columns: tuple[str, ...],
     """Rows of a small table that only one side has (as multisets): (kept row, None) or (None, derived row)."""
     sql = f"SELECT {', '.join(columns)} FROM {table} WHERE game = ?"
     kept.execute(sql, (game_id,))
-    if table == "view_stat_games":  # an earlier gamelog's part kept its period rows in the JSON: the same part
-        contrib = columns.index("contrib")
-        mine = Counter(tuple(r)[:contrib] + (json_without_periods(r[contrib]),) + tuple(r)[contrib + 1:]
-                       for r in kept.fetchall())
-    else:
-        mine = Counter(tuple(r) for r in kept.fetchall())
+    mine = Counter(tuple(r) for r in kept.fetchall())
     derived.execute(sql, (game_id,))
     theirs = Counter(tuple(r) for r in derived.fetchall())
     only_kept, only_derived = list((mine - theirs).elements()), list((theirs - mine).elements())
@@ -150,7 +144,8 @@ def _differences(table: str, columns: tuple[str, ...], game_id: str,
                  pairs: Iterable[tuple[tuple | None, tuple | None]]) -> list[ChainBreak]:
     """The first :data:`SHOWN` differing rows of a table as problems, and a count of the rest."""
     problems, more = [], 0
-    key = _KEYS.get(table)
+    keys = _KEYS.get(table)
+    key = keys[0] if keys and len(keys) == 1 else None  # a row keyed by several columns is said as an unkeyed one
     for kept, derived in pairs:
         if len(problems) == SHOWN:
             more += 1

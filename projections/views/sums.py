@@ -19,9 +19,9 @@ A game's score after each period is a row a player and period, as long as the
 game: that part (``what`` = ``period``) is kept as rows
 (``view_stat_parts``), worked out and settled in SQL, so a game of a million
 lines settles in bounded memory (held whole as JSON, it took hundreds of MB).
-The JSON keeps the rest, a few rows a player and fact. An earlier gamelog kept
-the period rows in the JSON too: the next settle takes them out of the sums
-and keeps them as rows.
+The JSON keeps the rest, a few rows a player and fact (views an earlier
+gamelog derived, which kept the period rows in the JSON too, are derived again:
+``derivation``).
 """
 
 from __future__ import annotations
@@ -133,17 +133,6 @@ def contribution(cursor: Any, game: str, bucket: tuple | None) -> dict[tuple, li
     return part
 
 
-def json_without_periods(contrib: str | None) -> str | None:
-    """A game's part as JSON (``view_stat_games.contrib``) as this gamelog keeps it: an earlier gamelog's, which
-    held the period rows too, without them (they are rows of ``view_stat_parts`` now); any other as it is."""
-    try:
-        part = json.loads(contrib or "[]")
-        kept = [entry for entry in part if entry[0][_WHAT] != PERIOD]
-    except (TypeError, ValueError, IndexError, KeyError):
-        return contrib  # not a part: compared as it is, and said to differ
-    return contrib if len(kept) == len(part) else _encoded({tuple(key): values for key, values in kept})
-
-
 def _encoded(part: dict[tuple, list[int]]) -> str:
     """A part as ``view_stat_games.contrib`` keeps it: the JSON of its sorted [key, values] pairs, compact.
 
@@ -204,7 +193,6 @@ def settle(cursor: Any, game: str) -> None:
     changes = []
     if old:
         for key in old.keys() | new.keys():
-            # An earlier gamelog's period rows in the JSON (never in new): taken out here, kept as rows below.
             before, after = old.get(key, _ZERO), new.get(key, _ZERO)
             delta = [a - b for a, b in zip(after, before)]
             if any(delta):
@@ -264,32 +252,19 @@ def differences(cursor: Any, shown: int = 10) -> list[str]:
     period rows of ``view_stat_parts``): each row that differs, in words (the first ``shown``, then how many more).
 
     The period rows, as many as the longest game's periods, are compared in SQL: only those that may differ are
-    read (every row, as before, while an earlier gamelog's JSON still holds period rows)."""
+    read."""
     expected: dict[tuple, list[int]] = {}
     cursor.execute("SELECT contrib FROM view_stat_games")
-    legacy = False
     for (contrib,) in cursor.fetchall():
         for key, values in json.loads(contrib or "[]"):
-            legacy = legacy or key[_WHAT] == PERIOD
             total = expected.setdefault(tuple(key), [0, 0, 0, 0])
             for i, value in enumerate(values):
                 total[i] += value
-    columns, key_columns = BUCKET + FIGURE + VALUES, ", ".join(BUCKET + FIGURE)
-    if legacy:  # an earlier gamelog's parts: the period rows of the JSON and of the table, compared in Python
-        cursor.execute(f"SELECT {key_columns}, SUM(games), SUM(amount), SUM(periods), SUM(extra) "
-                       f"FROM view_stat_parts WHERE {_OF_A_GAME} GROUP BY {key_columns}")
-        rows, where = cursor.fetchall(), ""
-    else:
-        rows, where = [], f" WHERE what <> '{PERIOD}'"
-    for row in rows:
-        total = expected.setdefault(tuple(row[:len(BUCKET + FIGURE)]), [0, 0, 0, 0])
-        for i, value in enumerate(row[len(BUCKET + FIGURE):]):
-            total[i] += int(value)
     expected = {key: values for key, values in expected.items() if any(values)}
-    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums{where}")
+    columns = BUCKET + FIGURE + VALUES
+    cursor.execute(f"SELECT {', '.join(columns)} FROM view_stat_sums WHERE what <> '{PERIOD}'")
     kept = {tuple(row[:len(BUCKET + FIGURE)]): [int(v) for v in row[len(BUCKET + FIGURE):]] for row in cursor.fetchall()}
-    if not legacy:
-        _period_differences(cursor, expected, kept)
+    _period_differences(cursor, expected, kept)
     found = []
     for key in sorted(expected.keys() | kept.keys(), key=repr):
         if expected.get(key) != kept.get(key):
