@@ -52,7 +52,7 @@ def assert_damaged(result, *words: str) -> None:
 # --- the umbrella: every derived table x edit, delete, insert, drop; every reading command ---
 
 DERIVED = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections",
-           "view_context", "view_moot", "tracking", "gamelog_games")
+           "view_context", "view_moot", "view_derivation", "tracking", "gamelog_games")
 
 EDITS = {
     "view_lines": "UPDATE {t} SET line = line + 5000, turn = NULL, player = NULL WHERE line = 10",
@@ -63,6 +63,7 @@ EDITS = {
     "view_corrections": "UPDATE {t} SET voided = NULL",
     "view_context": "UPDATE {t} SET context = '{{}}'",
     "view_moot": "UPDATE {t} SET about = NULL",
+    "view_derivation": "UPDATE {t} SET derivation = -1",
     "tracking": "UPDATE {t} SET notification_id = 1 WHERE application_name = 'gamelog'",
     "gamelog_games": "UPDATE {t} SET players = 'not json', events = -1, last_line = -1, winner = NULL",
 }
@@ -75,6 +76,7 @@ INSERTS = {
     "view_corrections": f"INSERT INTO {{t}} VALUES ('{GAME}', 5005, 3, 'forged')",
     "view_context": "INSERT INTO {t} VALUES ('00ff', 'ghost', '{{}}')",
     "view_moot": f"INSERT INTO {{t}} VALUES ('{GAME}', 5005, 3, 'X', 'violation', 'Mallory', 'forged')",
+    "view_derivation": "INSERT INTO {t} VALUES (-1)",
     "tracking": "INSERT INTO {t} VALUES ('ghost', 99999)",
     "gamelog_games": "INSERT INTO {t} VALUES ('ghost', '00ff', 'uchronia', '[\"Ann\", \"Bob\"]', 5, 5, 0, NULL, 5, "
                      "'00')",

@@ -4,10 +4,12 @@ Every fact is read off an event the rules stored:
 
 * ``revealed`` (objective, ``public``): a ``PublicRevealed`` (count 1; -1 undone);
 * ``scored`` (objective, ``public`` or ``secret``): an ``ObjectiveMarked``, whose player scored it (-1: unscored);
-* ``vp`` (its source): every ``VpChanged``, by the rule that moved it: a public objective's points are
-  ``stage_1`` or ``stage_2`` (the stage it was revealed at, else the card's), a secret's ``secrets``; a point
-  of TI4-VP-SOURCE by its origin (``custodians``, ``imperial``, ``support_for_the_throne``, ``relics``,
-  ``agendas``, ``other``); a ``vp_gained``/``vp_lost`` line's ``manual``; a correction's ``corrections``;
+* ``vp`` (its source): every ``VpChanged``, by the source of the line that moved it, as ``measures.source``
+  classifies it for ``reconcile`` and the state (TI4-VP-SOURCE): a public objective's points are ``stage_1`` or
+  ``stage_2`` (the card's stage), a secret's ``secrets``; a point by its origin (``custodians``, ``imperial``,
+  ``support_for_the_throne``, ``relics``, ``agendas``, ``manual``: the app's manual update); a ``vp_gained`` or
+  ``vp_lost`` line by the words its ``source`` begins with ("Custodians token" is ``custodians``); anything else
+  ``other``; a correction's change, the source of the line it voids (``corrections`` when that line scored none);
 * ``picked`` (strategy card, its position in the round's picks) and ``picked_round`` (strategy card, the round): a
   ``strategy_card_picked`` line; ``imperial_round`` (the round): an Imperial point's ``VpChanged``.
 
@@ -19,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gamelog.domain.events import CORRECTION_RULE
+from gamelog.domain.events import CORRECTION_RULE, Correction
 from gamelog.domain.replay_document import Document
 from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
                                       rate, spread)
-from gamelog.domain.twilight_imperium import reference, rules
+from gamelog.domain.twilight_imperium import measures, reference
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
-                                                     StrategyCardPicked, VpChanged, VpScored)
+                                                     StrategyCardPicked, VpChanged, VpGained, VpLost, VpScored)
 
 GAME = "twilight-imperium-4"
 
@@ -33,19 +35,12 @@ SOURCES = ("stage_1", "stage_2", "secrets", "custodians", "imperial", "support_f
            "other", "manual", "corrections")
 """Where VP come from, in the order documents list them."""
 
-_ORIGINS = {
-    "custodians token": "custodians",
-    "imperial point": "imperial",
-    "support for the throne": "support_for_the_throne",
-    "shard of the throne": "relics",
-    "the crown of emphidia": "relics",
-    "political censure": "agendas",
-    "holy planet of ixth": "agendas",
-    "imperial rider": "agendas",
-    "mutiny": "agendas",
-    "seed of an empire": "agendas",
-}
-"""A ``vp_scored`` line's origin (folded to lower case) -> its source; any other origin is ``other``."""
+_SOURCES = {measures.STAGE_1: "stage_1", measures.STAGE_2: "stage_2", measures.SECRETS: "secrets",
+            measures.CUSTODIANS: "custodians", measures.IMPERIAL: "imperial", measures.SUPPORT: "support_for_the_throne",
+            measures.RELICS: "relics", measures.AGENDAS: "agendas", measures.MANUAL: "manual"}
+"""The one classification of a scoring line (``measures.source``, which ``reconcile`` and the state's VP by source
+read too) -> the source's key here; any other (another public objective, an origin the rules do not list) is
+``other``."""
 
 
 # -- the facts ---------------------------------------------------------------------------
@@ -63,18 +58,13 @@ def _picked(e: StrategyCardPicked, memo: dict) -> Iterable[Fact]:
             Fact(e.player, "picked_round", e.card, str(memo.get("round", 0)), 1))
 
 
-def _scored_line(e: ObjectiveScored, memo: dict) -> Iterable[Fact]:
-    memo["objective"] = e.objective  # the VP its ObjectiveMarked brings are this card's
-    return ()
-
-
-def _origin(e: VpScored, memo: dict) -> Iterable[Fact]:
-    memo["origin"] = e.origin
+def _scoring_line(e: ObjectiveScored | VpScored | VpGained | VpLost, memo: dict) -> Iterable[Fact]:
+    # The VP the line's rules move next (its VpChanged) come from the source the line names.
+    memo["source"] = _SOURCES.get(measures.source(e) or "", "other")
     return ()
 
 
 def _revealed(e: PublicRevealed, memo: dict) -> Iterable[Fact]:
-    memo.setdefault("stages", {})[e.objective] = e.stage
     return (Fact("", "revealed", e.objective, "public", e.count),)
 
 
@@ -82,25 +72,17 @@ def _marked(e: ObjectiveMarked, memo: dict) -> Iterable[Fact]:
     return (Fact(e.player, "scored", e.objective, e.kind, e.count),)
 
 
-def _stage(objective: str, memo: dict) -> str:
-    stage = memo.get("stages", {}).get(objective)
-    if not stage:  # made public (stage 0), or never revealed in this log: the card's own stage
-        card = reference.objective(objective)
-        stage = card.stage if card is not None else None
-    return f"stage_{stage}" if stage in (1, 2) else "other"
+def _correction(e: Correction, memo: dict) -> Iterable[Fact]:
+    # A correction's change of VP is the voided line's points going (or coming back): that line's source, as
+    # ``reconcile`` reads it; ``corrections`` when the voided line scored nothing.
+    memo["source"] = memo.get("lines", {}).get(str(e.voids), "corrections")
+    return ()
 
 
 def _vp(e: VpChanged, memo: dict) -> Iterable[Fact]:
-    if e.rule == rules.PUBLIC:
-        source = _stage(memo.get("objective", ""), memo)
-    elif e.rule == rules.SECRET:
-        source = "secrets"
-    elif e.rule == rules.VP_SOURCE:
-        source = _ORIGINS.get(str(memo.get("origin", "")).casefold(), "other")
-    elif e.rule == CORRECTION_RULE:
-        source = "corrections"
-    else:  # vp_gained, vp_lost: points the table gave or took by hand
-        source = "manual"
+    source = memo.get("source", "other")
+    if e.rule != CORRECTION_RULE:
+        memo.setdefault("lines", {})[str(e.line)] = source  # what a later correction voiding the line takes back
     if source == "imperial":  # Imperial points are counted by round too
         return (Fact(e.player, "vp", source, "", e.delta),
                 Fact(e.player, "imperial_round", source, str(memo.get("round", 0)), e.delta))
@@ -110,8 +92,11 @@ def _vp(e: VpChanged, memo: dict) -> Iterable[Fact]:
 FACTS = {
     RoundStarted: _round_started,
     StrategyCardPicked: _picked,
-    ObjectiveScored: _scored_line,
-    VpScored: _origin,
+    ObjectiveScored: _scoring_line,
+    VpScored: _scoring_line,
+    VpGained: _scoring_line,
+    VpLost: _scoring_line,
+    Correction: _correction,
     PublicRevealed: _revealed,
     ObjectiveMarked: _marked,
     VpChanged: _vp,

@@ -22,6 +22,7 @@ from gamelog.projections.store.chain import ChainBreak
 from gamelog.projections.store.verify import (SHORT, Verdict, compare_catalog, compare_log, read_every_event,
                                               reading_problems, verify_chain)
 from gamelog.projections.views.compare import compare_views
+from gamelog.projections.views.derivation import TABLE, earlier
 from gamelog.projections.views.folder import TABLES
 from gamelog.projections.views.sums import differences
 from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
@@ -120,6 +121,10 @@ def _views(store: GameStore, game_id: str, positions: array) -> list[ChainBreak]
                                                    f"past the store's last event {status.head}", keeper.tracking_name))
     uid = game_uuid(game_id).hex
     every_folded = max(positions, default=0) <= status.position
+    if keeper.derived_earlier():  # one line, not a line a row: every row may be what an earlier gamelog derived
+        said = f"{TABLE}: {earlier(keeper.derivation())}; any command that reads the views derives them again, as " \
+               "`gamelog projections rebuild` does"
+        return problems + [ChainBreak(0, "derived", said, TABLE)]
     with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
         views = compare_views(kept, mine, game_id, uid)
         if views and not every_folded:

@@ -39,6 +39,7 @@ from gamelog.domain.dispatch import Dispatching, handles
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.domain.statistics import Fact
+from gamelog.projections.views import derivation
 from gamelog.projections.views.sums import SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
@@ -78,10 +79,14 @@ SCHEMA = (
     # The games a filter chooses are read off this index (view_stat_games' rows hold each game's part of the sums:
     # a page or more a game).
     "CREATE INDEX IF NOT EXISTS stat_games_by_kind ON view_stat_games (kind, game, players, goal, expansions, at)",
+    derivation.SCHEMA,
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
           "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",
           "view_stat_sums")
+"""The tables of the views' rows (each holds rows of games, but ``view_stat_sums``, summed across them)."""
+KEPT = TABLES + (derivation.TABLE,)
+"""Every table the views keep: their rows', and the number of the way they were derived (``derivation``)."""
 
 
 _ON_CONFLICT = {

@@ -24,7 +24,8 @@ from gamelog.projections.store.application import (GameStore, StoreBusy, StoreDa
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.mapper import DecodeFailed
-from gamelog.projections.views.folder import SCHEMA, TABLES, ViewFolder
+from gamelog.projections.views.derivation import DERIVATION, derived_by, record
+from gamelog.projections.views.folder import KEPT, SCHEMA, TABLES, ViewFolder
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -70,6 +71,8 @@ class ViewKeeper:
     def _create_views(self) -> None:
         with self.transaction() as cursor:
             create_views(cursor)
+            if derived_by(cursor) is None and not self.backend.tracking_position(self.tracking, VIEWS):
+                record(cursor)  # new views: this gamelog derives them from the first event
 
     @property
     def tracking_name(self) -> str:
@@ -90,7 +93,7 @@ class ViewKeeper:
     def transaction(self) -> Iterator[PortableCursor]:
         """A write transaction on the store, through a cursor the views' SQL runs on."""
         with self.store.transaction() as cursor:
-            yield self.backend.views_cursor(cursor, TABLES)
+            yield self.backend.views_cursor(cursor, KEPT)
 
     @contextmanager
     def connection(self) -> Iterator[PortableCursor]:
@@ -99,7 +102,7 @@ class ViewKeeper:
             yield PortableCursor(self._private.cursor())
             return
         with self.store.reading() as cursor:
-            yield self.backend.views_cursor(cursor, TABLES)
+            yield self.backend.views_cursor(cursor, KEPT)
 
     def position(self) -> int:
         """The views' tracking position: the last notification folded (0 when a read-only store has no views)."""
@@ -126,6 +129,7 @@ class ViewKeeper:
         """
         if self.store.read_only:
             return self._fold_privately(progress)
+        self._derive_anew_if_earlier()
         folded = 0
         position = self.position()
         head = self.store.last_position()
@@ -155,13 +159,44 @@ class ViewKeeper:
             if progress:
                 progress(len(page))
 
+    def derivation(self) -> int | None:
+        """The number of the way the stored views were derived (``projections.views.derivation``); None when they
+        keep none (derived before it was kept, or never created on a read-only store)."""
+        try:
+            with self.connection() as cursor:
+                return derived_by(cursor)
+        except StoreError:
+            return None
+
+    def derived_earlier(self) -> bool:
+        """Whether the stored views are what an earlier gamelog derived: another number, or none where the views
+        have folded events (views that have folded nothing are any gamelog's)."""
+        found = self.derivation()
+        return found != DERIVATION and (found is not None or self.position() > 0)
+
+    def _derive_anew_if_earlier(self) -> None:
+        """Views an earlier gamelog derived are emptied (the next pages fold the whole store again) and this one's
+        number recorded; new views get the number. Read first, so a keeper that finds its own number writes nothing."""
+        if self.derivation() == DERIVATION:
+            return
+        with self.transaction() as cursor:
+            self.backend.lock_views(cursor)
+            found = derived_by(cursor)
+            if found == DERIVATION:
+                return  # another keeper did it meanwhile
+            if self.backend.tracking_position(self.tracking, VIEWS) or found is not None:
+                for table in TABLES:
+                    cursor.execute(f"DELETE FROM {table}")
+                cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name <> ?", (self.library_row,))
+            record(cursor)
+
     def _settle(self) -> None:
         """Bring the sums up to date with every game the pages folded (``ViewFolder.settle_pending``), in a
         transaction of their own that holds the views' lock."""
         with self.store.transaction() as raw:
             self.backend.lock_views(raw)
             try:
-                ViewFolder(self.backend.views_cursor(raw, TABLES)).settle_pending()
+                ViewFolder(self.backend.views_cursor(raw, KEPT)).settle_pending()
             except (KeyError, TypeError, ValueError) as exc:
                 raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
 
@@ -172,7 +207,7 @@ class ViewKeeper:
         already there) are damage a rebuild repairs: raises StoreDamaged.
         """
         try:
-            folder = ViewFolder(self.backend.views_cursor(raw, TABLES))
+            folder = ViewFolder(self.backend.views_cursor(raw, KEPT))
         except (KeyError, TypeError, ValueError) as exc:
             raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
         try:
@@ -219,7 +254,7 @@ class ViewKeeper:
         if self._private is not None:
             return 0
         status = self.status()
-        if status.head and status.behind == 0:
+        if status.head and status.behind == 0 and self.derivation() == DERIVATION:
             return 0
         # A temporary database on disk (SQLite's "" name), deleted when closed: it
         # holds the views of the whole store, which need not fit in memory.

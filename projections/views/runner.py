@@ -20,7 +20,7 @@ from typing import Any
 from gamelog.projections.store.application import GameStore, StoreApplication
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.backends.postgres import ViewsProjection, ViewsRecorder
-from gamelog.projections.views.folder import SCHEMA, TABLES, ViewFolder
+from gamelog.projections.views.folder import KEPT, SCHEMA, ViewFolder
 
 __all__ = ["GameViews", "StoreApplication", "ViewRecorder"]
 
@@ -28,7 +28,7 @@ __all__ = ["GameViews", "StoreApplication", "ViewRecorder"]
 class ViewRecorder(ViewsRecorder):
     """The views' tables on PostgreSQL with their tracking record: what a ``GameViews`` projection writes."""
 
-    views_tables = tuple(TABLES)
+    views_tables = tuple(KEPT)
     views_schema = tuple(SCHEMA)
 
     def fold_event(self, cursor: PortableCursor, originator_hex: str, event: Any) -> None:

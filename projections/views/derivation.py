@@ -1,0 +1,45 @@
+"""Which gamelog derived a store's views: a number kept beside them, so an upgrade re-derives them by itself.
+
+The views are derived data: what a fold writes for an event is this code's
+choice (a statistic counted anew, a column added), and a store keeps the rows
+an earlier gamelog wrote. Comparing them with what this gamelog derives would
+call every such row altered. So the views carry :data:`DERIVATION`, the number
+of the way they were derived (``view_derivation``, one row); the keeper
+derives the whole views again when it finds another number (or none, in a
+store from before the number was kept), and ``verify`` says so in one line
+rather than naming rows.
+
+Raise :data:`DERIVATION` with any change to what the folds write for the same
+events: ``tests/test_views_derivation.py`` fails, naming it, when the views of
+the examples change and the number does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DERIVATION = 2
+"""The way this gamelog derives the views. 1: the views of issue 20 (statistics); 2: TI4's VP by source from the
+one classification (``measures.source``), a correction's change by the line it voids."""
+
+TABLE = "view_derivation"
+SCHEMA = f"CREATE TABLE IF NOT EXISTS {TABLE} (derivation INTEGER NOT NULL)"
+
+
+def derived_by(cursor: Any) -> int | None:
+    """The number of the way the views on ``cursor`` were derived (None: not recorded, a store from before it was)."""
+    cursor.execute(f"SELECT derivation FROM {TABLE}")
+    row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def record(cursor: Any) -> None:
+    """Record, inside the caller's transaction, that this gamelog derives the views on ``cursor``."""
+    cursor.execute(f"DELETE FROM {TABLE}")
+    cursor.execute(f"INSERT INTO {TABLE} (derivation) VALUES (?)", (DERIVATION,))
+
+
+def earlier(found: int | None) -> str:
+    """In words: views derived by another gamelog (``found``: their number, None when they keep none)."""
+    by = "a gamelog that kept no number" if found is None else f"derivation {found}"
+    return f"the views were derived by an earlier gamelog ({by}; this one is derivation {DERIVATION})"

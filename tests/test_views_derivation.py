@@ -1,0 +1,85 @@
+"""The views carry the number of the way they were derived; views an earlier gamelog derived are derived again.
+
+``projections.views.derivation``: a change to what the folds write must raise ``DERIVATION``, or a store from
+before the change would keep rows this gamelog would never write (and ``verify`` would call them altered).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from click.testing import CliRunner
+
+from gamelog.cli.main import main
+from gamelog.domain.replay import run
+from gamelog.projections.views.derivation import DERIVATION
+from gamelog.projections.views.folder import TABLES
+from gamelog.projections.views.keeper import derived_views
+from tests.conftest import EXAMPLES
+from tests.test_tamper import Raw
+
+DIGESTS = {
+    # DERIVATION -> the digest of every example's views (views_digest). When a change to the folds changes it,
+    # raise DERIVATION in projections/views/derivation.py (saying why there) and add its digest here.
+    2: "53edb8967eb270954dba5a8b8e0427854e6657520155100f0738225e57a4ecdd",
+}
+
+
+def views_digest() -> str:
+    """A digest of every row of the views of every example log, folded in memory, table by table in key order."""
+    digest = hashlib.sha256()
+    for path in sorted(EXAMPLES.glob("*/*.jsonl")):
+        with derived_views(run(path.read_bytes()).events) as cursor:
+            for table in TABLES:
+                cursor.execute(f"SELECT * FROM {table}")
+                rows = sorted(json.dumps(list(row), sort_keys=True) for row in cursor.fetchall())
+                digest.update(f"{path.name}/{table}:{len(rows)}\n".encode())
+                for row in rows:
+                    digest.update(row.encode() + b"\n")
+    return digest.hexdigest()
+
+
+def test_the_views_of_the_examples_are_what_this_derivation_gives():
+    got = views_digest()
+    assert DIGESTS.get(DERIVATION) == got, (
+        f"the views of the examples changed ({got}): if the folds were meant to change, raise DERIVATION in "
+        "projections/views/derivation.py and add its digest to DIGESTS; if not, the change alters the views")
+
+
+def gamelog(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+GAME = EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"
+
+
+def test_views_an_earlier_gamelog_derived_are_derived_again(locations):
+    location = locations.new()
+    assert gamelog("import", "--store", location, str(GAME)).exit_code == 0
+    expected = gamelog("stats", "--store", location, "--format", "json").output
+    raw = Raw(location)
+    # What an earlier gamelog left: its own count of a source (complete-4p line 75's Custodians point as
+    # "manual"), and no number, or another, for the way the views were derived.
+    for stale in ("DELETE FROM {t}", "UPDATE {t} SET derivation = 1"):
+        raw.run(f"UPDATE {raw.name('view_stat_facts')} SET name = 'manual' WHERE line = 75 AND fact = 'vp'")
+        raw.run(stale.format(t=raw.name("view_derivation")))
+        said = gamelog("verify", "ti4-complete-4p", "--store", location)
+        assert said.exit_code == 3, said.output
+        assert "view_derivation: the views were derived by an earlier gamelog" in said.output
+        assert "this one is derivation 2" in said.output and "view_stat_facts" not in said.output
+        # Any command reading the views derives them again, once: the figures are this gamelog's.
+        assert gamelog("stats", "--store", location, "--format", "json").output == expected
+        assert raw.run(f"SELECT derivation FROM {raw.name('view_derivation')}") == [(DERIVATION,)]
+        assert gamelog("verify", "ti4-complete-4p", "--store", location).exit_code == 0
+
+
+def test_views_of_this_derivation_are_not_derived_again(locations):
+    location = locations.new()
+    assert gamelog("import", "--store", location, str(GAME)).exit_code == 0
+    raw = Raw(location)
+    # A row changed behind gamelog's back stays changed (it is damage for verify to name, not an upgrade).
+    raw.run(f"UPDATE {raw.name('view_stat_facts')} SET name = 'manual' WHERE line = 75 AND fact = 'vp'")
+    assert gamelog("stats", "--store", location).exit_code == 0
+    said = gamelog("verify", "ti4-complete-4p", "--store", location)
+    assert said.exit_code == 3 and "view_stat_facts" in said.output, said.output
