@@ -206,8 +206,9 @@ def test_the_chosen_games_named_a_few_at_a_time_add_up_to_the_same_figures(store
     statistics = GAMES["twilight-imperium-4"].statistics
     with GameStore(store) as opened:
         with ViewKeeper(opened).connection() as cursor:
-            whole = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters(clean=False)))
-            lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"), "objectives/Build Defenses/scored")
+            whole = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters()))
+            lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
+                                       "objectives/Build Defenses/scored")
             monkeypatch.setattr(reading, "IDS", 1)
             apart = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4"))
             apart_lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),

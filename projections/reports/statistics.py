@@ -189,7 +189,8 @@ class ViewFigures:
                 "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
                 "FROM view_stat_tallies t LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
                 "LEFT JOIN view_results r ON r.game = t.game "
-                "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail, s.side", fact, keys=3)
+                "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail, s.side", fact,
+                keys=3)
         else:
             rows = self._rows(
                 "SELECT t.name, t.detail, '' AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
@@ -467,7 +468,8 @@ def report_name(game: str) -> str:
     return quote(game, safe="") + ".html"
 
 
-def _known_counts(figures: Any, lines: "ViewFigures", requests: Iterable[Request]) -> dict[Request, tuple[int, int, int]]:
+def _known_counts(figures: Any, lines: "ViewFigures",
+                  requests: Iterable[Request]) -> dict[Request, tuple[int, int, int]]:
     """(games, lines, total) of the requests for a side's scores that the figures already count: a side's final
     scores are its seats (``sides``), its scores after a period its rows of that period (``periods``), each a line,
     and their total its ``score``; they are as many games, unless a game seats two players of one side."""

@@ -77,10 +77,10 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS stat_tallies_by_game ON view_stat_tallies (fact, game, player, name, detail, amount, "
     "periods)",
     "CREATE INDEX IF NOT EXISTS stat_facts_by_fact ON view_stat_facts (fact, game)",
-    derivation.SCHEMA,
     # The games a filter chooses are read off this index (view_stat_games' rows hold each game's part of the sums:
     # a page or more a game).
     "CREATE INDEX IF NOT EXISTS stat_games_by_kind ON view_stat_games (kind, game, players, goal, expansions, at)",
+    derivation.SCHEMA,
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
           "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",

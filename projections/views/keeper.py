@@ -72,6 +72,10 @@ class ViewKeeper:
 
     def _create_views(self) -> None:
         with self.transaction() as cursor:
+            # The views' lock first, as every views writer takes it: creating an index (PostgreSQL locks its table,
+            # even when the index is there) while another process folds into those tables would otherwise lock
+            # them in another order, and the two could deadlock.
+            self.backend.lock_views(cursor)
             create_views(cursor)
             if derived_by(cursor) is None and not self.backend.tracking_position(self.tracking, VIEWS):
                 record(cursor)  # new views: this gamelog derives them from the first event
