@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
 SUMS = (
     "CREATE TABLE IF NOT EXISTS view_stat_sums (kind TEXT, players INTEGER, goal INTEGER, expansions TEXT, day TEXT, "
     "clean INTEGER, what TEXT, side TEXT, name TEXT, detail TEXT, winner INTEGER, games BIGINT, amount BIGINT, "
@@ -66,7 +68,10 @@ def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
     part: dict[tuple, list[int]] = {}
 
     def add(figure: tuple, games: int, amount: int, periods: int = 0, extra: int = 0) -> None:
-        values = part.setdefault(bucket + figure, [0, 0, 0, 0])
+        values = part.get(bucket + figure)
+        if values is None:
+            part[bucket + figure] = [games, amount, periods, extra]
+            return
         values[0] += games
         values[1] += amount
         values[2] += periods
@@ -82,9 +87,18 @@ def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
         add(("seat", "", str(seat), "", won), 1, 0)
     cursor.execute("SELECT period, player, value FROM view_stat_periods WHERE game = ?", (game,))
     lasted = 0
-    for period, player, value in cursor.fetchall():
-        lasted = max(lasted, period)
-        add(("period", sides.get(player, player), str(period), "", 0), 1, value, 0, value * value)
+    get = sides.get
+    for period, player, value in cursor.fetchall():  # a row a player and period: the most of a long game's part
+        if period > lasted:
+            lasted = period
+        key = (*bucket, "period", get(player, player), str(period), "", 0)
+        values = part.get(key)
+        if values is None:
+            part[key] = [1, value, 0, value * value]
+        else:
+            values[0] += 1
+            values[1] += value
+            values[3] += value * value
     if lasted:
         add(("lasted", "", str(lasted), "", 0), 1, 0)
     cursor.execute("SELECT player, fact, name, detail, amount, periods FROM view_stat_tallies "
@@ -105,7 +119,27 @@ def contribution(cursor: Any, game: str) -> dict[tuple, list[int]]:
 
 
 def _encoded(part: dict[tuple, list[int]]) -> str:
-    return json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+    """A part as ``view_stat_games.contrib`` keeps it: the JSON of its sorted [key, values] pairs, compact.
+
+    msgspec writes what ``json.dumps(..., separators=(",", ":"))`` writes for text of printable ASCII without
+    quotes or backslashes, many times faster (a long game's part is megabytes); other text (what ``json`` escapes
+    differently: non-ASCII, control characters, DEL) is written by ``json`` itself, so the bytes never change.
+    """
+    pairs = sorted([key, values] for key, values in part.items())
+    try:
+        fast = _encode(pairs)
+    except (OverflowError, TypeError, ValueError):  # an integer past 64 bits: json writes any
+        fast = None
+    if fast is not None and fast.isascii() and b"\\" not in fast and b"\x7f" not in fast:
+        return fast.decode("ascii")
+    return json.dumps(pairs, separators=(",", ":"))
+
+
+def _decoded(text: str | None) -> dict[tuple, list[int]]:
+    """A part from its ``contrib`` JSON (:func:`_encoded`); raises ValueError when the text is not one."""
+    if not text or text == "[]":
+        return {}
+    return {tuple(key): values for key, values in _decode(text)}
 
 
 def settle(cursor: Any, game: str) -> None:
@@ -115,26 +149,39 @@ def settle(cursor: Any, game: str) -> None:
     found = cursor.fetchone()
     if found is None:
         return
-    old = {tuple(key): values for key, values in json.loads(found[0] or "[]")}
+    old = _decoded(found[0])
     new = contribution(cursor, game)
     changes = []
-    for key in old.keys() | new.keys():
-        before, after = old.get(key, [0, 0, 0, 0]), new.get(key, [0, 0, 0, 0])
-        delta = [a - b for a, b in zip(after, before)]
-        if any(delta):
-            changes.append((*key, *delta))
+    if old:
+        for key in old.keys() | new.keys():
+            before, after = old.get(key, _ZERO), new.get(key, _ZERO)
+            delta = [a - b for a, b in zip(after, before)]
+            if any(delta):
+                changes.append((*key, *delta))
+    else:  # a game's first part (a new game, every game of a rebuild): the part itself is the difference
+        changes = [(*key, *values) for key, values in new.items() if any(values)]
     if not changes:
         return
-    columns = BUCKET + FIGURE + VALUES
-    cursor.executemany(
-        f"INSERT INTO view_stat_sums ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
-        f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
-        + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES), sorted(changes))
-    # A figure back to nothing goes, as a rebuild would never write it.
-    where = " AND ".join(f"{c} = ?" for c in BUCKET + FIGURE)
-    cursor.executemany(f"DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 "
-                       "AND extra = 0", sorted(change[:len(BUCKET + FIGURE)] for change in changes))
+    changes.sort()
+    cursor.executemany(_UPSERT, changes)
+    # A figure back to nothing goes, as a rebuild would never write it. Every entry of a part counts its game
+    # (``games`` at least 1), so only a figure whose games went down can be back to nothing.
+    gone = [change[:_KEY] for change in changes if change[_KEY] < 0]
+    if gone:
+        cursor.executemany(_DELETE, gone)
     cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
+
+
+_ZERO = [0, 0, 0, 0]
+_KEY = len(BUCKET + FIGURE)
+_COLUMNS = BUCKET + FIGURE + VALUES
+_UPSERT = (f"INSERT INTO view_stat_sums ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+           f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
+           + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES))
+_DELETE = (f"DELETE FROM view_stat_sums WHERE {' AND '.join(f'{c} = ?' for c in BUCKET + FIGURE)} AND games = 0 "
+           "AND amount = 0 AND periods = 0 AND extra = 0")
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder(list[tuple[list[Any], list[int]]]).decode
 
 
 def differences(cursor: Any, shown: int = 10) -> list[str]:
