@@ -41,6 +41,8 @@ from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.projections.importing.importer import (
     BATCH,
+    Along,
+    AlongsideFailed,
     ImportInterrupted,
     ImportResult,
     LostRace,
@@ -175,10 +177,11 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
                     ImportResult(Outcome.IMPORTED, game_id, added, first, last))
 
 
-def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResult:
+def _write(store: GameStore, path: str, prepared: Prepared | None, along: Along | None = None) -> ImportResult:
     """Write what a worker decided, in one transaction; the ordinary import when it cannot be written as decided.
 
-    Raises what :func:`~projections.importing.importer.import_log` raises,
+    ``along`` folds the rows written in the same transaction (as ``import_log``'s does). Raises what
+    :func:`~projections.importing.importer.import_log` raises,
     :class:`~projections.importing.importer.ImportInterrupted` on Ctrl-C too.
     """
     if prepared is not None and prepared.errors is not None:
@@ -186,18 +189,22 @@ def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResu
     if prepared is not None and prepared.rows is None and prepared.result is not None:
         return prepared.result  # a conflict: stored lines never change, so it stays one
     if prepared is None or store.head(prepared.game_id) != prepared.head:
-        return _ordinary(store, path)
+        return _ordinary(store, path, along)
     commit = _Commit()
     try:
-        result = _write_prepared(store, path, prepared, commit)
+        try:
+            result = _write_prepared(store, path, prepared, commit, along)
+        except AlongsideFailed:  # rolled back: written again without the views (their catch-up says what is wrong)
+            result = _write_prepared(store, path, prepared, commit, None)
     except ImportInterrupted:
         raise
     except KeyboardInterrupt:
         raise ImportInterrupted(path, commit.stored(store)) from None
-    return _ordinary(store, path) if result is None else result
+    return _ordinary(store, path, along) if result is None else result
 
 
-def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
+def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit,
+                    along: Along | None) -> ImportResult | None:
     """The rows and the catalog row in one transaction; None (nothing written) when the game moved since, or
     another importer's rows of it were stored first (a version collision)."""
     try:
@@ -205,9 +212,14 @@ def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Co
             with store.transaction() as cursor:
                 if store.head(prepared.game_id) != prepared.head:
                     return None  # another writer added to the game since the worker read it
+                folding = along(cursor) if along is not None else None
                 with open(prepared.rows, "rb") as handle:
                     for chunk in _chunks(handle):
                         store.insert_rows(cursor, prepared.game_id, chunk)
+                        if folding is not None:
+                            folding.fold_rows(prepared.game_id, chunk[0][0], chunk)
+                if folding is not None:
+                    folding.finish()
                 store.save_summary(cursor, prepared.summary)
                 commit.result = prepared.result
                 commit.head = bytes.fromhex(prepared.summary.fingerprint)
@@ -230,16 +242,18 @@ def _chunks(handle: BinaryIO) -> Iterator[list[tuple[int, str, bytes]]]:
         yield decoder.decode(handle.read(int.from_bytes(size, "little")))
 
 
-def _ordinary(store: GameStore, path: str) -> ImportResult:
+def _ordinary(store: GameStore, path: str, along: Along | None = None) -> ImportResult:
     with open(path, "rb") as handle:
-        return import_log(store, handle, path)
+        return import_log(store, handle, path, along=along)
 
 
-def import_logs(store: GameStore, paths: list[str], workers: int | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
+def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
+                along: Along | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
     """For each log in order, its path and the call that imports it (raising what ``import_log`` raises).
 
     The logs are decided ahead in worker processes; calling a log's import
-    writes it. Stop early (close the iterator) and the workers stop too.
+    writes it (and ``along`` folds what it writes, in its transaction). Stop
+    early (close the iterator) and the workers stop too.
     """
     workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
     with tempfile.TemporaryDirectory(prefix="gamelog-archive-") as scratch:
@@ -266,7 +280,7 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None) 
                 except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
                     prepared = None
                 try:
-                    yield path, (lambda p=path, d=prepared: _write(store, p, d))
+                    yield path, (lambda p=path, d=prepared: _write(store, p, d, along))
                 finally:
                     if prepared is not None and prepared.rows is not None and os.path.exists(prepared.rows):
                         os.remove(prepared.rows)

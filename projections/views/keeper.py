@@ -19,8 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from gamelog.projections.importing.importer import AlongsideFailed
 from gamelog.projections.store.application import (GameStore, StoreBusy, StoreDamaged, StoreError, VersionCollision,
-                                                   header_rules)
+                                                   game_uuid, header_rules)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.mapper import DecodeFailed
@@ -190,6 +191,36 @@ class ViewKeeper:
                 cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name <> ?", (self.library_row,))
             record(cursor)
 
+    def alongside(self, raw: Any) -> "FoldAlong | None":
+        """What folds an import's events into the views in the import's own transaction (``raw``, its cursor,
+        which holds the store's write lock), or None when the views are not at the store's last event (the
+        catch-up after the import folds what they miss, with the import's events), were derived by an earlier
+        gamelog (the catch-up derives them anew) or cannot be read.
+
+        Takes the lock an append takes (PostgreSQL: no other writer's event can come before the import's),
+        then the lock every views writer takes; raises StoreBusy when another writer holds one too long.
+        """
+        if self.store.read_only:
+            return None
+        self.backend.lock_events(raw)
+        self.backend.lock_views(raw)
+        try:
+            position = self.backend.tracking_position(self.tracking, VIEWS)
+            if position != self.backend.last_position_in(raw):
+                return None
+            cursor = self.backend.views_cursor(raw, KEPT)
+            found = derived_by(cursor)
+            if found is None and position == 0:
+                record(cursor)  # new views: this gamelog's from their first event
+            elif found != DERIVATION:
+                return None  # an earlier gamelog's: the catch-up after the import derives them anew
+            folder = ViewFolder(cursor)
+        except StoreBusy:
+            raise
+        except (StoreError, KeyError, TypeError, ValueError):  # the catch-up says what is wrong with the views
+            return None
+        return FoldAlong(self, raw, folder)
+
     def _settle(self) -> None:
         """Bring the sums up to date with every game the pages folded (``ViewFolder.settle_pending``), in a
         transaction of their own that holds the views' lock."""
@@ -307,6 +338,63 @@ class ViewKeeper:
                                f"rest of the catalog are rebuilt); `gamelog verify {orphans[0]}` says more",
                                orphans[0])
         return folded
+
+
+class FoldAlong:
+    """The views folded in an import's own write transaction, from the events it writes (already decoded: they
+    are not read back), and their position moved to its last event when it finishes; what a catch-up after
+    the import would write, in the import's transaction rather than in transactions of its own after it.
+
+    The import commits its events and their views together, or neither: killed, it leaves the views where
+    they were, at the store's last event. Made by :meth:`ViewKeeper.alongside` (an
+    ``projections.importing.importer.Alongside``).
+    """
+
+    def __init__(self, keeper: ViewKeeper, raw: Any, folder: ViewFolder):
+        self.keeper = keeper
+        self.raw = raw
+        self.folder = folder
+        self._unwritten = 0  # events folded since the folder last wrote its rows
+
+    def fold(self, game_id: str, first_version: int, events: list[Any]) -> None:
+        """Fold events of ``game_id`` just appended; raises AlongsideFailed when the views cannot take them
+        (they hold the game before its header, or lack it after), as a catch-up would say they are damaged."""
+        originator = game_uuid(game_id).hex
+        folder = self.folder
+        if (originator in folder.contexts) != (first_version > 1):
+            raise AlongsideFailed(f"the views {'hold' if first_version == 1 else 'lack'} the game {game_id!r}")
+        try:
+            for event in events:
+                folder.fold(originator, event)
+            self._unwritten += len(events)
+            if self._unwritten >= PAGE:
+                folder.flush(settled=False)  # rows a page at a time, as a catch-up writes them; sums at the end
+                self._unwritten = 0
+        except StoreBusy:
+            raise
+        except Exception as exc:  # a row already there...: views a rebuild repairs, which the catch-up will say
+            raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
+
+    def fold_rows(self, game_id: str, first_version: int, rows: list[tuple[int, str, bytes]]) -> None:
+        """Fold sealed rows (version, topic, state) of ``game_id`` just inserted (an archive's, decided elsewhere)."""
+        decode = self.keeper.store.mapper.decode_payload
+        try:
+            events = [decode(topic, state) for _, topic, state in rows]
+        except DecodeFailed as exc:
+            raise AlongsideFailed(f"an event of the game {game_id!r} cannot be read: {exc}") from exc
+        self.fold(game_id, first_version, events)
+
+    def finish(self) -> None:
+        """Write the rows and sums folded, and move the views' position to the import's last event, in its
+        transaction; raises AlongsideFailed."""
+        backend = self.keeper.backend
+        try:
+            self.folder.flush()
+            backend.move_tracking(self.keeper.tracking, self.raw, VIEWS, backend.last_position_in(self.raw))
+        except StoreBusy:
+            raise
+        except Exception as exc:
+            raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
 
 
 class _States:

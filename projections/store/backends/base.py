@@ -203,6 +203,16 @@ class Backend(ABC):
         with self.errors():
             return self.recorder.max_notification_id() or 0
 
+    def last_position_in(self, cursor: Any) -> int:
+        """The last event's place in the notification log as the open transaction of ``cursor`` sees it (its own
+        uncommitted events included)."""
+        cursor.execute(f"SELECT MAX({self.position_column}) AS head FROM {self.events_table}")
+        return cursor.fetchone()["head"] or 0
+
+    def lock_events(self, cursor: Any) -> None:
+        """Inside a write transaction, take the lock an append takes now rather than at the first insert (SQLite's
+        write lock is held from the start already): until it commits, no other writer's event can come first."""
+
     # --- The views' tracking record and their SQL ---
 
     @abstractmethod

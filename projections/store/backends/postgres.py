@@ -185,6 +185,11 @@ class PostgresBackend(Backend):
     def lock_views(self, cursor: Any) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
 
+    def lock_events(self, cursor: Any) -> None:
+        # The recorder's own lock statements (its lock timeout, then the events table's lock), as an append takes them.
+        for statement in self.recorder.lock_table_statements:
+            cursor.execute(statement, prepare=True)
+
 
 class ViewsRecorder(PostgresTrackingRecorder):
     """Views with their tracking record, written by eventsourcing's ``ProjectionRunner``.
