@@ -131,11 +131,27 @@ class ViewFolder(Dispatching):
         self._line_facts: dict[type, dict[str, Callable[..., Any]]] = {}
         self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
-        cursor.execute("SELECT originator_id, context FROM view_context")
-        for originator_id, context in cursor.fetchall():
-            self.contexts[originator_id] = context = json.loads(context)
+        self._absent: set[str] = set()  # games looked for in view_context and not there
+
+    def context(self, originator_id: str) -> dict[str, Any] | None:
+        """The running context of the game stored as ``originator_id``, None when the views do not hold it.
+
+        Read from ``view_context`` the first time (a folder reads only the contexts of the games it folds: an
+        archive's import folds one game in a store of thousands). Raises KeyError, TypeError or ValueError
+        when the row is not a context gamelog wrote.
+        """
+        context = self.contexts.get(originator_id)
+        if context is None and originator_id not in self._absent:
+            self.cursor.execute("SELECT context FROM view_context WHERE originator_id = ?", (originator_id,))
+            row = self.cursor.fetchone()
+            if row is None:
+                self._absent.add(originator_id)
+                return None
+            context = json.loads(row[0])
             if context["game"] in GAMES:
                 self._learn(context["game"])
+            self.contexts[originator_id] = context
+        return context
 
     def _learn(self, game: str) -> GameRules:
         """The rules of ``game`` (from the registry: ``KeyError`` for a game it does not hold), remembered.
@@ -159,6 +175,8 @@ class ViewFolder(Dispatching):
     def fold(self, originator_id: str, event: Any) -> None:
         """Fold one stored event of the game stored as ``originator_id`` (its header first)."""
         context = self.contexts.get(originator_id)
+        if context is None:
+            context = self.context(originator_id)
         if context is None:  # the header's line, first of every game
             header = event.event
             rules = self._learn(header.game)
@@ -167,6 +185,7 @@ class ViewFolder(Dispatching):
             if unrecorded := rules.measures.unrecorded(header):
                 context["not_recorded"] = sorted(unrecorded)  # only where the header says so: older views lack it
             self.contexts[originator_id] = context
+            self._absent.discard(originator_id)
             self.dirty.add(originator_id)
             self._game_began(context, rules, header, event.line)
             return

@@ -261,10 +261,16 @@ class ViewKeeper:
                 event = decode(topic, state)
             except DecodeFailed as exc:
                 raise self._damaged(folder, originator, version, f"cannot be read: {exc}") from exc
-            if originator not in folder.contexts and header_rules(event) is None:
+            held = folder.contexts.get(originator)
+            if held is None:
+                try:
+                    held = folder.context(originator)
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
+            if held is None and header_rules(event) is None:
                 raise self._damaged(folder, originator, version, "is the first of its game but not a header")
-            if version == 1 and originator in folder.contexts:
-                game = folder.contexts[originator].get("id")
+            if version == 1 and held is not None:
+                game = held.get("id")
                 raise views_damaged(f"they hold the game {game!r} already, before its first event at position "
                                     f"{notification_id} is folded (the views are ahead of their position, or hold a "
                                     "game whose events were deleted)")
@@ -361,16 +367,16 @@ class FoldAlong:
         (they hold the game before its header, or lack it after), as a catch-up would say they are damaged."""
         originator = game_uuid(game_id).hex
         folder = self.folder
-        if (originator in folder.contexts) != (first_version > 1):
-            raise AlongsideFailed(f"the views {'hold' if first_version == 1 else 'lack'} the game {game_id!r}")
         try:
+            if (folder.context(originator) is not None) != (first_version > 1):
+                raise AlongsideFailed(f"the views {'hold' if first_version == 1 else 'lack'} the game {game_id!r}")
             for event in events:
                 folder.fold(originator, event)
             self._unwritten += len(events)
             if self._unwritten >= PAGE:
                 folder.flush(settled=False)  # rows a page at a time, as a catch-up writes them; sums at the end
                 self._unwritten = 0
-        except StoreBusy:
+        except (StoreBusy, AlongsideFailed):
             raise
         except Exception as exc:  # a row already there...: views a rebuild repairs, which the catch-up will say
             raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
