@@ -132,6 +132,7 @@ class ViewFolder(Dispatching):
         self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
         self._absent: set[str] = set()  # games looked for in view_context and not there
+        self._score_keys: dict[tuple[str, str], tuple[str, ...]] = {}  # (game, player) -> what _score adds up
 
     def context(self, originator_id: str) -> dict[str, Any] | None:
         """The running context of the game stored as ``originator_id``, None when the views do not hold it.
@@ -211,8 +212,14 @@ class ViewFolder(Dispatching):
                 header.id, player, seat, context["stat"]["sides"][player], 0, line)
 
     def _score(self, context: dict[str, Any], player: str) -> int:
-        values = context["values"]
-        return sum(values.get(f"{player}\x1f{m}", 0) for m in self._games[context["game"]].measures.score)
+        keys = self._score_keys.get((context["game"], player))
+        if keys is None:  # the keys of context["values"] that make the player's score, made once
+            keys = self._score_keys[(context["game"], player)] = tuple(
+                f"{player}\x1f{m}" for m in self._games[context["game"]].measures.score)
+        values, score = context["values"], 0
+        for key in keys:
+            score += values.get(key, 0)
+        return score
 
     def _period(self, context: dict[str, Any]) -> int | None:
         return context["round"] if self._games[context["game"]].round_of is not None else (context["turn"] or None)
