@@ -29,7 +29,6 @@ import signal
 import tempfile
 import threading
 import time
-from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -120,11 +119,24 @@ def _running(pid: int) -> bool:
         return True  # no /proc: the signal's answer stands
 
 
-def prepare(path: str, scratch: str) -> Prepared | None:
-    """Decide one log against the store as it is; None when the ordinary import should do it (it says why).
+def claimed(claim: str) -> bool:
+    """Take the log whose claim file is ``claim``: True for the one process (a worker, or the writer) that
+    creates the file first, False for any other."""
+    try:
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def prepare(path: str, scratch: str, claim: str | None = None) -> Prepared | None:
+    """Decide one log against the store as it is; None when the ordinary import should do it (it says why), or
+    when the writer took the log itself (``claim``: :func:`claimed`).
 
     Runs in a worker process; writes nothing to the store.
     """
+    if claim is not None and not claimed(claim):
+        return None  # the writer imports it (it found no worker at it)
     try:
         with open(path, "rb") as handle:
             return _prepare(_store, handle, scratch)
@@ -263,26 +275,49 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
         context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                    initargs=(store.location, os.getpid()))
+        ahead = 2 * workers  # logs a worker decided or is deciding, past the one written: the disk holds little
+        futures: dict[int, Future] = {}
+        failed: list[BaseException] = []
+
+        def claim(n: int) -> str:
+            return os.path.join(scratch, f"claim-{n}")
+
+        def start() -> None:
+            # The first submission waits for the forkserver and the workers to start (a fresh interpreter
+            # importing gamelog): in a thread of its own, while the writer imports the first logs itself.
+            try:
+                for n in range(min(ahead, len(paths))):
+                    futures[n] = pool.submit(prepare, paths[n], scratch, claim(n))
+            except BaseException as exc:  # the pool cannot start: every log is the writer's
+                failed.append(exc)
+
+        starter = threading.Thread(target=start, name="archive-pool-start", daemon=True)
+        starter.start()
+        submitted = min(ahead, len(paths))
         try:
-            ahead: deque[tuple[str, Future]] = deque()
-            queue = iter(paths)
-            for path in queue:  # keep two logs a worker decided or deciding: the disk holds little ahead
-                ahead.append((path, pool.submit(prepare, path, scratch)))
-                if len(ahead) >= 2 * workers:
-                    break
-            while ahead:
-                path, future = ahead.popleft()
-                following = next(queue, None)
-                if following is not None:
-                    ahead.append((following, pool.submit(prepare, following, scratch)))
-                try:
-                    prepared = future.result()
-                except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+            for n, path in enumerate(paths):
+                if not starter.is_alive() and not failed:
+                    while submitted < min(n + 1 + ahead, len(paths)):
+                        futures[submitted] = pool.submit(prepare, paths[submitted], scratch, claim(submitted))
+                        submitted += 1
+                future = futures.pop(n, None)
+                # A log no worker has begun (the workers are starting, or busy with others) the writer imports
+                # itself rather than wait: the first logs while the pool starts, then any that are behind.
+                if (future is None or not future.done()) and claimed(claim(n)):
                     prepared = None
+                else:
+                    if future is None:  # a worker took it as it was being submitted
+                        starter.join()
+                        future = futures.pop(n)
+                    try:
+                        prepared = future.result()
+                    except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+                        prepared = None
                 try:
                     yield path, (lambda p=path, d=prepared: _write(store, p, d, along))
                 finally:
                     if prepared is not None and prepared.rows is not None and os.path.exists(prepared.rows):
                         os.remove(prepared.rows)
         finally:
+            starter.join()
             pool.shutdown(wait=True, cancel_futures=True)
