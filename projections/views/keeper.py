@@ -91,9 +91,10 @@ class ViewKeeper:
         return self.backend.table(self.tracking_name)
 
     @contextmanager
-    def transaction(self) -> Iterator[PortableCursor]:
-        """A write transaction on the store, through a cursor the views' SQL runs on."""
-        with self.store.transaction() as cursor:
+    def transaction(self, durable: bool = True) -> Iterator[PortableCursor]:
+        """A write transaction on the store, through a cursor the views' SQL runs on (``durable``: see
+        ``GameStore.transaction``)."""
+        with self.store.transaction(durable) as cursor:
             yield self.backend.views_cursor(cursor, KEPT)
 
     @contextmanager
@@ -142,7 +143,8 @@ class ViewKeeper:
                 if folded:
                     self._settle()
                 return folded
-            with self.store.transaction() as raw:
+            # Only the views and their position: a crash may lose the page's commit whole, and it is folded again.
+            with self.store.transaction(durable=False) as raw:
                 self.backend.lock_views(raw)
                 # Another process may have folded this page since it was read. This
                 # transaction holds the lock every views writer takes, so the position
@@ -224,7 +226,7 @@ class ViewKeeper:
     def _settle(self) -> None:
         """Bring the sums up to date with every game the pages folded (``ViewFolder.settle_pending``), in a
         transaction of their own that holds the views' lock."""
-        with self.store.transaction() as raw:
+        with self.store.transaction(durable=False) as raw:
             self.backend.lock_views(raw)
             try:
                 ViewFolder(self.backend.views_cursor(raw, KEPT)).settle_pending()
@@ -328,7 +330,7 @@ class ViewKeeper:
         """
         from gamelog.projections.store.catalog import repair_catalog, rows_without_events  # the domain's engines
 
-        with self.transaction() as cursor:
+        with self.transaction(durable=False) as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
             # The views' table: any position but the library's own record of the table's version is a stray.

@@ -112,8 +112,13 @@ class Backend(ABC):
 
     @abstractmethod
     @contextmanager
-    def writing(self) -> Iterator[Any]:
-        """A write transaction's raw cursor: committed on normal exit, rolled back on any exception."""
+    def writing(self, durable: bool = True) -> Iterator[Any]:
+        """A write transaction's raw cursor: committed on normal exit, rolled back on any exception.
+
+        ``durable=False`` for a transaction that writes only what can be derived again (the views and their
+        position, written together): its commit need not reach the disk before it returns. A crash may lose
+        it, never part of it, and never a durable commit after it; the views then catch up again.
+        """
 
     @contextmanager
     def reading(self) -> Iterator[Any]:

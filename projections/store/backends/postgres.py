@@ -145,8 +145,10 @@ class PostgresBackend(Backend):
         self.schema = recorder.datastore.schema or "public"
 
     @contextmanager
-    def writing(self) -> Iterator[Any]:
+    def writing(self, durable: bool = True) -> Iterator[Any]:
         with self.errors(), self.recorder.datastore.transaction(commit=True) as cursor:
+            if not durable:  # this transaction's commit only: it returns before its WAL is flushed
+                cursor.execute("SET LOCAL synchronous_commit = off")
             yield cursor
 
     def driver_errors(self) -> tuple[type[BaseException], ...]:

@@ -234,10 +234,22 @@ class SQLiteBackend(Backend):
             os.close(fd)  # releases the flock
 
     @contextmanager
-    def writing(self) -> Iterator[Any]:
+    def writing(self, durable: bool = True) -> Iterator[Any]:
         with self.errors(), self.recorder.datastore.get_connection(commit=True) as conn:
-            with ImmediateTransaction(conn, commit=True) as cursor, cursor:
-                yield cursor
+            if durable:
+                with ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                    yield cursor
+                return
+            # In WAL mode, NORMAL syncs at checkpoints, not at each commit; the commits stay in order, so a
+            # later durable commit makes this one durable too. The connection is FULL again after it.
+            with conn.cursor() as raw:
+                raw.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                    yield cursor
+            finally:
+                with conn.cursor() as raw:
+                    raw.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
 
     def driver_errors(self) -> tuple[type[BaseException], ...]:
         return (sqlite3.Error,)
