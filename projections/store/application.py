@@ -402,9 +402,7 @@ class GameStore(Application):
         position, mark = self.backend.position_column, self.backend.mark
         rows = self._read(f"SELECT {position} AS position, originator_id, originator_version, topic, state FROM {self.events_table} "
                           f"WHERE {position} > {mark} ORDER BY {position} LIMIT {mark}", (after, limit))
-        hexed, state = self.backend.originator_hex, self.backend.state
-        return [(r["position"], hexed(r["originator_id"]), r["originator_version"], r["topic"], state(r["state"]))
-                for r in rows]
+        return self.backend.notification_rows(rows)
 
     def stored_game_ids(self) -> list[str]:
         """The id of every game with stored events, read from its first event (the header), sorted.

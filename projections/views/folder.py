@@ -242,7 +242,7 @@ class ViewFolder(Dispatching):
         if seat is None:
             seat = StatSeatRow(game, player, context["players"].index(player) + 1, context["stat"]["sides"][player],
                                score, line)
-        self._scored[key] = seat._replace(score=score, line=line)
+        self._scored[key] = StatSeatRow(seat.game, seat.player, seat.seat, seat.side, score, line)
         period = self._period(context)
         if period is not None:
             self._scored[("view_stat_periods", game, period, player)] = StatPeriodRow(game, period, player, score, line)
@@ -313,7 +313,8 @@ class ViewFolder(Dispatching):
         at = self._turns.pop((context["id"], event.turn), None)
         if at is not None:  # the turn's row is not written yet (the usual case): finish it in place
             rows = self.rows["view_turns"]
-            rows[at] = rows[at]._replace(last_line=event.line)
+            turn = rows[at]
+            rows[at] = TurnRow(turn.game, turn.turn, turn.round, turn.player, turn.first_line, event.line)
             return
         self._write_rows()
         self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
@@ -356,7 +357,12 @@ class ViewFolder(Dispatching):
         return context["seq"]
 
     def _add(self, row: tuple) -> None:
-        self.rows.setdefault(TABLE[type(row)], []).append(row)
+        table = TABLE[type(row)]
+        rows = self.rows.get(table)
+        if rows is None:
+            self.rows[table] = [row]
+        else:
+            rows.append(row)
 
     def _write_rows(self) -> None:
         for row in self._scored.values():

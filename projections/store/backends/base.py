@@ -208,6 +208,13 @@ class Backend(ABC):
         with self.errors():
             return self.recorder.max_notification_id() or 0
 
+    def notification_rows(self, rows: list[Any]) -> list[tuple[int, str, int, str, bytes | None]]:
+        """Rows read as ``position, originator_id, originator_version, topic, state`` (by name) as tuples of
+        (position, aggregate ID as hex, version, topic, state bytes)."""
+        hexed, state = self.originator_hex, self.state
+        return [(r["position"], hexed(r["originator_id"]), r["originator_version"], r["topic"], state(r["state"]))
+                for r in rows]
+
     def last_position_in(self, cursor: Any) -> int:
         """The last event's place in the notification log as the open transaction of ``cursor`` sees it (its own
         uncommitted events included)."""

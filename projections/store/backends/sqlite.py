@@ -276,6 +276,10 @@ class SQLiteBackend(Backend):
     def state(stored: Any) -> bytes | None:
         return stored  # sqlite3 gives a BLOB as bytes already
 
+    def notification_rows(self, rows: list[Any]) -> list[tuple[int, str, int, str, bytes | None]]:
+        # SQLite keeps the aggregate ID as hex and a state as bytes already: each row is its columns, in order.
+        return [tuple(r) for r in rows]
+
     def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
         # The recorder's own insert_events commits a transaction per call; an import
         # writes many batches in one transaction, so it inserts on the open cursor.
