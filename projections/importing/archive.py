@@ -32,7 +32,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
 
@@ -55,6 +55,7 @@ from gamelog.projections.importing.importer import (
 from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.store.application import GameStore, GameSummary, sealed_rows
 from gamelog.projections.store.catalog import summarise
+from gamelog.projections.views.keeper import ApartViews as _Apart
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,9 @@ class Prepared:
     summary: GameSummary | None = None
     result: ImportResult | None = None
     errors: list[InputError] | None = None
+    views: str | None = None
+    """A new game's views, folded by the worker (``projections.views.keeper.ApartViews``): the file of their
+    (table, rows) chunks, None when the writer folds the rows itself (a game stored already)."""
 
 
 _store: GameStore | None = None  # a worker's store, opened once per process
@@ -159,6 +163,8 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
             encoder = msgspec.msgpack.Encoder()
             batch = engine.header_events() if version == 0 else []
             written, added, first, last, chain = version, 0, None, None, head
+            # A new game's views are folded here too, in parallel with the other workers: the writer copies them.
+            views = _Apart(game_id) if version == 0 else None
             with os.fdopen(fd, "wb") as out:
                 for line, event in pending:
                     batch.extend(engine.record(line, event))
@@ -166,12 +172,14 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
                     if len(batch) >= BATCH:
                         rows, chain = sealed_rows(written + 1, batch, chain)
                         _put(out, encoder.encode(rows))
+                        views = _fold_apart(views, batch)
                         written, batch = written + len(batch), []
                 if added:
                     batch.extend(engine.finish_log())
                 if batch:
                     rows, chain = sealed_rows(written + 1, batch, chain)
                     _put(out, encoder.encode(rows))
+                    views = _fold_apart(views, batch)
                     written += len(batch)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
@@ -179,14 +187,45 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
         if reader.errors:
             return Prepared(game_id, head, errors=reader.errors)
         return Prepared(game_id, head, result=ImportResult(Outcome.CONFLICT, game_id, message=conflict.message))
-    if reader.errors:
+    if reader.errors or written == version:
         os.remove(rows_path)
-        return Prepared(game_id, head, errors=reader.errors)
-    if written == version:
-        os.remove(rows_path)
+        if views is not None:
+            views.close()
+        if reader.errors:
+            return Prepared(game_id, head, errors=reader.errors)
         return None  # nothing new: the ordinary import says so (and writes a missing catalog row)
     return Prepared(game_id, head, rows_path, summarise(engine.state, written, chain.hex()),
-                    ImportResult(Outcome.IMPORTED, game_id, added, first, last))
+                    ImportResult(Outcome.IMPORTED, game_id, added, first, last), views=_views_file(views, scratch))
+
+
+def _fold_apart(views: _Apart | None, events: list) -> _Apart | None:
+    """Fold events into a new game's views apart; None (the writer folds the rows) once that fails."""
+    if views is None:
+        return None
+    try:
+        views.fold(events)
+        return views
+    except Exception:  # what cannot be folded apart the writer folds, and says what is wrong
+        views.close()
+        return None
+
+
+def _views_file(views: _Apart | None, scratch: str) -> str | None:
+    """The file of a new game's views folded apart, as (table, rows) chunks; None when there are none."""
+    if views is None:
+        return None
+    fd, path = tempfile.mkstemp(prefix="views-", dir=scratch)
+    encoder = msgspec.msgpack.Encoder()
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for page in views.pages():
+                _put(out, encoder.encode(page))
+    except Exception:
+        os.remove(path)
+        return None
+    finally:
+        views.close()
+    return path
 
 
 def _write(store: GameStore, path: str, prepared: Prepared | None, along: Along | None = None) -> ImportResult:
@@ -225,11 +264,15 @@ def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Co
                 if store.head(prepared.game_id) != prepared.head:
                     return None  # another writer added to the game since the worker read it
                 folding = along(cursor) if along is not None else None
+                views = prepared.views if folding is not None else None
                 with open(prepared.rows, "rb") as handle:
                     for chunk in _chunks(handle):
                         store.insert_rows(cursor, prepared.game_id, chunk)
-                        if folding is not None:
+                        if folding is not None and views is None:
                             folding.fold_rows(prepared.game_id, chunk[0][0], chunk)
+                if views is not None:  # a new game's views, folded by the worker
+                    with open(views, "rb") as handle:
+                        folding.take(prepared.game_id, _chunks(handle, _VIEW_CHUNK))
                 if folding is not None:
                     folding.finish()
                 store.save_summary(cursor, prepared.summary)
@@ -247,9 +290,12 @@ def _put(out: BinaryIO, blob: bytes) -> None:
     out.write(blob)
 
 
-def _chunks(handle: BinaryIO) -> Iterator[list[tuple[int, str, bytes]]]:
-    """The row chunks of a worker's file, one at a time."""
-    decoder = msgspec.msgpack.Decoder(list[tuple[int, str, bytes]])
+_ROW_CHUNK = msgspec.msgpack.Decoder(list[tuple[int, str, bytes]])
+_VIEW_CHUNK = msgspec.msgpack.Decoder(tuple[str, list[tuple]])
+
+
+def _chunks(handle: BinaryIO, decoder: msgspec.msgpack.Decoder = _ROW_CHUNK) -> Iterator[Any]:
+    """The chunks of a worker's file (of rows, or of views), one at a time."""
     while size := handle.read(4):
         yield decoder.decode(handle.read(int.from_bytes(size, "little")))
 
@@ -316,8 +362,9 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
                 try:
                     yield path, (lambda p=path, d=prepared: _write(store, p, d, along))
                 finally:
-                    if prepared is not None and prepared.rows is not None and os.path.exists(prepared.rows):
-                        os.remove(prepared.rows)
+                    for kept in (prepared.rows, prepared.views) if prepared is not None else ():
+                        if kept is not None and os.path.exists(kept):
+                            os.remove(kept)
         finally:
             starter.join()
             pool.shutdown(wait=True, cancel_futures=True)

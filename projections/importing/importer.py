@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterator, Protocol
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Protocol
 
 from gamelog.domain.engine import Engine
 from gamelog.domain.history import LineIndex
@@ -98,6 +98,10 @@ class Alongside(Protocol):
 
     def fold_rows(self, game_id: str, first_version: int, rows: list[tuple[int, str, bytes]]) -> None:
         """Fold sealed rows (version, topic, state) of ``game_id`` just inserted (decided in another process)."""
+
+    def take(self, game_id: str, chunks: Iterable[tuple[str, list[Any]]]) -> None:
+        """Write the views of the new game ``game_id`` as folded elsewhere (an archive's worker), as (table, rows)
+        chunks, instead of folding its events; raises AlongsideFailed."""
 
     def finish(self) -> None:
         """Write what is folded, before the import commits; raises AlongsideFailed."""

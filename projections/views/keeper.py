@@ -27,6 +27,7 @@ from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.mapper import DecodeFailed
 from gamelog.projections.views.derivation import DERIVATION, derived_by, record
 from gamelog.projections.views.folder import KEPT, SCHEMA, TABLES, ViewFolder
+from gamelog.projections.views.sums import add_part
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -392,6 +393,24 @@ class FoldAlong:
             raise AlongsideFailed(f"an event of the game {game_id!r} cannot be read: {exc}") from exc
         self.fold(game_id, first_version, events)
 
+    def take(self, game_id: str, chunks: Iterable[tuple[str, list[Any]]]) -> None:
+        """Write the views of the new game ``game_id`` as :class:`ApartViews` folded them (``chunks``: its
+        ``(table, rows)`` pages, :meth:`ApartViews.pages`): what folding its events here would write, since the
+        store's views hold nothing of it. Raises AlongsideFailed when they hold it already."""
+        try:
+            if self.folder.context(game_uuid(game_id).hex) is not None:
+                raise AlongsideFailed(f"the views hold the game {game_id!r}")
+            cursor = self.folder.cursor
+            for table, rows in chunks:
+                if table == "view_stat_sums":
+                    add_part(cursor, rows)
+                elif rows:
+                    cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        except (StoreBusy, AlongsideFailed):
+            raise
+        except Exception as exc:
+            raise AlongsideFailed(f"the views cannot take the game {game_id!r}: {exc}") from exc
+
     def finish(self) -> None:
         """Write the rows and sums folded, and move the views' position to the import's last event, in its
         transaction; raises AlongsideFailed."""
@@ -403,6 +422,42 @@ class FoldAlong:
             raise
         except Exception as exc:
             raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
+
+
+class ApartViews:
+    """The views of one new game folded apart from any store, into a private temporary database: an archive's
+    worker folds the game it decides, and the writer copies the rows (:meth:`FoldAlong.take`) instead of
+    folding the events itself. The rows are those a fold in the store would write (the same folder, the game
+    alone), and its part of the sums is its ``view_stat_sums`` rows."""
+
+    def __init__(self, game_id: str):
+        self.originator = game_uuid(game_id).hex
+        self._connection: Any = scratch_database("")  # a temporary file, deleted when closed: a game of any size
+        cursor = self._connection.cursor()
+        create_views(cursor)
+        self._folder = ViewFolder(cursor)
+        self._unwritten = 0
+
+    def fold(self, events: list[Any]) -> None:
+        """Fold the game's next events (its header first)."""
+        for event in events:
+            self._folder.fold(self.originator, event)
+        self._unwritten += len(events)
+        if self._unwritten >= PAGE:
+            self._folder.flush(settled=False)
+            self._unwritten = 0
+
+    def pages(self, size: int = PAGE) -> Iterator[tuple[str, list[tuple]]]:
+        """Settle the game's sums, then each table's rows in the order they were written, ``size`` at a time."""
+        self._folder.flush()
+        cursor = self._connection.cursor()
+        for table in TABLES:
+            cursor.execute(f"SELECT * FROM {table} ORDER BY rowid")
+            while rows := cursor.fetchmany(size):
+                yield table, rows
+
+    def close(self) -> None:
+        self._connection.close()
 
 
 class _States:

@@ -172,6 +172,13 @@ def settle(cursor: Any, game: str) -> None:
     cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
 
 
+def add_part(cursor: Any, rows: list[Any]) -> None:
+    """Add a new game's part to the sums: ``rows`` are its ``view_stat_sums`` rows (bucket, figure, values) as
+    :func:`settle` wrote them into a database of that game alone (sorted: the order settle writes them). What
+    settling the game in the store would write, its part being its first."""
+    cursor.executemany(_UPSERT, rows)
+
+
 _ZERO = [0, 0, 0, 0]
 _KEY = len(BUCKET + FIGURE)
 _COLUMNS = BUCKET + FIGURE + VALUES
