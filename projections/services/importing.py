@@ -4,7 +4,9 @@ Each log is imported whole or not at all (``projections.importing``); what
 became of it is a value (:class:`LogImported`), handed out as soon as it is
 known. Interrupted (Ctrl-C), :meth:`Importer.interrupted` says exactly what
 was stored, what was not, and where the views stand (:class:`Interruption`).
-The views are brought up to date at the end of every import.
+Each import folds its events into the views in its own transaction when they
+are up to date with the store (``ViewKeeper.alongside``); a catch-up at the end
+folds whatever they missed before (another writer's events).
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class Importer:
             yield cls(opened, logs, **options)
 
     def outcomes(self) -> Iterator[LogConverted | LogImported]:
-        """Import each log in turn, handing out what became of it; then bring the views up to date.
+        """Import each log in turn (its views folded with it), handing out what became of it; then bring the views
+        up to date.
 
         Raises :class:`~.errors.BadInput` for an export that cannot be
         converted (the logs after it are not imported), ``StoreBusy`` when
