@@ -229,3 +229,17 @@ def test_a_game_named_that_is_neither_a_file_nor_stored_is_an_error(tmp_path):
     assert unknown.exit_code == 2 and "no log file or stored game named 'some-id'" in unknown.output
     counted = runner.invoke(main, ["--store", store, "stats", "uchronia-3p-demo"])
     assert counted.exit_code == 0 and counted.output.startswith("uchronia: 1 game (1 finished)")
+
+
+# -- each game's part of the sums, as view_stat_games.contrib keeps it --------------------------------------------
+
+@pytest.mark.parametrize("side", ["Ann", "Zoë", "tab\there", 'say "hi"', "back\\slash", "del\x7f", "\u2028"])
+def test_a_game_s_part_is_kept_as_the_json_module_writes_it_whatever_the_names(side):
+    from gamelog.projections.views.sums import _decoded, _encoded
+
+    part = {("uchronia", 2, 18, ",", "2026-01-02", 1, "side", side, "", "", 1): [1, 17, 0, 289],
+            ("uchronia", 2, 18, ",", "2026-01-02", 1, "game", "", "", "", 0): [1, 1, 0, 0]}
+    written = _encoded(part)
+    assert written == json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+    assert written.startswith('[[["uchronia",2,18,",","2026-01-02",1,"game","","","",0],[1,1,0,0]],')
+    assert _decoded(written) == part
