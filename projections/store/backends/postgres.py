@@ -28,7 +28,7 @@ from eventsourcing.projection import Projection
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
 from gamelog.projections.store.errors import StoreBusy, StoreError
-from gamelog.projections.store.library import copy_events_in, insert_tracking_in
+from gamelog.projections.store.library import copy_events_in, insert_tracking_in, lock_events_in
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
 CREATE_LOCK = 0x676C  # "gl", with the schema's hashtext: the lock processes creating a store's tables take turns on
@@ -188,9 +188,7 @@ class PostgresBackend(Backend):
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
 
     def lock_events(self, cursor: Any) -> None:
-        # The recorder's own lock statements (its lock timeout, then the events table's lock), as an append takes them.
-        for statement in self.recorder.lock_table_statements:
-            cursor.execute(statement, prepare=True)
+        lock_events_in(self.recorder, cursor)  # as an append takes it: its lock timeout, then the events table's lock
 
 
 class ViewsRecorder(PostgresTrackingRecorder):
