@@ -7,7 +7,13 @@ processes (one per core, ``os.cpu_count()``), which read the store's game as
 it is (without writing), decide the new lines and seal them into rows, spilled
 to a temporary file so that memory stays flat; the calling process alone
 writes, each log's rows and catalog row in one transaction of its own, as
-:func:`~projections.importing.importer.import_log` does. The outcome per log
+:func:`~projections.importing.importer.import_log` does. A worker folds a new
+game's views too, into a private database (``ApartViews``), and the writer
+copies their rows in the same transaction (its ``along``: the views are then
+committed with the game); the game of a log it resumes, it folds from the rows.
+The pool takes a moment to start, and workers may fall behind: the writer
+imports itself, the ordinary way, any log no worker has begun (each log is
+claimed by one process, a file in the scratch folder). The outcome per log
 is the same as importing the logs one after another:
 
 * a log whose game the store moved since its worker read it (an earlier log
