@@ -133,6 +133,7 @@ class ViewFolder(Dispatching):
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
         self._absent: set[str] = set()  # games looked for in view_context and not there
         self._score_keys: dict[tuple[str, str], tuple[str, ...]] = {}  # (game, player) -> what _score adds up
+        self._by_round: set[str] = set()  # the games whose statistics count by round (else by turn)
 
     def context(self, originator_id: str) -> dict[str, Any] | None:
         """The running context of the game stored as ``originator_id``, None when the views do not hold it.
@@ -163,6 +164,8 @@ class ViewFolder(Dispatching):
         rules = self._games.get(game)
         if rules is None:
             rules = self._games[game] = GAMES[game]
+            if rules.round_of is not None:
+                self._by_round.add(game)
             self._folds[rules.engine.LINE_RECORDED] = type(self)._line_recorded
             self._steps.update(rules.measures.steps)
             self._folds.update(dict.fromkeys(rules.measures.steps, type(self)._measured))
@@ -191,10 +194,11 @@ class ViewFolder(Dispatching):
             self._game_began(context, rules, header, event.line)
             return
         self.dirty.add(originator_id)
-        fold = self._folds.get(type(event))
+        cls = type(event)
+        fold = self._folds.get(cls)
         if fold is not None:
             fold(self, context, event)
-        facts = self._facts.get(type(event))
+        facts = self._facts.get(cls)
         if facts is not None and context["game"] in facts:
             self._count(context, event.line, facts[context["game"]](event, context["stat"]["memo"]), 0)
 
@@ -222,7 +226,7 @@ class ViewFolder(Dispatching):
         return score
 
     def _period(self, context: dict[str, Any]) -> int | None:
-        return context["round"] if self._games[context["game"]].round_of is not None else (context["turn"] or None)
+        return context["round"] if context["game"] in self._by_round else (context["turn"] or None)
 
     def _period_began(self, context: dict[str, Any], line: int) -> None:
         """Every player's score after the new round (or turn) starts as their score now."""
