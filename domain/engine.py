@@ -22,6 +22,7 @@ correction's line what that changes (see :meth:`Engine.correction`).
 
 from __future__ import annotations
 
+import dataclasses
 from array import array
 from bisect import bisect_left
 from functools import cache
@@ -198,9 +199,16 @@ class GameState(Dispatching):
     # -- snapshots -----------------------------------------------------------------
 
     def snapshot(self) -> bytes:
-        """Everything play has changed (the attributes declared at class level), encoded."""
+        """Everything play has changed (the attributes declared at class level), encoded.
+
+        The same state gives the same bytes in every process: a set is written sorted (msgspec writes it in
+        iteration order, which for text depends on the process's hash seed), since a snapshot is stored in a
+        ``StateRestated`` and hashed into the game's fingerprint.
+        """
         shape = _snapshot_shape(type(self))
-        return _ENCODER.encode(shape(**{name: getattr(self, name) for name in shape.__struct_fields__}))
+        unordered = _unordered_fields(type(self))
+        return _ENCODER.encode(shape(**{name: _in_order(getattr(self, name)) if name in unordered else getattr(self, name)
+                                        for name in shape.__struct_fields__}))
 
     def restore(self, snapshot: bytes) -> None:
         """Set everything play changes to what ``snapshot`` holds (the log's bookkeeping stays)."""
@@ -250,6 +258,33 @@ class GameState(Dispatching):
 
 
 _ENCODER = msgspec.msgpack.Encoder()
+
+
+@cache
+def _unordered_fields(state_cls: type) -> frozenset[str]:
+    """The snapshot's fields whose values may hold a set (directly, or in a dataclass, list, tuple or dict)."""
+    return frozenset(name for name, hint in get_type_hints(_snapshot_shape(state_cls)).items() if _may_hold_set(hint))
+
+
+def _may_hold_set(hint: Any, seen: frozenset = frozenset()) -> bool:
+    if hint in (set, frozenset) or getattr(hint, "__origin__", None) in (set, frozenset):
+        return True
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in seen:
+        return any(_may_hold_set(h, seen | {hint}) for h in get_type_hints(hint).values())
+    return any(_may_hold_set(arg, seen) for arg in getattr(hint, "__args__", ()))
+
+
+def _in_order(value: Any) -> Any:
+    """``value`` as msgspec encodes it, with every set in it a sorted list (a dataclass as the map of its fields)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_in_order(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: _in_order(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {key: _in_order(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_in_order(item) for item in value]
+    return value
 
 
 @cache
