@@ -19,6 +19,7 @@ and a log at most ``MAX_LINES`` long. A message quotes the log's values with
 from __future__ import annotations
 
 import io
+import re
 from itertools import islice
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -292,7 +293,7 @@ class LogReader:
         except (msgspec.MsgspecError, RecursionError):
             return None
         # A blank or comment line is no array item (a decode error); two values on one line are two items.
-        if len(events) != len(lines):
+        if len(events) != len(lines) or not _one_value_each(lines):
             return None
         if players is not None:
             for event in events:
@@ -327,6 +328,24 @@ class LogReader:
                 self.errors.append(_error(self.line, *bad))
                 return None
         return event
+
+
+_STRING = re.compile(rb'"[^"]*"')
+"""A JSON string in a line with no backslash (the only lines read at once)."""
+
+
+def _one_value_each(lines: list[bytes]) -> bool:
+    """Whether each line holds whole values: as many items as lines could be one value split over two lines and
+    two values on another line. A line that continues a value split inside an object starts with a key or a colon,
+    not ``{``; one that continues an array follows a line that opens a ``[`` it does not close."""
+    for line in lines:
+        if line.lstrip()[:1] != b"{":
+            return False
+        if b"[" in line:
+            bare = _STRING.sub(b"", line)
+            if bare.count(b"[") != bare.count(b"]") or bare.count(b"{") != bare.count(b"}"):
+                return False
+    return True
 
 
 def _cleared_again(raw: bytes) -> bool:
