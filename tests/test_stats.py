@@ -310,7 +310,7 @@ def test_write_reports_of_logs_read_in_memory_is_an_error(tmp_path):
     ({"ids": ("ti4-disputed",)}, "ViewFigures"),  # 1 game of 3: read game by game
 ])
 def test_per_game_filters_read_any_way_give_the_same_figures(tmp_path, filters, way):
-    from gamelog.projections.reports.statistics import Filters, ViewFigures, figures_of
+    from gamelog.projections.reports.statistics import ViewFigures, figures_of
 
     store = str(tmp_path / "s.sqlite")
     with gamelog.open_store(store) as opened:

@@ -247,25 +247,6 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(list[tuple[list[Any], list[int]]]).decode
 
 
-def add_part(cursor: Any, rows: list[Any]) -> None:
-    """Add a new game's part to the sums: ``rows`` are its ``view_stat_sums`` rows (bucket, figure, values) as
-    :func:`settle` wrote them into a database of that game alone (sorted: the order settle writes them). What
-    settling the game in the store would write, its part being its first."""
-    cursor.executemany(_UPSERT, rows)
-
-
-_ZERO = [0, 0, 0, 0]
-_KEY = len(BUCKET + FIGURE)
-_COLUMNS = BUCKET + FIGURE + VALUES
-_UPSERT = (f"INSERT INTO view_stat_sums ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
-           f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
-           + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES))
-_DELETE = (f"DELETE FROM view_stat_sums WHERE {' AND '.join(f'{c} = ?' for c in BUCKET + FIGURE)} AND games = 0 "
-           "AND amount = 0 AND periods = 0 AND extra = 0")
-_encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder(list[tuple[list[Any], list[int]]]).decode
-
-
 def differences(cursor: Any, shown: int = 10) -> list[str]:
     """Where ``view_stat_sums`` differs from the sum of every game's part (``view_stat_games.contrib`` and the
     period rows of ``view_stat_parts``): each row that differs, in words (the first ``shown``, then how many more).
