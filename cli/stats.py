@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import os
+from pathlib import Path
 
 import click
 
@@ -10,7 +12,9 @@ from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.projections.reports.registry import Layout, stats_formats
-from gamelog.stats import Filters, explain, stats as stats_of, stats_pieces
+from gamelog.cli.errors import InputProblem
+from gamelog.stats import (Filters, counted_games, explain, game_reports, stats as stats_of, stats_pieces,
+                           stats_traced)
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -39,12 +43,17 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.option("--clean", is_flag=True, help="Only games with no violation.")
 @click.option("--from", "source_format", metavar="TOOL", help="GAME files are exports of TOOL (ti-assistant...).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@click.option("--reports", metavar="DIR",
+              help="html: where the page links each game's own report, relative to the page "
+                   "(default: PAGE-games beside -o PAGE; stats-games without -o).")
+@click.option("--write-reports", is_flag=True,
+              help="html: also write each counted game's HTML report into the --reports folder.")
 @as_option
 @store_option
 def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None, figure: str | None,
           players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
           since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
-          as_player: str | None, store: str) -> None:
+          reports: str | None, write_reports: bool, as_player: str | None, store: str) -> None:
     """Figures across games: per faction (or player), objective, round, card.
 
     GAME is a stored game's id (only those are counted; default: every game
@@ -53,7 +62,9 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
     games it rests on; --explain FIGURE lists the lines behind one. A win
     counts only from a game's own end. Dates are the header's "at" (UTC).
     The figures count only what every player may know (a secret objective
-    once scored), so --as PLAYER gives the same ones.
+    once scored), so --as PLAYER gives the same ones. In html, each figure
+    opens the games and lines behind it (the first 50 games), each game
+    linking to its own report in --reports DIR (--write-reports writes them).
 
     Examples:
 
@@ -63,17 +74,39 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
       gamelog stats --explain "factions/Council Keleres/wins"
       gamelog stats --format csv --table objectives
       gamelog stats --from ti-assistant a.json b.json
+      gamelog stats --format html -o stats.html --write-reports
     """
     filters = Filters(players=players, goal=goal, expansion=expansion, side=faction, player=player, since=since,
                       until=until, clean=clean)
+    if (reports is not None or write_reports) and (fmt != "html" or figure is not None):
+        raise click.UsageError("--reports and --write-reports go with --format html (not --explain)")
     if figure is not None:
         document = explain(store, figure, games, game=kind, filters=filters, source_format=source_format,
                            as_player=as_player)
+    elif fmt == "html":
+        if reports is None:
+            reports = f"{Path(output).stem}-games" if output else "stats-games"
+        document = stats_traced(store, games, game=kind, filters=filters, source_format=source_format,
+                                as_player=as_player, reports=reports)
     else:
         document = stats_of(store, games, game=kind, filters=filters, source_format=source_format,
                             as_player=as_player)
     pieces = stats_pieces(document, fmt, table=table, layout=Layout(width=text_width()), output=output, store=store,
                           inputs=games)
+    if write_reports:
+        # The games' reports first: when the page is there, so is every report it links to.
+        folder = os.path.join(os.path.dirname(output) if output else "", reports)
+        counted = counted_games(store, games, game=kind, filters=filters)
+        written = 0
+        for game_id, path, report in game_reports(store, counted, folder, page=output):
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as exc:
+                raise InputProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
+            with report as report_pieces:
+                write_pieces(report_pieces, path)
+            written += 1
+        click.echo(f"{written} game reports written to {folder}", err=True)
     write_pieces(pieces, output)
     if output:
         click.echo(f"the {fmt} statistics written to {output}", err=True)

@@ -22,6 +22,7 @@ correction's line what that changes (see :meth:`Engine.correction`).
 
 from __future__ import annotations
 
+import dataclasses
 from array import array
 from bisect import bisect_left
 from functools import cache
@@ -139,15 +140,19 @@ class GameState(Dispatching):
         handler(self, event)
 
     def _line_recorded(self, event: Any) -> None:
-        self.line = event.line
-        recorded = event.event
-        if event.line != self.header_line:
-            self.event_lines.append(event.line)
+        self.fold_line(event.line, event.event)
+
+    def fold_line(self, line: int, recorded: Any) -> None:
+        """Fold a recorded line (the header or an event): the fold of a stored ``LineRecorded``, which an engine
+        deciding the line calls directly (without building the stored event where it keeps none)."""
+        self.line = line
+        if line != self.header_line:
+            self.event_lines.append(line)
             if type(recorded) is Correction:
-                self.corrections.add(event.line)
+                self.corrections.add(line)
         fold = self.HANDLERS.get(type(recorded))
         if fold is not None:
-            fold(self, event.line, recorded)
+            fold(self, line, recorded)
 
     @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:
@@ -194,9 +199,16 @@ class GameState(Dispatching):
     # -- snapshots -----------------------------------------------------------------
 
     def snapshot(self) -> bytes:
-        """Everything play has changed (the attributes declared at class level), encoded."""
+        """Everything play has changed (the attributes declared at class level), encoded.
+
+        The same state gives the same bytes in every process: a set is written sorted (msgspec writes it in
+        iteration order, which for text depends on the process's hash seed), since a snapshot is stored in a
+        ``StateRestated`` and hashed into the game's fingerprint.
+        """
         shape = _snapshot_shape(type(self))
-        return _ENCODER.encode(shape(**{name: getattr(self, name) for name in shape.__struct_fields__}))
+        unordered = _unordered_fields(type(self))
+        return _ENCODER.encode(shape(**{name: _in_order(getattr(self, name)) if name in unordered else getattr(self, name)
+                                        for name in shape.__struct_fields__}))
 
     def restore(self, snapshot: bytes) -> None:
         """Set everything play changes to what ``snapshot`` holds (the log's bookkeeping stays)."""
@@ -249,6 +261,33 @@ _ENCODER = msgspec.msgpack.Encoder()
 
 
 @cache
+def _unordered_fields(state_cls: type) -> frozenset[str]:
+    """The snapshot's fields whose values may hold a set (directly, or in a dataclass, list, tuple or dict)."""
+    return frozenset(name for name, hint in get_type_hints(_snapshot_shape(state_cls)).items() if _may_hold_set(hint))
+
+
+def _may_hold_set(hint: Any, seen: frozenset = frozenset()) -> bool:
+    if hint in (set, frozenset) or getattr(hint, "__origin__", None) in (set, frozenset):
+        return True
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in seen:
+        return any(_may_hold_set(h, seen | {hint}) for h in get_type_hints(hint).values())
+    return any(_may_hold_set(arg, seen) for arg in getattr(hint, "__args__", ()))
+
+
+def _in_order(value: Any) -> Any:
+    """``value`` as msgspec encodes it, with every set in it a sorted list (a dataclass as the map of its fields)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_in_order(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: _in_order(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {key: _in_order(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_in_order(item) for item in value]
+    return value
+
+
+@cache
 def _snapshot_shape(state_cls: type) -> type:
     """A Struct of the state's declared attributes, with their types: what a snapshot holds."""
     hints = get_type_hints(state_cls)
@@ -281,18 +320,40 @@ class Engine(Dispatching):
     LINE_RECORDED: ClassVar[type] = Derived
     """The game's class of stored recorded lines: its state's."""
 
+    _CHECKED: ClassVar[frozenset[type]] = frozenset()
+    """The recorded classes :meth:`check_event` runs before: the game's own, where it overrides the hook (set per
+    class: calling a hook that does nothing costs every line a call). :attr:`_AFTER` likewise for :meth:`after_event`."""
+    _AFTER: ClassVar[frozenset[type]] = frozenset()
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.LINE_RECORDED = cls.STATE.LINE_RECORDED
+        own = frozenset(c for c in cls.HANDLERS if c not in cls.COMMON)
+        cls._CHECKED = own if cls.check_event is not Engine.check_event else frozenset()
+        cls._AFTER = own if cls.after_event is not Engine.after_event else frozenset()
 
     def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True,
-                 index: LineIndex | None = None, history: bool = True):
+                 index: LineIndex | None = None, history: bool = True, found: list[FindingRaised] | None = None):
         """``index`` keeps the events a correction needs (in memory by default); ``history=False``
-        keeps none (a replay that folds stored events and decides nothing)."""
+        keeps none (a replay that folds stored events and decides nothing).
+
+        ``found`` (with ``history=False`` only): the engine keeps no events at all, only folds them, and appends each
+        finding it raises to ``found``; :meth:`record` and :meth:`finish_log` then return an empty list (``validate``,
+        which stores nothing and reads only the findings)."""
         self.state = self.STATE(header, header_line)
         self.index = (index if index is not None else LineIndex()) if history else None
+        if found is not None and history:
+            raise ValueError("an engine that keeps its history keeps every event: found= needs history=False")
         self.checkpoints = Checkpoints()
         self._out: list[Derived] = []
+        self._keep = found is None
+        # The folds an event goes through when nothing is kept but the state (see emit).
+        self._folds = self.state.HANDLERS
+        if found is not None:
+            self._folds = dict(self._folds)
+            self._folds[FindingRaised] = _finding_into(found, self._folds[FindingRaised])
+            if type(self).emit is Engine.emit:  # (a game that overrides emit keeps its own)
+                self.emit = self._fold_only  # type: ignore[method-assign]
         if opening:
             self.emit(self.LINE_RECORDED(line=header_line, event=header))
             self.open_game(header_line)
@@ -346,17 +407,29 @@ class Engine(Dispatching):
 
     def emit(self, event: Derived) -> None:
         """Store-and-fold an event decided for the current line."""
-        if self.index is None:  # nothing kept: the fold alone (validate before a correction, a replay)
-            handler = self.state.HANDLERS.get(type(event))
-            if handler is not None:
-                handler(self.state, event)
-                self._out.append(event)
+        if self.index is None:  # no history: the fold alone (validate before a correction, a replay)
+            fold = self._folds.get(type(event))
+            if fold is not None:
+                fold(self.state, event)
+                if self._keep:
+                    self._out.append(event)
                 return
-        self.apply(event)
+        self.apply(event)  # history kept; or the TypeError of a class no fold is registered for
         self._out.append(event)
+
+    def _fold_only(self, event: Derived) -> None:
+        """:meth:`emit` of an engine that keeps no events (``found=``): the fold alone, every line's hot path."""
+        try:
+            fold = self._folds[type(event)]
+        except KeyError:
+            self.state.apply(event)  # raises the TypeError of a class no fold is registered for
+            return
+        fold(self.state, event)
 
     def report(self, line: int, player: str | None, problems: list[RuleFinding]) -> bool:
         """Store each problem as a finding on ``line``; True when one was a violation."""
+        if not problems:  # most lines find nothing
+            return False
         for p in problems:
             self.find(line, p.rule, p.message, player, p.severity)
         return any(p.severity == VIOLATION for p in problems)
@@ -372,26 +445,36 @@ class Engine(Dispatching):
 
         Raises ``TypeError`` for an event class this game registers no decider for.
         """
-        decider = self.HANDLERS.get(type(event))
+        cls = type(event)
+        decider = self.HANDLERS.get(cls)
         if decider is None:
-            raise TypeError(f"{type(self).__name__} has no decider for {type(event).__name__}")
-        self._out = []
-        self.emit(self.LINE_RECORDED(line=line, event=event))
+            raise TypeError(f"{type(self).__name__} has no decider for {cls.__name__}")
         state = self.state
-        for open_finding in state.open_at_end[:]:  # the log goes on: the rule decides the new lines as usual
-            self.emit(FindingMooted(line=line, about=open_finding.line, rule=open_finding.rule,
-                                    severity=open_finding.severity, message=open_finding.message,
-                                    player=open_finding.player))
+        # The hot path of every line decided: the recorded line is folded here rather than through emit, and built
+        # as a stored event only where events are kept.
+        if self.index is not None:
+            recorded = self.LINE_RECORDED(line=line, event=event)
+            self._out = [recorded]
+            self.apply(recorded)
+        elif self._keep:
+            self._out = [self.LINE_RECORDED(line=line, event=event)]
+            state.fold_line(line, event)
+        else:
+            state.fold_line(line, event)
+        if state.open_at_end:  # the log goes on: the rule decides the new lines as usual
+            for open_finding in state.open_at_end[:]:
+                self.emit(FindingMooted(line=line, about=open_finding.line, rule=open_finding.rule,
+                                        severity=open_finding.severity, message=open_finding.message,
+                                        player=open_finding.player))
         if state.ended is not None and not isinstance(event, self.AFTER_END) and not self._closes_last_turn(event):
             self.find(line, self.after_end_rule(), f"the game ended at line {state.ended.line}; nothing may follow it",
                       getattr(event, "player", None))
-        if type(event) in self.COMMON:
-            decider(self, line, event)
-        else:
+        if cls in self._CHECKED:
             self.check_event(line, event)
-            decider(self, line, event)
+        decider(self, line, event)
+        if cls in self._AFTER:
             self.after_event(line, event)
-        return self._out
+        return self._out if self._keep else []
 
     def finish_log(self) -> list[Derived]:
         """The events to store when the log ends: a finding, on the last line, for each thing a rule requires at once
@@ -403,7 +486,7 @@ class Engine(Dispatching):
         self._out = []
         for player, problem in self.obligations_at_end():
             self.find(self.state.line, problem.rule, problem.message, player, problem.severity, open_at_end=True)
-        return self._out
+        return self._out if self._keep else []
 
     def _closes_last_turn(self, event: Recorded) -> bool:
         """The ``turn_ended`` that records the end of the turn in which the game ended is no event after it."""
@@ -533,6 +616,16 @@ class Engine(Dispatching):
 
     def explain_claim(self, line: int, player: str, claimed: int) -> None:
         """A game may say which of its rules a wrong claim misapplied (a finding of its own)."""
+
+
+def _finding_into(found: list[FindingRaised], fold: Any) -> Any:
+    """The fold of a finding that also appends it to ``found`` (an engine that keeps no events: see Engine)."""
+
+    def fold_and_keep(state: GameState, event: FindingRaised) -> None:
+        fold(state, event)
+        found.append(event)
+
+    return fold_and_keep
 
 
 _NOT_KEPT, _LINE, _INDEXED, _RESTATED = range(4)

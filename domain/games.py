@@ -141,6 +141,11 @@ class _Registry(Mapping[str, GameRules]):
     def __len__(self) -> int:
         return len(self._packages)
 
+    def loaded(self) -> list[str]:
+        """The games whose packages are imported already (a lookup that may find its answer there need not
+        import the others)."""
+        return list(self._loaded)
+
     def package(self, name: str) -> str:
         """The import path of game ``name``'s folder; raises ``KeyError`` for a game the registry does not hold."""
         return self._packages[name]

@@ -11,6 +11,7 @@ of a report.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
@@ -44,8 +45,8 @@ COMMON: dict[str, Phrase] = {
 
 def tell(event: Any, phrases: Mapping[str, Phrase]) -> tuple[str, str | None, str]:
     """(type, player, words) for a recorded event, with ``phrases`` by type."""
-    tag, fields = _shape(type(event))
-    values = {encoded: getattr(event, name) for name, encoded in fields}
+    tag, names, values_of = _reading(type(event))
+    values = dict(zip(names, values_of(event)))
     words = phrases.get(tag)
     if words is not None:
         try:
@@ -63,9 +64,15 @@ def _plain(tag: str, values: dict[str, Any]) -> str:
 
 
 @lru_cache(maxsize=None)
-def _shape(cls: type) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A recorded event class's tag and its (attribute, name in the log) pairs."""
-    return cls.__struct_config__.tag, tuple(zip(cls.__struct_fields__, cls.__struct_encode_fields__))
+def _reading(cls: type) -> tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A recorded event class's tag, its fields' names in the log, and what reads their values (in that order)
+    in one call: every recorded line of a report is told."""
+    fields = cls.__struct_fields__
+    if len(fields) == 1:
+        one = operator.attrgetter(fields[0])
+        return cls.__struct_config__.tag, tuple(cls.__struct_encode_fields__), lambda event: (one(event),)
+    read = operator.attrgetter(*fields) if fields else (lambda event: ())
+    return cls.__struct_config__.tag, tuple(cls.__struct_encode_fields__), read
 
 
 # -- the state in words ------------------------------------------------------------------

@@ -19,6 +19,7 @@ and a log at most ``MAX_LINES`` long. A message quotes the log's values with
 from __future__ import annotations
 
 import io
+import re
 from itertools import islice
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -292,13 +293,18 @@ class LogReader:
         except (msgspec.MsgspecError, RecursionError):
             return None
         # A blank or comment line is no array item (a decode error); two values on one line are two items.
-        if len(events) != len(lines):
+        if len(events) != len(lines) or not _one_value_each(lines):
             return None
         if players is not None:
             for event in events:
-                if event.PLAYER_FIELDS is not PLAYER or event.player not in players:
-                    if _unknown_player(event, players) is not None:
-                        return None
+                fields = event.PLAYER_FIELDS
+                if fields is PLAYER:  # most lines: one `player` field, checked inline
+                    if event.player in players:
+                        continue
+                elif not fields or _named_players_known(event, fields, players):
+                    continue
+                if _unknown_player(event, players) is not None:
+                    return None
         # Every colon outside strings is a key's: the same count as the events' (strict_json) clears every line.
         if blob.count(b":") != _encode(events).count(b":") and not _cleared_again(array):
             return None
@@ -324,6 +330,24 @@ class LogReader:
         return event
 
 
+_STRING = re.compile(rb'"[^"]*"')
+"""A JSON string in a line with no backslash (the only lines read at once)."""
+
+
+def _one_value_each(lines: list[bytes]) -> bool:
+    """Whether each line holds whole values: as many items as lines could be one value split over two lines and
+    two values on another line. A line that continues a value split inside an object starts with a key or a colon,
+    not ``{``; one that continues an array follows a line that opens a ``[`` it does not close."""
+    for line in lines:
+        if line.lstrip()[:1] != b"{":
+            return False
+        if b"[" in line:
+            bare = _STRING.sub(b"", line)
+            if bare.count(b"[") != bare.count(b"]") or bare.count(b"{") != bare.count(b"}"):
+                return False
+    return True
+
+
 def _cleared_again(raw: bytes) -> bool:
     """Whether ``raw`` (JSON that decoded, with no backslash) holds no key twice, by the colons of its generic
     re-encoding: an object decodes to a dict, one value per key, and defaulted fields are written back too
@@ -342,6 +366,16 @@ def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozen
     if not isinstance(probe.players, list) or (repeated is not None and repeated[1].startswith("$.players")):
         return None  # no list, or two of them: no line's players are checked
     return frozenset(p for p in probe.players if isinstance(p, str)) or None
+
+
+def _named_players_known(event: Recorded, fields: dict[str, frozenset[str]], players: frozenset[str]) -> bool:
+    """Whether each field of ``fields`` that names one player (not a list) names a known one or none: the quick
+    check of a chunk's lines; any other answers False, and :func:`_unknown_player` tells."""
+    for field, others in fields.items():
+        value = getattr(event, field)
+        if value is not None and (type(value) is not str or value not in players and value not in others):
+            return False
+    return True
 
 
 def _unknown_player(event: Recorded, players: frozenset[str]) -> tuple[str, str] | None:

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from gamelog.domain.engine import Engine, GameState
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import Correction, Derived, TurnFinished
+from gamelog.domain.events import Correction, Derived, FindingRaised, TurnFinished
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.history import LineIndex
 from gamelog.domain.messages import plural
@@ -41,32 +41,47 @@ def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derive
 
 
 class HistoryNeeded(Exception):
-    """Raised by :func:`decide_lines` without history at the log's first correction, on ``line``: deciding a
-    correction needs the history an engine keeps (``domain.history``); decide the log again with it."""
+    """Raised by :func:`decide_findings` at the log's first correction, on ``line``: deciding a correction needs
+    the history an engine keeps (``domain.history``); decide the log again with it (:func:`decide_lines`)."""
 
     def __init__(self, line: int):
         super().__init__(f"line {line} is a correction: deciding it needs the log's history")
         self.line = line
 
 
-def decide_lines(reader: LogReader, index: LineIndex | None = None, *,
-                 history: bool = True) -> Iterator[tuple[int, list[Derived]]]:
+def decide_lines(reader: LogReader, index: LineIndex | None = None) -> Iterator[tuple[int, list[Derived]]]:
     """(line, its events) for the header, then for each line in order, then the log's end (the last line's number,
-    :meth:`Engine.finish_log`'s events): the events :func:`decide` yields.
+    :meth:`Engine.finish_log`'s events): the events :func:`decide` yields."""
+    if reader.header is None:
+        return
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, index=index)
+    yield reader.header_line, engine.header_events()
+    for line, event in reader.events():
+        yield line, engine.record(line, event)
+    yield engine.state.line, engine.finish_log()
 
-    With ``history=False`` the engine keeps neither checkpoints nor the lines' events, which only a
-    correction needs: it raises :class:`HistoryNeeded` on the log's first ``correction`` line instead of
-    deciding it (what came before is the same either way: keeping decides nothing).
+
+def decide_findings(reader: LogReader) -> Iterator[FindingRaised]:
+    """Every finding the rules raise on the log, in order (those :func:`decide` stores), the engine keeping neither
+    history nor events (each is folded, nothing else): ``validate``'s deciding, which stores nothing.
+
+    Raises :class:`HistoryNeeded` on the log's first ``correction`` line instead of deciding it (a correction needs
+    the history; what came before is the same either way: keeping decides nothing).
     """
     if reader.header is None:
         return
-    engine: Engine = reader.rules.engine(reader.header, reader.header_line, index=index, history=history)
-    yield reader.header_line, engine.header_events()
+    found: list[FindingRaised] = []
+    engine: Engine = reader.rules.engine(reader.header, reader.header_line, history=False, found=found)
+    record = engine.record
     for line, event in reader.events():
-        if not history and type(event) is Correction:
+        if found:
+            yield from found
+            found.clear()
+        if type(event) is Correction:
             raise HistoryNeeded(line)
-        yield line, engine.record(line, event)
-    yield engine.state.line, engine.finish_log()
+        record(line, event)
+    engine.finish_log()
+    yield from found
 
 
 @dataclass

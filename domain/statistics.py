@@ -142,7 +142,10 @@ class Statistics:
     know, whose text says which it does); ``figures`` names what ``--explain``
     takes, as examples for its help. ``charts`` names each chart of the HTML
     page: (kind, table, label column, value column, count column), kind being
-    ``bars``, ``lines`` or ``heat``.
+    ``bars``, ``lines`` or ``heat``. ``links`` names the figure behind a cell of
+    the document's tables, for the HTML page to list the games and lines it
+    rests on: (table, column, figure), the figure an ``explain`` figure whose
+    ``{column}`` are the row's values (``summary``: the row of that name).
     """
 
     facts: Mapping[type, Callable[[Any, dict], Iterable[Fact]]]
@@ -153,6 +156,7 @@ class Statistics:
     expansions: Callable[[Any], tuple[str, ...]] = lambda header: ()
     figures: tuple[str, ...] = ()
     charts: tuple[tuple[str, str, str, str, str], ...] = field(default_factory=tuple)
+    links: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
 
 
 def rate(part: int, whole: int) -> float | None:

@@ -17,7 +17,10 @@ from gamelog.cli.main import main
 from gamelog.domain.errors import LogInvalid
 from gamelog.projections.importing.archive import import_logs
 from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.importing import archive
 from gamelog.projections.store.application import GameStore
+from gamelog.projections.views.compare import table_dump
+from gamelog.projections.views.keeper import FoldAlong, ViewKeeper
 from tests.benchmarks.generate import write_log
 
 
@@ -35,9 +38,9 @@ def _contents(store: GameStore) -> tuple[list, list]:
     return rows, store.games()
 
 
-def _outcomes(store: GameStore, paths: list[str]) -> list[tuple]:
+def _outcomes(store: GameStore, paths: list[str], along=None) -> list[tuple]:
     got = []
-    for path, run in import_logs(store, paths, workers=2):
+    for path, run in import_logs(store, paths, workers=2, along=along):
         try:
             result = run()
             got.append((result.outcome, result.game_id, result.events, result.first_line, result.last_line))
@@ -46,12 +49,12 @@ def _outcomes(store: GameStore, paths: list[str]) -> list[tuple]:
     return got
 
 
-def _one_by_one(store: GameStore, paths: list[str]) -> list[tuple]:
+def _one_by_one(store: GameStore, paths: list[str], along=None) -> list[tuple]:
     got = []
     for path in paths:
         try:
             with open(path, "rb") as handle:
-                result = import_log(store, handle, path)
+                result = import_log(store, handle, path, along=along)
             got.append((result.outcome, result.game_id, result.events, result.first_line, result.last_line))
         except LogInvalid as invalid:
             got.append(("invalid", [e.line for e in invalid.errors]))
@@ -86,6 +89,24 @@ def test_an_archive_stores_what_importing_one_log_at_a_time_stores(locations, lo
     assert got[7][0] is Outcome.CONFLICT
     assert _contents(parallel) == _contents(serial)
     assert not parallel.has_game("bad")  # an invalid log stores nothing
+
+
+@pytest.mark.parametrize("writer", ["waits for the workers", "takes logs no worker has begun"])
+def test_an_archive_s_views_are_those_of_importing_one_log_at_a_time(locations, logs, monkeypatch, writer):
+    if writer == "waits for the workers":  # every log decided, and every new game's views folded, by a worker
+        monkeypatch.setattr(archive, "claimed", lambda claim: False)
+    parallel, serial = ViewKeeper(GameStore(locations.new())), ViewKeeper(GameStore(locations.new()))
+    taken = []
+    original = FoldAlong.take
+    monkeypatch.setattr(FoldAlong, "take",
+                        lambda self, game_id, chunks: (taken.append(game_id), original(self, game_id, chunks))[1])
+    assert _outcomes(parallel.store, logs, parallel.alongside) == _one_by_one(serial.store, logs, serial.alongside)
+    if writer == "waits for the workers":
+        assert taken == ["g0", "g1", "g2", "g3", "grow"]  # the new games' views, as the workers folded them
+    for keeper in (parallel, serial):
+        assert keeper.status().behind == 0
+    with parallel.connection() as kept, serial.connection() as expected:
+        assert table_dump(kept) == table_dump(expected)
 
 
 def test_the_same_archive_again_adds_nothing(locations, logs):

@@ -21,7 +21,10 @@ import pytest
 from gamelog.projections.importing import importer
 from gamelog.projections.importing.importer import Outcome, import_log
 from gamelog.projections.store.application import GameStore
+from gamelog.projections.views.compare import table_dump
+from gamelog.projections.views.keeper import ViewKeeper
 from tests.benchmarks.generate import write_log
+from tests.conftest import EXAMPLES
 
 SPAWN = multiprocessing.get_context("spawn")
 WAIT = 60
@@ -34,8 +37,9 @@ def _pause_forever(reached) -> None:
     time.sleep(WAIT)
 
 
-def _importer_to_kill(location: str, log: str, point: str, reached) -> None:
-    """Child: import ``log``, stopping to be killed at ``point`` (mid-import, before-commit, after-commit)."""
+def _importer_to_kill(location: str, log: str, point: str, reached, views: bool = False) -> None:
+    """Child: import ``log``, stopping to be killed at ``point`` (mid-import, before-commit, after-commit); with
+    ``views``, the views folded in the import's transaction (as ``gamelog import`` folds them)."""
     if point == "mid-import":
         append, batches = GameStore.append, []
 
@@ -63,14 +67,15 @@ def _importer_to_kill(location: str, log: str, point: str, reached) -> None:
             _pause_forever(reached)
 
         importer._append = committed_then_stop
+    store = GameStore(location)
     with open(log, "rb") as handle:
-        import_log(GameStore(location), handle, log)
+        import_log(store, handle, log, along=ViewKeeper(store).alongside if views else None)
 
 
-def kill_importer_at(location: str, log: str, point: str) -> None:
+def kill_importer_at(location: str, log: str, point: str, views: bool = False) -> None:
     """Run an importer child until it reaches ``point``, then SIGKILL it."""
     reached = SPAWN.Event()
-    child = SPAWN.Process(target=_importer_to_kill, args=(location, log, point, reached))
+    child = SPAWN.Process(target=_importer_to_kill, args=(location, log, point, reached, views))
     child.start()
     try:
         assert reached.wait(WAIT), f"the importer never reached {point} (exit code {child.exitcode})"
@@ -108,6 +113,32 @@ def test_an_importer_killed_mid_import_leaves_the_game_whole_or_absent(locations
     if store.backend.name != "postgresql":
         with sqlite3.connect(location) as check:
             assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+@pytest.mark.parametrize("point", ["mid-import", "after-commit"])
+def test_an_importer_folding_the_views_killed_leaves_them_where_the_events_are(locations, tmp_path, point):
+    location = locations.new()
+    store = GameStore(location)
+    keeper = ViewKeeper(store)
+    import_log(store, (EXAMPLES / "uchronia" / "complete-3p.jsonl").read_bytes(), "before.jsonl",
+               along=keeper.alongside)  # another game, its views folded along
+    before = keeper.status()
+    assert before.behind == 0 and before.head > 0
+    log = tmp_path / "crash.jsonl"
+    with open(log, "wb") as handle:
+        write_log(handle, 3000, game_id="crash")
+    kill_importer_at(location, str(log), point, views=True)
+
+    status = ViewKeeper(store).status()
+    if point == "mid-import":  # nothing of the import: not its events, not their views
+        assert (status.position, status.head, store.count_events("crash")) == (before.position, before.head, 0)
+    else:  # its events and their views, committed together
+        assert status.position == status.head > before.head and store.count_events("crash") > 3000
+    with keeper.connection() as cursor:
+        kept = table_dump(cursor)
+    keeper.rebuild()
+    with keeper.connection() as cursor:
+        assert table_dump(cursor) == kept
 
 
 # --- issue 25 item 12: an archive import's worker processes end with it ---

@@ -35,7 +35,7 @@ from gamelog.projections.store import library
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.store.errors import VersionCollision
 from gamelog.projections.store.library import (COPIED_ATTRIBUTES, PRIVATE_NAMES, copy_events_in, insert_tracking_in,
-                                               parameters, resolve)
+                                               lock_events_in, parameters, resolve)
 from gamelog.projections.views.keeper import ViewKeeper
 from tests.conftest import ROOT, Locations
 
@@ -164,6 +164,26 @@ def test_copy_events_in_writes_within_the_callers_transaction_on_postgresql(tmp_
         with pytest.raises(VersionCollision):  # a second writer of the same versions collides
             with store.transaction() as cursor:
                 copy_events_in(recorder, cursor, uid, rows)
+        store.close()
+    finally:
+        locations.drop()
+
+
+def test_lock_events_in_takes_the_events_table_s_lock_in_the_callers_transaction_on_postgresql(tmp_path):
+    """An import that folds the views in its transaction takes the lock an append takes before its first row."""
+    locations = Locations("postgresql", tmp_path)  # skips without GAMELOG_TEST_POSTGRES
+    try:
+        store = GameStore(locations.new())
+        recorder = store.recorder
+        held = ("SELECT l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                "WHERE c.relname = %s AND l.pid = pg_backend_pid() AND l.granted")
+        with store.transaction() as cursor:
+            cursor.execute(held, (recorder.events_table_name,))
+            before = [row["mode"] for row in cursor.fetchall()]
+            lock_events_in(recorder, cursor)
+            cursor.execute(held, (recorder.events_table_name,))
+            after = [row["mode"] for row in cursor.fetchall()]
+        assert before == [] and "ExclusiveLock" in after
         store.close()
     finally:
         locations.drop()

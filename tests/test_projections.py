@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,8 +51,12 @@ def test_views_kept_incrementally_equal_views_rebuilt(tmp_path_factory, data):
         header = next(i for i, line in enumerate(lines, 1) if line.startswith(b"{"))
         cuts = sorted(set(data.draw(st.lists(st.integers(header, len(lines)), max_size=5)))) + [len(lines)]
         for cut in cuts:  # a log that grows, imported again and again
-            import_log(keeper.store, b"".join(lines[:cut]), "log.jsonl")
-            keeper.catch_up()
+            # The views folded in the import's transaction, or caught up after it (they may be behind then).
+            along = keeper.alongside if data.draw(st.booleans()) else None
+            import_log(keeper.store, b"".join(lines[:cut]), "log.jsonl", along=along)
+            if data.draw(st.booleans()):
+                keeper.catch_up()
+    keeper.catch_up()
     incremental = dump(keeper)
     keeper.rebuild()
     assert dump(keeper) == incremental
@@ -65,6 +70,39 @@ def test_a_log_file_in_memory_gets_the_same_views_as_the_store(tmp_path):
     in_memory = table_dump(views_in_memory(run(log).events).cursor())
     with keeper.connection() as cursor:
         assert table_dump(cursor) == in_memory
+
+
+def test_an_import_folds_the_views_in_its_transaction_only_when_they_are_at_the_store_s_last_event(tmp_path):
+    keeper = ViewKeeper(GameStore(str(tmp_path / "gamelog.sqlite")))
+    import_log(keeper.store, LEGAL[0].read_bytes(), "seed.jsonl")  # no views folded: they are behind
+    behind = keeper.status()
+    import_log(keeper.store, LEGAL[1].read_bytes(), "uchronia.jsonl", along=keeper.alongside)
+    assert keeper.status().position == behind.position == 0  # left to the catch-up, which folds both
+    assert keeper.catch_up() == keeper.status().head
+    import_log(keeper.store, LEGAL[3].read_bytes(), "ti4.jsonl", along=keeper.alongside)
+    assert keeper.status().behind == 0 and keeper.catch_up() == 0  # folded with the import's commit
+    with keeper.connection() as cursor:
+        along = table_dump(cursor)
+    keeper.rebuild()
+    with keeper.connection() as cursor:
+        assert table_dump(cursor) == along
+
+
+def test_views_that_cannot_take_an_import_leave_it_stored_and_the_catch_up_says_they_are_damaged(tmp_path):
+    from gamelog.projections.store.application import StoreDamaged, game_uuid
+
+    keeper = ViewKeeper(GameStore(str(tmp_path / "gamelog.sqlite")))
+    import_log(keeper.store, LEGAL[0].read_bytes(), "seed.jsonl", along=keeper.alongside)
+    with keeper.transaction() as cursor:  # views holding a game before any of its events is stored
+        cursor.execute("SELECT context FROM view_context")
+        (context,) = cursor.fetchone()
+        cursor.execute("INSERT INTO view_context VALUES (?, ?, ?)",
+                       (game_uuid("uchronia-3p-demo").hex, "uchronia-3p-demo", context))
+    result = import_log(keeper.store, LEGAL[1].read_bytes(), "uchronia.jsonl", along=keeper.alongside)
+    assert (result.outcome.value, result.events) == ("imported", 98)  # stored all the same, without its views
+    assert keeper.status().behind == keeper.store.count_events("uchronia-3p-demo")
+    with pytest.raises(StoreDamaged, match="the views are damaged: they hold the game 'seed-examples' already"):
+        keeper.catch_up()
 
 
 def test_catching_up_twice_counts_nothing_twice(tmp_path):

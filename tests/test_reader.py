@@ -375,3 +375,16 @@ def test_a_header_names_at_most_max_players_players_and_the_schema_says_so():
         (1, "a game has at most 100 players, this header names 101", "$.players")]
     header = log_schema()["$defs"]["uchronia.Header"]["properties"]["players"]
     assert (header["minItems"], header["maxItems"]) == (1, 100)
+
+
+@pytest.mark.parametrize("split", [
+    ['{"type": "note"', '"text": "c"}'],  # a value split inside an object: the next line starts with a key
+    ['{"type": "note", "text": "c", "extra": [', '{}]}'],  # split inside an array: the first line leaves it open
+])
+def test_one_value_split_over_two_lines_is_an_error_even_beside_two_values_on_one_line(split):
+    # Two values on line 2 and one value over lines 3-4 make as many array items as lines: the lines read at once
+    # must still give each line's own error, as reading them one by one does.
+    data = log_bytes(HEADER, '{"type": "note", "text": "a"}, {"type": "note", "text": "b"}', *split, TURN)
+    found = errors_of(data)
+    assert [line for line, _, _ in found] == [2, 3, 4], found
+    assert found[0][1].startswith("invalid JSON: trailing characters")

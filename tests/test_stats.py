@@ -166,7 +166,8 @@ def test_both_backends_give_the_same_bytes_in_every_format(tmp_path):
                 for log in logs:
                     opened.import_log(io.BytesIO(log), name="generated") if isinstance(log, bytes) else opened.import_log(str(log))
         for fmt in FORMATS:
-            for extra in ((), ("--clean",), ("--explain", "rounds/2/Emirates of Hacan/mean_vp")):
+            for extra in ((), ("--clean",), ("--explain", "rounds/2/Emirates of Hacan/mean_vp"),
+                          ("--faction", "Emirates of Hacan"), ("--player", "Bob", "--faction", "arborec")):
                 outputs = [run("--store", store, "--format", fmt, *extra) for store in stores]
                 assert outputs[0] == outputs[1], (fmt, extra)
                 assert outputs[0][0] == 0, outputs[0][1]
@@ -274,6 +275,106 @@ def test_a_games_period_rows_are_kept_as_rows_and_settled_as_the_game_grows(tmp_
     verified = runner.invoke(main, ["--store", store, "verify", "periods"])
     assert verified.exit_code == 3
     assert "view_stat_sums: the sums of" in verified.output and "'name': '7'" in verified.output
+
+
+def test_a_game_id_any_file_name_would_break_gets_a_report_the_page_links_to(tmp_path):
+    """A game's id may hold '/', '%', spaces: its report's file name writes them %XX, and the page's link to it
+    is that name as a URL (its '%' written %25), so that the link leads to the file."""
+    import re
+    from urllib.parse import unquote
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(io.BytesIO(log_bytes(twilight_lines(2, "odd/id 100%"))), name="generated")
+    page = tmp_path / "page.html"
+    code, output = run("--store", store, "--format", "html", "-o", str(page), "--write-reports")
+    assert code == 0, output
+    assert [p.name for p in (tmp_path / "page-games").iterdir()] == ["odd%2Fid%20100%25.html"]
+    hrefs = set(re.findall(r'href="([^"#]+)#line=\d+"', page.read_text()))
+    assert hrefs == {"page-games/odd%252Fid%2520100%2525.html"}
+    assert (tmp_path / unquote(hrefs.pop())).is_file()
+
+
+def test_write_reports_of_logs_read_in_memory_is_an_error(tmp_path):
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(log_bytes(twilight_lines(2, "g1")))
+    code, output = run("--store", str(tmp_path / "s.sqlite"), "--format", "html", "-o", str(tmp_path / "p.html"),
+                       "--write-reports", str(log))
+    assert code == 2 and "import the logs first" in output and not (tmp_path / "p.html").exists()
+
+
+@pytest.mark.parametrize("filters, way", [
+    # ti4-disputed seats two players of the Emirates of Hacan (Ann's "Hacan", Cy's own): a side's games count seats.
+    ({"side": "Emirates of Hacan"}, "LessFigures"),  # complete-4p and disputed: 2 of the 3 games
+    ({"player": "Ann"}, "LessFigures"),  # every game: the sums, less none
+    ({"ids": ("ti4-disputed",)}, "ViewFigures"),  # 1 game of 3: read game by game
+])
+def test_per_game_filters_read_any_way_give_the_same_figures(tmp_path, filters, way):
+    from gamelog.projections.reports.statistics import ViewFigures, figures_of
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        for name in ("complete-4p.jsonl", "disputed.jsonl"):
+            opened.import_log(str(EXAMPLES / "twilight-imperium-4" / name))
+        opened.import_log(io.BytesIO(log_bytes(twilight_lines(4, "ti4-gen"))), name="generated")
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            quickest = figures_of(cursor, "twilight-imperium-4", Filters(**filters))
+            read = ViewFigures(cursor, "twilight-imperium-4", Filters(**filters))
+            assert type(quickest).__name__ == way
+            assert msgspec.json.encode(statistics.document(quickest)) == msgspec.json.encode(statistics.document(read))
+
+
+def test_a_store_with_the_earlier_indexes_gets_the_new_ones_and_the_same_figures(tmp_path):
+    """A store whose views an earlier gamelog made (an index of tallies by name, none by game) is given the
+    statistics' indexes when next opened, and its figures are those it had."""
+    import sqlite3
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        opened.import_log(str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"))
+    before = run("--store", store, "--format", "json", "--faction", "arborec")
+    connection = sqlite3.connect(store)
+    connection.execute("DROP INDEX stat_tallies_by_game")
+    connection.execute("DROP INDEX stat_games_by_kind")
+    connection.execute("CREATE INDEX stat_tallies_by_fact ON view_stat_tallies (fact, name, detail)")
+    connection.commit()
+    connection.close()
+    assert run("--store", store, "--format", "json", "--faction", "arborec") == before and before[0] == 0
+    connection = sqlite3.connect(store)
+    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    connection.close()
+    assert {"stat_tallies_by_game", "stat_games_by_kind"} <= names and "stat_tallies_by_fact" not in names
+
+
+def test_a_side_held_twice_in_a_game_counts_its_games_once_behind_a_figure(tmp_path):
+    from gamelog.stats import stats_traced
+
+    store = str(tmp_path / "s.sqlite")
+    with gamelog.open_store(store) as opened:
+        for name in ("complete-4p.jsonl", "disputed.jsonl"):
+            opened.import_log(str(EXAMPLES / "twilight-imperium-4" / name))
+    trace = stats_traced(store).traces["factions/Emirates of Hacan/mean_vp"]
+    # complete-4p: Ann (The Emirates of Hacan); disputed: Ann ("Hacan") and Cy (Emirates of Hacan): 3 seats, 2 games.
+    assert (trace.games, trace.lines) == (2, 3)
+    assert trace.total == sum(line.amount for line in trace.shown)
+    assert [(l.game, l.line) for l in trace.shown] == [
+        (l.game, l.line) for l in explain(store, "factions/Emirates of Hacan/mean_vp").lines]
+
+
+# -- each game's part of the sums, as view_stat_games.contrib keeps it --------------------------------------------
+
+@pytest.mark.parametrize("side", ["Ann", "Zoë", "tab\there", 'say "hi"', "back\\slash", "del\x7f", "\u2028"])
+def test_a_game_s_part_is_kept_as_the_json_module_writes_it_whatever_the_names(side):
+    from gamelog.projections.views.sums import _decoded, _encoded
+
+    part = {("uchronia", 2, 18, ",", "2026-01-02", 1, "side", side, "", "", 1): [1, 17, 0, 289],
+            ("uchronia", 2, 18, ",", "2026-01-02", 1, "game", "", "", "", 0): [1, 1, 0, 0]}
+    written = _encoded(part)
+    assert written == json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+    assert written.startswith('[[["uchronia",2,18,",","2026-01-02",1,"game","","","",0],[1,1,0,0]],')
+    assert _decoded(written) == part
 
 
 def test_verify_compares_a_games_period_rows_a_page_at_a_time(tmp_path, monkeypatch):

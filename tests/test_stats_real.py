@@ -166,3 +166,164 @@ def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters)
             summed = statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen))
             read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
     assert msgspec.json.encode(summed) == msgspec.json.encode(read)
+
+
+@pytest.mark.parametrize("filters, way", [
+    # Steve played LjnqDB and 9-8-25: 2 of the 3 games, so the sums of all 3 less nHg8Hw's figures.
+    ({"player": "steve"}, "LessFigures"),
+    ({"player": "Steve", "players": 6}, "LessFigures"),  # both 6-player games: the bucket less none
+    ({"side": "council keleres"}, "ViewFigures"),  # 1 game of 3: read game by game
+    ({"ids": ("ti-assistant-20260110T163927Z",)}, "ViewFigures"),
+    ({"side": "Emirates of Hacan", "player": "nobody"}, "ViewFigures"),  # no game at all
+])
+def test_a_per_game_filter_gives_what_reading_each_chosen_game_gives(store, filters, way):
+    """A per-game filter's figures, read the quickest way (figures_of: the chosen games, or their bucket's sums less
+    the games left out), are those of the chosen games read one by one."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports.statistics import Filters, ViewFigures, figures_of
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            chosen = Filters(**filters)
+            quickest = figures_of(cursor, "twilight-imperium-4", chosen)
+            assert type(quickest).__name__ == way
+            summed = statistics.document(quickest)
+            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+    assert msgspec.json.encode(summed) == msgspec.json.encode(read)
+    assert summed.games == {"LessFigures": 2}.get(way, 0 if "player" in filters else 1)
+
+
+def test_the_chosen_games_named_a_few_at_a_time_add_up_to_the_same_figures(store, monkeypatch):
+    """ViewFigures names at most IDS games a query and adds the queries' rows up: one game a query gives the same."""
+    from gamelog.domain.games import GAMES
+    from gamelog.projections.reports import statistics as reading
+    from gamelog.projections.store.application import GameStore
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    statistics = GAMES["twilight-imperium-4"].statistics
+    with GameStore(store) as opened:
+        with ViewKeeper(opened).connection() as cursor:
+            whole = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters()))
+            lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
+                                       "objectives/Build Defenses/scored")
+            monkeypatch.setattr(reading, "IDS", 1)
+            apart = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4"))
+            apart_lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
+                                             "objectives/Build Defenses/scored")
+    assert whole.games == 3 and msgspec.json.encode(apart) == msgspec.json.encode(whole)
+    assert len(lines) == SCORED["Build Defenses"] and apart_lines == lines
+
+
+# -- the HTML page: each figure's games and lines, linked to the games' reports -----------------------------------
+
+
+def _section(page: str, figure: str) -> str:
+    """The part of the page listing the games behind ``figure`` (its section, opened by the figure's link)."""
+    import html as html_module
+
+    start = page.index(f"<h3>{html_module.escape(figure)}</h3>")
+    return page[page.rindex("<section", 0, start):page.index("</section>", start)]
+
+
+def _linked_lines(section: str) -> list[tuple[str, int]]:
+    """(report file, line) of each line a section links to."""
+    import re
+    from urllib.parse import unquote
+
+    return [(unquote(href), int(line)) for href, line in re.findall(r'href="([^"#]+)#line=(\d+)"', section)]
+
+
+def test_the_html_figure_lists_exactly_the_games_and_lines_explain_gives(store, tmp_path):
+    page_path = tmp_path / "page.html"
+    code, output = stats(store, "--format", "html", "-o", str(page_path))
+    assert code == 0, output
+    page = page_path.read_text()
+    # Erect a Monument: nHg8Hw's 5 scores and the correction that voided the Firmament's; 9-8-25's 3 scores.
+    figure = "objectives/Erect a Monument/scored"
+    explained = json.loads(stats(store, "--explain", figure, "--format", "json")[1])
+    section = _section(page, figure)
+    assert _linked_lines(section) == [(f"page-games/{line['game']}.html", line["line"]) for line in explained["lines"]]
+    assert len(_linked_lines(section)) == 9 and "7 from 9 lines in 2 games" in section
+    # The figure's cell in the objectives table opens that section.
+    anchor = section.split('id="', 1)[1].split('"', 1)[0]
+    assert f'<a href="#{anchor}" title="the games behind {figure}">7</a>' in page
+    # A win is the game's own end: the Council Keleres won LjnqDB, at its last line.
+    wins = _linked_lines(_section(page, "factions/Council Keleres/wins"))
+    assert wins == [("page-games/ti-assistant-20250208T150314Z.html",
+                     json.loads(stats(store, "--explain", "factions/Council Keleres/wins", "--format",
+                                      "json")[1])["lines"][0]["line"])]
+
+
+def test_a_figure_lists_its_first_games_then_how_many_more_and_the_command(store):
+    from gamelog.stats import Filters, stats_pieces, stats_traced
+
+    traced = stats_traced(store, filters=Filters(clean=False), reports="r", listed=1)
+    trace = traced.traces["objectives/Build Defenses/scored"]
+    # Build Defenses was scored in LjnqDB and 9-8-25 (not revealed in nHg8Hw): the first by id, LjnqDB, is listed.
+    assert trace.games == 2 and {line.game for line in trace.shown} == {"ti-assistant-20250208T150314Z"}
+    page = "".join(stats_pieces(traced, "html"))
+    section = _section(page, "objectives/Build Defenses/scored")
+    assert ("and 1 more game (the first 1 are listed): <code>gamelog stats --game twilight-imperium-4 --explain "
+            "&#x27;objectives/Build Defenses/scored&#x27;</code>") in section
+    assert {file for file, _ in _linked_lines(section)} == {"r/ti-assistant-20250208T150314Z.html"}
+
+
+def test_write_reports_writes_one_report_per_counted_game_and_every_link_resolves(store, tmp_path):
+    import re
+    from urllib.parse import unquote
+
+    page_path = tmp_path / "out" / "stats.html"
+    page_path.parent.mkdir()
+    result = CliRunner().invoke(main, ["stats", "--store", store, "--format", "html", "-o", str(page_path),
+                                       "--write-reports", "--players", "6"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "stats-games"
+    # --players 6: LjnqDB and 9-8-25.
+    assert sorted(p.name for p in folder.iterdir()) == ["ti-assistant-20250208T150314Z.html",
+                                                        "ti-assistant-20250906T142516Z.html"]
+    assert "2 game reports written to" in result.output
+    page = page_path.read_text()
+    hrefs = set(re.findall(r'href="(stats-games/[^"#]+)', page))
+    assert len(hrefs) == 2 and all((page_path.parent / unquote(h)).is_file() for h in hrefs)
+    report = (folder / "ti-assistant-20250208T150314Z.html").read_text()
+    assert report.startswith("<!DOCTYPE html>") and "ti-assistant-20250208T150314Z" in report
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--format", "json", "--write-reports"), "--reports and --write-reports go with --format html"),
+    (("--explain", "factions/Council Keleres/wins", "--format", "html", "--reports", "x"), "go with --format html"),
+])
+def test_reports_options_only_with_the_html_page(store, args, said):
+    code, output = stats(store, *args)
+    assert code == 2 and said in output
+
+
+def test_write_reports_into_a_file_is_an_error_and_writes_nothing(store, tmp_path):
+    (tmp_path / "taken").write_text("a file")
+    page = tmp_path / "page.html"
+    code, output = stats(store, "--format", "html", "-o", str(page), "--reports", "taken", "--write-reports")
+    assert code == 2 and "taken is a file, not a folder" in output
+    assert not page.exists() and (tmp_path / "taken").read_text() == "a file"
+
+
+def test_a_rounds_figure_lists_the_line_that_set_the_score_after_that_round(store):
+    from gamelog.stats import stats_traced
+
+    trace = stats_traced(store).traces["rounds/4/Council Keleres/mean_vp"]
+    explained = json.loads(stats(store, "--explain", "rounds/4/Council Keleres/mean_vp", "--format", "json")[1])
+    # The Keleres' 8 VP after round 4 of LjnqDB (KELERES_ROUNDS): one line, one game.
+    assert (trace.games, trace.lines, trace.total) == (1, 1, KELERES_ROUNDS[4])
+    assert [(l.game, l.line, l.amount) for l in trace.shown] == [(l["game"], l["line"], l["amount"])
+                                                                 for l in explained["lines"]]
+
+
+def test_the_scores_counted_from_the_figures_are_those_counted_line_by_line(store, monkeypatch):
+    from gamelog.projections.reports import statistics as reading
+    from gamelog.stats import stats_traced
+
+    quick = stats_traced(store).traces
+    monkeypatch.setattr(reading, "_known_counts", lambda *args: {})
+    assert stats_traced(store).traces == quick and len(quick) > 100

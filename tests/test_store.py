@@ -124,6 +124,24 @@ def test_sqlite_runs_in_wal_mode_with_synchronous_full(sqlite_store):
         assert c.fetchone()[0] == "wal"
 
 
+def test_a_transaction_of_the_views_alone_commits_with_synchronous_normal_and_the_next_is_full_again(sqlite_store):
+    from gamelog.projections.views.keeper import ViewKeeper
+
+    def synchronous(durable: bool) -> int:
+        with sqlite_store.transaction(durable=durable) as c:
+            c.execute("PRAGMA synchronous")
+            return c.fetchone()[0]
+
+    assert (synchronous(False), synchronous(True)) == (1, 2)  # NORMAL for the views' commit only, then FULL
+    with pytest.raises(ZeroDivisionError):  # whatever ends the views' transaction
+        with sqlite_store.transaction(durable=False):
+            1 / 0
+    assert synchronous(True) == 2
+    keeper = ViewKeeper(sqlite_store)
+    import_log(sqlite_store, SEED, "seed.jsonl")
+    assert keeper.catch_up() > 0 and synchronous(True) == 2  # the catch-up's pages commit NORMAL, then FULL again
+
+
 def test_the_stored_history_replays_to_the_same_state_as_the_file(store):
     import_log(store, SEED, "seed.jsonl")
     from_file = state_at("merchant-of-venus", run(SEED).events).to_json()

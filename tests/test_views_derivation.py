@@ -22,7 +22,6 @@ from tests.test_tamper import Raw
 DIGESTS = {
     # DERIVATION -> the digest of every example's views (views_digest). When a change to the folds changes it,
     # raise DERIVATION in projections/views/derivation.py (saying why there) and add its digest here.
-    2: "53edb8967eb270954dba5a8b8e0427854e6657520155100f0738225e57a4ecdd",
     3: "69132f81fe4e262b3545c7fc49d78ff22e8bcaa0ad8fcbc8497338599f09bd49",
 }
 

@@ -47,6 +47,10 @@ from gamelog.domain.merchant_of_venus.events import (
 from gamelog.domain.merchant_of_venus.state import MerchantState
 
 
+_ANYONE_S_TURN = frozenset({CreditsPaid, CreditsReceived})
+"""Recorded events that may happen on anyone's turn: paying a debt, receiving income."""
+
+
 class MerchantEngine(Engine):
     """Applies the Merchant of Venus rules, line by line."""
 
@@ -69,9 +73,8 @@ class MerchantEngine(Engine):
         self.report(line, player, rules.net_worth_claim(self.state.by_player[player], claimed))
 
     def check_event(self, line: int, event: Any) -> None:
-        player = getattr(event, "player", None)
-        if player is not None and not isinstance(event, (CreditsPaid, CreditsReceived)):
-            # Paying a debt and receiving income may happen on anyone's turn.
+        # Paying a debt and receiving income may happen on anyone's turn.
+        if type(event) not in _ANYONE_S_TURN and (player := getattr(event, "player", None)) is not None:
             self.check_actor(line, player)
 
     # -- movement --------------------------------------------------------------------
@@ -112,7 +115,8 @@ class MerchantEngine(Engine):
         self.credits(line, e.player, -due, "MOV-BUY", f"bought {what} at c{e.unit_price}" + (f" (c{applied} from the {e.culture} IOU)" if applied else ""))
         self.emit(CargoChanged(line=line, player=e.player, token=Token("good", e.good, e.dots), count=e.quantity))
         self.report(line, e.player, rules.capacity(p))
-        self.pay_commission(line, p, total, f"{e.player}'s purchase of {what}")
+        if (owed := rules.commission(self.state, p, total)) is not None:
+            self.pay_commission(line, owed, total, f"{e.player}'s purchase of {what}")
 
     @decides(EquipmentBought)
     def equipment_bought(self, line: int, e: EquipmentBought) -> None:
@@ -127,7 +131,8 @@ class MerchantEngine(Engine):
         self.emit(EquipmentChanged(line=line, player=e.player, item=e.item, shield=shield, drive_colors=rules.drive_colors(e.item)))
         self.emit(CargoChanged(line=line, player=e.player, token=Token("equipment", e.item, e.dots), count=1))
         self.report(line, e.player, rules.capacity(p))
-        self.pay_commission(line, p, e.price, f"{e.player}'s purchase of {e.item}")
+        if (owed := rules.commission(self.state, p, e.price)) is not None:
+            self.pay_commission(line, owed, e.price, f"{e.player}'s purchase of {e.item}")
 
     @decides(GoodsSold)
     def goods_sold(self, line: int, e: GoodsSold) -> None:
@@ -139,8 +144,10 @@ class MerchantEngine(Engine):
         self.credits(line, e.player, e.resale_value * e.quantity, "MOV-SELL", f"sold {e.quantity} {e.good} at c{e.resale_value}")
         self.unload(line, e.player, "good", e.good, e.quantity)
         self.emit(CupChanged(line=line, count=e.quantity))
-        for _ in range(e.quantity):  # each token sold is its own Sell action
-            self.pay_commission(line, p, e.resale_value, f"{e.player}'s sale of {e.good}")
+        owed = rules.commission(self.state, p, e.resale_value)
+        if owed is not None:
+            for _ in range(e.quantity):  # each token sold is its own Sell action
+                self.pay_commission(line, owed, e.resale_value, f"{e.player}'s sale of {e.good}")
 
     def unload(self, line: int, player: str, kind: str, name: str, count: int) -> None:
         for token, held in self.state.by_player[player].carried(kind, name):
@@ -150,11 +157,10 @@ class MerchantEngine(Engine):
             if not count:
                 return
 
-    def pay_commission(self, line: int, p: Any, deal_value: int, deal: str) -> None:
-        owed = rules.commission(self.state, p, deal_value)
-        if owed is not None:
-            owner, amount = owed
-            self.credits(line, owner, amount, "MOV-COMMISSION", f"commission on {deal} (c{deal_value})")
+    def pay_commission(self, line: int, owed: tuple[str, int], deal_value: int, deal: str) -> None:
+        """Pay the commission ``rules.commission`` found owed on a deal."""
+        owner, amount = owed
+        self.credits(line, owner, amount, "MOV-COMMISSION", f"commission on {deal} (c{deal_value})")
 
     # -- passengers, hazards, relics ----------------------------------------------------
 

@@ -132,6 +132,12 @@ def goods() -> dict[str, Good]:
 
 
 @cache
+def buyer_keys(good: str) -> frozenset[str]:
+    """The folded names (:func:`key`) of the cultures that buy ``good`` (a name :func:`goods` holds)."""
+    return frozenset(key(b) for b in goods()[key(good)].buyers)
+
+
+@cache
 def equipment_prices() -> dict[str, int]:
     """Equipment and relic prices by folded item name, the seeds' prices applied."""
     prices = {key(r["item"]): int(r["price"]) for r in _rows("mov_equipment_and_relics.csv")}

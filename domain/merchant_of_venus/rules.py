@@ -114,7 +114,7 @@ def sell(player: Player, event: GoodsSold) -> list[RuleFinding]:
         out.append(RuleFinding("MOV-SELL", f"sells {event.quantity} {event.good} but carries {held}"))
     good = reference.goods().get(reference.key(event.good))
     if good is not None:
-        if reference.key(event.culture) not in {reference.key(b) for b in good.buyers}:
+        if reference.key(event.culture) not in reference.buyer_keys(good.name):
             out.append(RuleFinding("MOV-SELL", f"{reference.source_of('good', good.name, 'buyers')} has {good.name} bought by "
                                            f"{', '.join(good.buyers)}, not {event.culture}", WARNING))
         if good.resale_value != event.resale_value:

@@ -52,12 +52,18 @@ class Player:
     @property
     def net_worth(self) -> int:
         """MOV-NET-WORTH: credits plus the full value of every deed."""
+        if not self.deeds:  # asked at the end of every turn: most players hold none
+            return self.credits
         return self.credits + sum(d.value for d in self.deeds)
 
     def holds_used(self) -> int:
         """MOV-CAPACITY: two-dot tokens, plus one-dot tokens two to a hold."""
-        two = sum(n for t, n in self.cargo.items() if t.dots == 2)
-        one = sum(n for t, n in self.cargo.items() if t.dots == 1)
+        two = one = 0
+        for t, n in self.cargo.items():
+            if t.dots == 2:
+                two += n
+            elif t.dots == 1:
+                one += n
         return two + (one + 1) // 2
 
     def carried(self, kind: str, name: str) -> list[tuple[Token, int]]:

@@ -86,8 +86,9 @@ class TwilightEngine(Engine):
 
     def check_event(self, line: int, event: Any) -> None:
         """LRR 34.21: the line of play after a draw past 3 secret objectives returns one (turns' starts and ends too)."""
-        for player, problem in rules.secret_limit(self.state, event):
-            self.report(line, player, [problem])
+        if type(self.state.previous) is SecretObjectiveDrawn:  # no other line can break it: the rule is asked after a draw
+            for player, problem in rules.secret_limit(self.state, event):
+                self.report(line, player, [problem])
 
     def obligations_at_end(self) -> list[tuple[str | None, RuleFinding]]:
         """LRR 34.21: the log ends right after a draw past 3 secret objectives, before one is returned."""
@@ -144,7 +145,8 @@ class TwilightEngine(Engine):
         gained = rules.replenish(p)
         rule = rules.TRADE_PRIMARY if gained else rules.AT_MAXIMUM
         self.emit(Replenished(line=line, player=player, gained=gained, rule=rule))
-        self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
+        if gained:  # (at the maximum, the usual case, no change and no words for one)
+            self.change(CommoditiesChanged, line, player, gained, rule, f"{why}: replenish to {p.commodity_value}")
 
     @decides(TradeSecondary)
     def trade_secondary(self, line: int, e: TradeSecondary) -> None:
@@ -259,6 +261,8 @@ class TwilightEngine(Engine):
 
     def report(self, line: int, player: str | None, problems: list[Any]) -> bool:
         """Store each problem; one that depends only on what the source does not record is unverifiable."""
+        if not problems:  # most lines find nothing
+            return False
         return super().report(line, player, [rules.unless_not_recorded(self.state, p) for p in problems])
 
     def find(self, line: int, rule: str, message: str, player: str | None = None, severity: str = VIOLATION,

@@ -70,7 +70,7 @@ def turn_allowed(state: TwilightState, player: str) -> list[RuleFinding]:
     """TI4-TURN (not in the seeds): turns are taken in the action phase, until every player has passed."""
     if state.phase != "action":
         return [RuleFinding(TURN, f"{player}'s turn starts in the {state.phase or 'setup'} phase; turns belong to the action phase")]
-    if set(state.players) <= state.passed:
+    if state.passed.issuperset(state.players):
         return [RuleFinding(TURN, "every player has passed; the action phase is over")]
     return []
 
@@ -80,17 +80,19 @@ def next_in_initiative(state: TwilightState) -> str | None:
 
     None when there is nothing to expect (outside the action phase, or everyone passed).
     """
-    if state.due is not None and state.phase == "action":
-        return state.due  # a player back from a pass (player_unpassed) takes the next turn
-    order = state.initiative_order()
-    waiting = [p for p in order if p not in state.passed]
-    if state.phase != "action" or not waiting:
+    if state.phase != "action":
         return None
+    if state.due is not None:
+        return state.due  # a player back from a pass (player_unpassed) takes the next turn
+    order, passed = state.initiative_order(), state.passed
     last = state.active_in_phase
-    if last is None or last not in order:
-        return waiting[0]
-    start = order.index(last)
-    return next(p for p in order[start + 1:] + order[:start + 1] if p not in state.passed)
+    start = order.index(last) if last is not None and last in order else -1
+    # From the one after the last to act, round to them (from the first when none has acted): the first not passed.
+    for k in range(1, len(order) + 1):
+        player = order[(start + k) % len(order)]
+        if player not in passed:
+            return player
+    return None
 
 
 def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[RuleFinding]:
@@ -160,21 +162,22 @@ def trade_secondary(state: TwilightState, line: int, e: TradeSecondary) -> list[
         return [RuleFinding(rule, "the Trade secondary follows a Trade primary in the same strategic action; none was used")]
     if e.player == trade.player:
         return [RuleFinding(rule, f"{e.player} used the primary; the secondary is for the other players")]
-    earlier = [(n, p, free) for n, p, free in trade.secondaries if n < line]
-    if any(p == e.player for _, p, _ in earlier):
+    earlier = [(p, free) for n, p, free in trade.secondaries if n < line]
+    if e.player in [p for p, _ in earlier]:
         return [RuleFinding(TRADE_CHOSEN if e.player in trade.chosen else TRADE_SECONDARY, f"{e.player} already used this Trade secondary; once only")]
     if e.free and e.player not in trade.chosen:
         return [RuleFinding(TRADE_CHOSEN, f"{trade.player} did not choose {e.player}; the secondary costs a strategy token")]
     if not e.free and e.player in trade.chosen:
         return [RuleFinding(TRADE_CHOSEN, f"{e.player} was chosen and uses the secondary free, once; it cannot be bought again")]
-    return [] if e.free else _clockwise(state, trade.player, e.player, [p for _, p, free in earlier if not free])
+    return [] if e.free else _clockwise(state, trade.player, e.player, [p for p, free in earlier if not free])
 
 
 def _clockwise(state: TwilightState, primary: str, player: str, paid_before: list[str]) -> list[RuleFinding]:
     """LRR 90.6: paying players go clockwise from the primary player's left."""
-    def seat(p: str) -> int:
-        return (state.players.index(p) - state.players.index(primary)) % len(state.players)
-    late = [p for p in paid_before if seat(p) > seat(player)]
+    players = state.players
+    first, n = players.index(primary), len(players)
+    seat = (players.index(player) - first) % n  # seats from the primary player's
+    late = [p for p in paid_before if (players.index(p) - first) % n > seat]
     if late:
         return [RuleFinding(TRADE_SECONDARY, f"{player} sits before {late[0]} clockwise from {primary}'s left, so decides first")]
     return []
@@ -346,7 +349,8 @@ def secret_held(player: Player, e: ObjectiveScored) -> list[RuleFinding]:
 
 def none_left(state: TwilightState) -> bool:
     """LRR 34.15: every public objective of the game (5 + 5) is already revealed."""
-    return all(state.revealed_stage(s) >= PUBLIC_PER_STAGE for s in (1, 2))
+    stages = [stage for _, stage, _ in state.revealed]
+    return stages.count(1) >= PUBLIC_PER_STAGE and stages.count(2) >= PUBLIC_PER_STAGE
 
 
 def reveal(state: TwilightState, e: ObjectiveRevealed) -> list[RuleFinding]:

@@ -49,6 +49,8 @@ from gamelog.domain.twilight_imperium.events import (
 )
 
 POOLS = ("tactic", "fleet", "strategy")
+_NOT_PLAY = frozenset({Note, Correction, ScoreClaimed})
+"""Recorded lines that are no line of play: a remark, a score claim, a correction."""
 VP_SOURCES = ("stage I", "stage II", "secrets", "other")
 """Where a player's VP come from, as TI Assistant splits them: public objectives of each stage, secrets, the rest."""
 
@@ -97,7 +99,7 @@ class TwilightState(GameState):
     """Every player's holdings, the round and phase, the speaker and initiative order."""
 
     LINE_RECORDED = LineRecorded
-    CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities"}
+    CONSTANT = GameState.CONSTANT | {"goal", "not_recorded", "unknown_commodities", "_initiative"}
     ADDED = {"turn_of_round": 0}
 
     by_player: dict[str, Player]
@@ -157,6 +159,13 @@ class TwilightState(GameState):
         self.strategic: tuple[int, str, str, str] | None = None
         self.strategic_used: list[tuple[int, str, str, str]] = []
         self.turn_of_round = 0
+        # The initiative order, asked at every turn's start: kept until the picks or the speaker change (the folds
+        # below drop it, and so does a restore); None: not worked out.
+        self._initiative: list[str] | None = None
+
+    def restore(self, snapshot: bytes) -> None:
+        super().restore(snapshot)
+        self._initiative = None
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -165,6 +174,11 @@ class TwilightState(GameState):
 
     def initiative_order(self) -> list[str]:
         """Players by their lowest initiative this round; those without a card follow, clockwise from the speaker."""
+        if self._initiative is None:
+            self._initiative = self._initiative_order()
+        return list(self._initiative)
+
+    def _initiative_order(self) -> list[str]:
         start = self.players.index(self.speaker)
         seating = self.players[start:] + self.players[:start]
         picked = sorted((p for p in seating if self.picks.get(p)), key=lambda p: min(i for _, i in self.picks[p]))
@@ -180,17 +194,18 @@ class TwilightState(GameState):
 
     # -- facts stated by recorded lines ----------------------------------------------
 
-    def _line_recorded(self, event: Any) -> None:
+    def fold_line(self, line: int, recorded: Any) -> None:
         # Remarks, score claims and corrections between two lines are not play (LRR 34.21a's "at once" passes over them).
-        if type(event.event) not in (Note, Correction, ScoreClaimed):
-            self.previous, self.current = self.current, event.event
-        super()._line_recorded(event)
+        if type(recorded) not in _NOT_PLAY:
+            self.previous, self.current = self.current, recorded
+        GameState.fold_line(self, line, recorded)  # (not super(): every line passes here)
 
     @folds(RoundStarted)
     def _round_started(self, line: int, event: RoundStarted) -> None:
         self.round = event.round
         self.turn_of_round = 0
         self.picks, self.passed, self.trade, self.trade_primaries = {}, set(), None, []
+        self._initiative = None
         self.strategic_used = []
 
     @folds(PhaseStarted)
@@ -200,6 +215,7 @@ class TwilightState(GameState):
     @folds(StrategyCardPicked)
     def _picked(self, line: int, event: StrategyCardPicked) -> None:
         self.picks.setdefault(event.player, []).append((event.card, event.initiative))
+        self._initiative = None
 
     @folds(PlayerPassed)
     def _passed(self, line: int, event: PlayerPassed) -> None:
@@ -208,6 +224,7 @@ class TwilightState(GameState):
     @folds(SpeakerChanged)
     def _speaker(self, line: int, event: SpeakerChanged) -> None:
         self.speaker = event.player
+        self._initiative = None
 
     @folds(CombatStarted)
     def _combat(self, line: int, event: CombatStarted) -> None:
@@ -274,6 +291,7 @@ class TwilightState(GameState):
             return  # a card nobody holds: rules.swap says so
         (p1, i1), (p2, i2) = first, second
         self.picks[p1][i1], self.picks[p2][i2] = self.picks[p2][i2], self.picks[p1][i1]
+        self._initiative = None
 
     @folds(TurnBegan)
     def _turn_began(self, event: TurnBegan) -> None:

@@ -359,4 +359,10 @@ STATISTICS = Statistics(
     charts=(("bars", "factions", "faction", "win_rate", "games"),
             ("lines", "rounds", "faction", "mean_vp", "round"),
             ("heat", "pick_positions", "card", "picks", "position")),
+    links=(("factions", "wins", "factions/{faction}/wins"), ("factions", "mean_vp", "factions/{faction}/mean_vp"),
+           ("rounds", "mean_vp", "rounds/{round}/{faction}/mean_vp"),
+           ("objectives", "scored", "objectives/{objective}/scored"),
+           ("objectives", "revealed", "objectives/{objective}/revealed"),
+           ("vp_sources", "vp", "vp_sources/{faction}/{source}"), ("custodians", "taken", "custodians/{faction}/taken"),
+           ("strategy_cards", "picks", "strategy_cards/{card}/picks"), ("summary", "imperial_points", "imperial_points")),
 )

@@ -43,6 +43,8 @@ class UchroniaEngine(Engine):
     """Applies the Uchronia rules, line by line."""
 
     STATE = UchroniaState
+    _unreached_at = -1
+    """The state's ``vp_changes`` when UCH-THRESHOLD last found no one at the threshold (-1: not asked yet)."""
     TURN_RULE = "UCH-TURN"
     END_RULE = "UCH-THRESHOLD"
     AFTER_END = Engine.AFTER_END + (WinnerDeclared,)
@@ -59,10 +61,8 @@ class UchroniaEngine(Engine):
             self.emit(ForumChanged(line=line, color=color, count=count, rule=rule, reason=reason))
 
     def check_event(self, line: int, event: Any) -> None:
-        player = getattr(event, "player", None)
-        if not isinstance(event, WinnerDeclared):
-            what = event.__struct_config__.tag + (f" by {player}" if player else "")
-            self.report(line, player, rules.check_turn(self.state, what))
+        if type(event) is not WinnerDeclared and (problems := rules.check_turn(self.state, event)):
+            self.report(line, getattr(event, "player", None), problems)
 
     def after_event(self, line: int, event: Any) -> None:
         self.note_threshold(line)
@@ -145,8 +145,12 @@ class UchroniaEngine(Engine):
     def note_threshold(self, line: int) -> None:
         """UCH-THRESHOLD: note the first time anyone's VP reach the threshold."""
         s = self.state
+        if s.vp_changes == self._unreached_at:  # no VP changed since the rule found no one at the threshold
+            return
         found = rules.threshold_reacher(s)
-        if found is not None:
+        if found is None:
+            self._unreached_at = s.vp_changes
+        else:
             player, vp = found
             self.emit(ThresholdReached(line=line, player=player, vp=vp, threshold=s.threshold, turn=s.turn,
                                        last_turn_card=s.last_turn_card))

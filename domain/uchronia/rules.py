@@ -12,6 +12,7 @@ events after the end (``END_RULE``, UCH-THRESHOLD).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gamelog.domain.engine import UNVERIFIABLE, WARNING, RuleFinding
 from gamelog.domain.uchronia import reference
@@ -33,19 +34,21 @@ _COMPLETION_WORDS = re.compile(r"\b(complet(e|ed|es|ing|ion)|construction)\b", r
 # -- UCH-TURN and the Forum (not in the seeds) ------------------------------------------
 
 
-def check_turn(state: UchroniaState, what: str) -> list[RuleFinding]:
+def check_turn(state: UchroniaState, event: Any) -> list[RuleFinding]:
     """UCH-TURN (not in the seeds): every game action happens inside a turn.
 
     Any player may act in another's turn (an order can be copied), so only
     actions before the first turn or between a turn's end and the next start
     are flagged.
     """
+    if state.active is not None and state.turn_over is None:
+        return []
+    player = getattr(event, "player", None)
+    what = event.__struct_config__.tag + (f" by {player}" if player else "")
     if state.active is None:
         return [RuleFinding("UCH-TURN", f"{what} before any turn has started (not in the seeds)")]
-    if state.turn_over is not None:
-        over = state.turn_over
-        return [RuleFinding("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line} (not in the seeds)")]
-    return []
+    over = state.turn_over
+    return [RuleFinding("UCH-TURN", f"{what} after {over.player}'s turn {over.turn} ended at line {over.line} (not in the seeds)")]
 
 
 def check_forum(state: UchroniaState, e: ForumCardRemoved) -> list[RuleFinding]:
@@ -249,8 +252,11 @@ def threshold_reacher(state: UchroniaState) -> tuple[str, int] | None:
     """UCH-THRESHOLD: (player, VP) of the first to reach the threshold now (most VP, then seating order)."""
     if state.reached is not None:
         return None
-    best = max(state.players, key=lambda p: state.by_player[p].vp)
-    vp = state.by_player[best].vp
+    best, vp = None, 0
+    for player in state.players:  # the first of the most VP, as max() takes it; checked after every line
+        points = state.by_player[player].vp
+        if best is None or points > vp:
+            best, vp = player, points
     return (best, vp) if vp >= state.threshold else None
 
 

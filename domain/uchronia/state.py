@@ -79,7 +79,7 @@ class UchroniaState(GameState):
     """The Forum, every player's Residence, the monopolies, the threshold and the bonus window."""
 
     LINE_RECORDED = LineRecorded
-    CONSTANT = GameState.CONSTANT | {"threshold", "last_turn_card", "_in_use"}
+    CONSTANT = GameState.CONSTANT | {"threshold", "last_turn_card", "_in_use", "vp_changes"}
 
     by_player: dict[str, Player]
     forum: dict[str, int]
@@ -101,10 +101,14 @@ class UchroniaState(GameState):
         # How many buildings of each name (case aside) are built or being built, for UCH-UNIQUE: kept by the
         # folds, dropped by a restore, counted again when next asked (None: not counted).
         self._in_use: dict[str, int] | None = None
+        # Counts every change of anyone's VP (a fold or a restore): UCH-THRESHOLD need not be asked again while it
+        # stands where the rule last found no one at the threshold (UchroniaEngine.note_threshold).
+        self.vp_changes = 0
 
     def restore(self, snapshot: bytes) -> None:
         super().restore(snapshot)
         self._in_use = None
+        self.vp_changes += 1
 
     def score(self, player: str) -> int:
         return self.by_player[player].vp
@@ -217,6 +221,7 @@ class UchroniaState(GameState):
     @folds(VpChanged)
     def _vp(self, e: VpChanged) -> None:
         self.by_player[e.player].vp += e.delta
+        self.vp_changes += 1
 
     @folds(MonopolySet)
     def _monopoly(self, e: MonopolySet) -> None:

@@ -202,4 +202,8 @@ STATISTICS = Statistics(
     charts=(("bars", "players", "player", "win_rate", "games"),
             ("lines", "turns", "player", "mean_vp", "turn"),
             ("heat", "buildings", "color", "built", "cost")),
+    links=(("players", "wins", "players/{player}/wins"), ("players", "mean_vp", "players/{player}/mean_vp"),
+           ("players", "buildings", "players/{player}/buildings"), ("turns", "mean_vp", "turns/{turn}/{player}/mean_vp"),
+           ("forum", "added", "forum/{color}/added"), ("forum", "removed", "forum/{color}/removed"),
+           ("summary", "tie_breaks", "tie_breaks")),
 )

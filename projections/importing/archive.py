@@ -7,7 +7,13 @@ processes (one per core, ``os.cpu_count()``), which read the store's game as
 it is (without writing), decide the new lines and seal them into rows, spilled
 to a temporary file so that memory stays flat; the calling process alone
 writes, each log's rows and catalog row in one transaction of its own, as
-:func:`~projections.importing.importer.import_log` does. The outcome per log
+:func:`~projections.importing.importer.import_log` does. A worker folds a new
+game's views too, into a private database (``ApartViews``), and the writer
+copies their rows in the same transaction (its ``along``: the views are then
+committed with the game); the game of a log it resumes, it folds from the rows.
+The pool takes a moment to start, and workers may fall behind: the writer
+imports itself, the ordinary way, any log no worker has begun (each log is
+claimed by one process, a file in the scratch folder). The outcome per log
 is the same as importing the logs one after another:
 
 * a log whose game the store moved since its worker read it (an earlier log
@@ -29,11 +35,10 @@ import signal
 import tempfile
 import threading
 import time
-from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
 
@@ -41,6 +46,8 @@ from gamelog.domain.errors import InputError, LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.projections.importing.importer import (
     BATCH,
+    Along,
+    AlongsideFailed,
     ImportInterrupted,
     ImportResult,
     LostRace,
@@ -54,6 +61,7 @@ from gamelog.projections.importing.importer import (
 from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.store.application import GameStore, GameSummary, sealed_rows
 from gamelog.projections.store.catalog import summarise
+from gamelog.projections.views.keeper import ApartViews as _Apart
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,9 @@ class Prepared:
     summary: GameSummary | None = None
     result: ImportResult | None = None
     errors: list[InputError] | None = None
+    views: str | None = None
+    """A new game's views, folded by the worker (``projections.views.keeper.ApartViews``): the file of their
+    (table, rows) chunks, None when the writer folds the rows itself (a game stored already)."""
 
 
 _store: GameStore | None = None  # a worker's store, opened once per process
@@ -118,11 +129,24 @@ def _running(pid: int) -> bool:
         return True  # no /proc: the signal's answer stands
 
 
-def prepare(path: str, scratch: str) -> Prepared | None:
-    """Decide one log against the store as it is; None when the ordinary import should do it (it says why).
+def claimed(claim: str) -> bool:
+    """Take the log whose claim file is ``claim``: True for the one process (a worker, or the writer) that
+    creates the file first, False for any other."""
+    try:
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def prepare(path: str, scratch: str, claim: str | None = None) -> Prepared | None:
+    """Decide one log against the store as it is; None when the ordinary import should do it (it says why), or
+    when the writer took the log itself (``claim``: :func:`claimed`).
 
     Runs in a worker process; writes nothing to the store.
     """
+    if claim is not None and not claimed(claim):
+        return None  # the writer imports it (it found no worker at it)
     try:
         with open(path, "rb") as handle:
             return _prepare(_store, handle, scratch)
@@ -145,6 +169,8 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
             encoder = msgspec.msgpack.Encoder()
             batch = engine.header_events() if version == 0 else []
             written, added, first, last, chain = version, 0, None, None, head
+            # A new game's views are folded here too, in parallel with the other workers: the writer copies them.
+            views = _Apart(game_id) if version == 0 else None
             with os.fdopen(fd, "wb") as out:
                 for line, event in pending:
                     batch.extend(engine.record(line, event))
@@ -152,12 +178,14 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
                     if len(batch) >= BATCH:
                         rows, chain = sealed_rows(written + 1, batch, chain)
                         _put(out, encoder.encode(rows))
+                        views = _fold_apart(views, batch)
                         written, batch = written + len(batch), []
                 if added:
                     batch.extend(engine.finish_log())
                 if batch:
                     rows, chain = sealed_rows(written + 1, batch, chain)
                     _put(out, encoder.encode(rows))
+                    views = _fold_apart(views, batch)
                     written += len(batch)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
@@ -165,20 +193,52 @@ def _prepare(store: GameStore, handle: BinaryIO, scratch: str) -> Prepared | Non
         if reader.errors:
             return Prepared(game_id, head, errors=reader.errors)
         return Prepared(game_id, head, result=ImportResult(Outcome.CONFLICT, game_id, message=conflict.message))
-    if reader.errors:
+    if reader.errors or written == version:
         os.remove(rows_path)
-        return Prepared(game_id, head, errors=reader.errors)
-    if written == version:
-        os.remove(rows_path)
+        if views is not None:
+            views.close()
+        if reader.errors:
+            return Prepared(game_id, head, errors=reader.errors)
         return None  # nothing new: the ordinary import says so (and writes a missing catalog row)
     return Prepared(game_id, head, rows_path, summarise(engine.state, written, chain.hex()),
-                    ImportResult(Outcome.IMPORTED, game_id, added, first, last))
+                    ImportResult(Outcome.IMPORTED, game_id, added, first, last), views=_views_file(views, scratch))
 
 
-def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResult:
+def _fold_apart(views: _Apart | None, events: list) -> _Apart | None:
+    """Fold events into a new game's views apart; None (the writer folds the rows) once that fails."""
+    if views is None:
+        return None
+    try:
+        views.fold(events)
+        return views
+    except Exception:  # what cannot be folded apart the writer folds, and says what is wrong
+        views.close()
+        return None
+
+
+def _views_file(views: _Apart | None, scratch: str) -> str | None:
+    """The file of a new game's views folded apart, as (table, rows) chunks; None when there are none."""
+    if views is None:
+        return None
+    fd, path = tempfile.mkstemp(prefix="views-", dir=scratch)
+    encoder = msgspec.msgpack.Encoder()
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for page in views.pages():
+                _put(out, encoder.encode(page))
+    except Exception:
+        os.remove(path)
+        return None
+    finally:
+        views.close()
+    return path
+
+
+def _write(store: GameStore, path: str, prepared: Prepared | None, along: Along | None = None) -> ImportResult:
     """Write what a worker decided, in one transaction; the ordinary import when it cannot be written as decided.
 
-    Raises what :func:`~projections.importing.importer.import_log` raises,
+    ``along`` folds the rows written in the same transaction (as ``import_log``'s does). Raises what
+    :func:`~projections.importing.importer.import_log` raises,
     :class:`~projections.importing.importer.ImportInterrupted` on Ctrl-C too.
     """
     if prepared is not None and prepared.errors is not None:
@@ -186,18 +246,22 @@ def _write(store: GameStore, path: str, prepared: Prepared | None) -> ImportResu
     if prepared is not None and prepared.rows is None and prepared.result is not None:
         return prepared.result  # a conflict: stored lines never change, so it stays one
     if prepared is None or store.head(prepared.game_id) != prepared.head:
-        return _ordinary(store, path)
+        return _ordinary(store, path, along)
     commit = _Commit()
     try:
-        result = _write_prepared(store, path, prepared, commit)
+        try:
+            result = _write_prepared(store, path, prepared, commit, along)
+        except AlongsideFailed:  # rolled back: written again without the views (their catch-up says what is wrong)
+            result = _write_prepared(store, path, prepared, commit, None)
     except ImportInterrupted:
         raise
     except KeyboardInterrupt:
         raise ImportInterrupted(path, commit.stored(store)) from None
-    return _ordinary(store, path) if result is None else result
+    return _ordinary(store, path, along) if result is None else result
 
 
-def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit) -> ImportResult | None:
+def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Commit,
+                    along: Along | None) -> ImportResult | None:
     """The rows and the catalog row in one transaction; None (nothing written) when the game moved since, or
     another importer's rows of it were stored first (a version collision)."""
     try:
@@ -205,9 +269,18 @@ def _write_prepared(store: GameStore, path: str, prepared: Prepared, commit: _Co
             with store.transaction() as cursor:
                 if store.head(prepared.game_id) != prepared.head:
                     return None  # another writer added to the game since the worker read it
+                folding = along(cursor) if along is not None else None
+                views = prepared.views if folding is not None else None
                 with open(prepared.rows, "rb") as handle:
                     for chunk in _chunks(handle):
                         store.insert_rows(cursor, prepared.game_id, chunk)
+                        if folding is not None and views is None:
+                            folding.fold_rows(prepared.game_id, chunk[0][0], chunk)
+                if views is not None:  # a new game's views, folded by the worker
+                    with open(views, "rb") as handle:
+                        folding.take(prepared.game_id, _chunks(handle, _VIEW_CHUNK))
+                if folding is not None:
+                    folding.finish()
                 store.save_summary(cursor, prepared.summary)
                 commit.result = prepared.result
                 commit.head = bytes.fromhex(prepared.summary.fingerprint)
@@ -223,23 +296,28 @@ def _put(out: BinaryIO, blob: bytes) -> None:
     out.write(blob)
 
 
-def _chunks(handle: BinaryIO) -> Iterator[list[tuple[int, str, bytes]]]:
-    """The row chunks of a worker's file, one at a time."""
-    decoder = msgspec.msgpack.Decoder(list[tuple[int, str, bytes]])
+_ROW_CHUNK = msgspec.msgpack.Decoder(list[tuple[int, str, bytes]])
+_VIEW_CHUNK = msgspec.msgpack.Decoder(tuple[str, list[tuple]])
+
+
+def _chunks(handle: BinaryIO, decoder: msgspec.msgpack.Decoder = _ROW_CHUNK) -> Iterator[Any]:
+    """The chunks of a worker's file (of rows, or of views), one at a time."""
     while size := handle.read(4):
         yield decoder.decode(handle.read(int.from_bytes(size, "little")))
 
 
-def _ordinary(store: GameStore, path: str) -> ImportResult:
+def _ordinary(store: GameStore, path: str, along: Along | None = None) -> ImportResult:
     with open(path, "rb") as handle:
-        return import_log(store, handle, path)
+        return import_log(store, handle, path, along=along)
 
 
-def import_logs(store: GameStore, paths: list[str], workers: int | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
+def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
+                along: Along | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
     """For each log in order, its path and the call that imports it (raising what ``import_log`` raises).
 
     The logs are decided ahead in worker processes; calling a log's import
-    writes it. Stop early (close the iterator) and the workers stop too.
+    writes it (and ``along`` folds what it writes, in its transaction). Stop
+    early (close the iterator) and the workers stop too.
     """
     workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
     with tempfile.TemporaryDirectory(prefix="gamelog-archive-") as scratch:
@@ -249,26 +327,50 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None) 
         context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                    initargs=(store.location, os.getpid()))
+        ahead = 2 * workers  # logs a worker decided or is deciding, past the one written: the disk holds little
+        futures: dict[int, Future] = {}
+        failed: list[BaseException] = []
+
+        def claim(n: int) -> str:
+            return os.path.join(scratch, f"claim-{n}")
+
+        def start() -> None:
+            # The first submission waits for the forkserver and the workers to start (a fresh interpreter
+            # importing gamelog): in a thread of its own, while the writer imports the first logs itself.
+            try:
+                for n in range(min(ahead, len(paths))):
+                    futures[n] = pool.submit(prepare, paths[n], scratch, claim(n))
+            except BaseException as exc:  # the pool cannot start: every log is the writer's
+                failed.append(exc)
+
+        starter = threading.Thread(target=start, name="archive-pool-start", daemon=True)
+        starter.start()
+        submitted = min(ahead, len(paths))
         try:
-            ahead: deque[tuple[str, Future]] = deque()
-            queue = iter(paths)
-            for path in queue:  # keep two logs a worker decided or deciding: the disk holds little ahead
-                ahead.append((path, pool.submit(prepare, path, scratch)))
-                if len(ahead) >= 2 * workers:
-                    break
-            while ahead:
-                path, future = ahead.popleft()
-                following = next(queue, None)
-                if following is not None:
-                    ahead.append((following, pool.submit(prepare, following, scratch)))
-                try:
-                    prepared = future.result()
-                except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+            for n, path in enumerate(paths):
+                if not starter.is_alive() and not failed:
+                    while submitted < min(n + 1 + ahead, len(paths)):
+                        futures[submitted] = pool.submit(prepare, paths[submitted], scratch, claim(submitted))
+                        submitted += 1
+                future = futures.pop(n, None)
+                # A log no worker has begun (the workers are starting, or busy with others) the writer imports
+                # itself rather than wait: the first logs while the pool starts, then any that are behind.
+                if (future is None or not future.done()) and claimed(claim(n)):
                     prepared = None
+                else:
+                    if future is None:  # a worker took it as it was being submitted
+                        starter.join()
+                        future = futures.pop(n)
+                    try:
+                        prepared = future.result()
+                    except BrokenProcessPool:  # a worker could not start (or died): the ordinary import, in turn
+                        prepared = None
                 try:
-                    yield path, (lambda p=path, d=prepared: _write(store, p, d))
+                    yield path, (lambda p=path, d=prepared: _write(store, p, d, along))
                 finally:
-                    if prepared is not None and prepared.rows is not None and os.path.exists(prepared.rows):
-                        os.remove(prepared.rows)
+                    for kept in (prepared.rows, prepared.views) if prepared is not None else ():
+                        if kept is not None and os.path.exists(kept):
+                            os.remove(kept)
         finally:
+            starter.join()
             pool.shutdown(wait=True, cancel_futures=True)

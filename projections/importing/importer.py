@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Protocol
 
 from gamelog.domain.engine import Engine
 from gamelog.domain.history import LineIndex
@@ -89,6 +89,35 @@ class _Commit:
         return self.result if store.head(self.result.game_id) == self.head else None
 
 
+class Alongside(Protocol):
+    """What folds the events an import writes in the import's own transaction (the views:
+    ``projections.views.keeper.FoldAlong``), so that they are up to date when it commits, and not before."""
+
+    def fold(self, game_id: str, first_version: int, events: list[Any]) -> None:
+        """Fold the events of ``game_id`` just appended, numbered from ``first_version``; raises AlongsideFailed."""
+
+    def fold_rows(self, game_id: str, first_version: int, rows: list[tuple[int, str, bytes]]) -> None:
+        """Fold sealed rows (version, topic, state) of ``game_id`` just inserted (decided in another process)."""
+
+    def take(self, game_id: str, chunks: Iterable[tuple[str, list[Any]]]) -> None:
+        """Write the views of the new game ``game_id`` as folded elsewhere (an archive's worker), as (table, rows)
+        chunks, instead of folding its events; raises AlongsideFailed."""
+
+    def finish(self) -> None:
+        """Write what is folded, before the import commits; raises AlongsideFailed."""
+
+
+Along = Callable[[Any], "Alongside | None"]
+"""Given an import's write cursor, once its transaction holds the store's write lock: what folds its events
+alongside, or None (then nothing does, and the views catch up after the import, as they would after another
+writer's)."""
+
+
+class AlongsideFailed(Exception):
+    """Raised by an :class:`Alongside` that cannot fold what it is given (views a rebuild must repair): the
+    import is done again without it, and what the views' catch-up then says of them stands."""
+
+
 class _Conflict(Exception):
     """The log differs from the stored game; ``message`` names the first line that differs."""
 
@@ -98,7 +127,7 @@ class _Conflict(Exception):
 
 
 def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
-               progress: Callable[[int], None] | None = None) -> ImportResult:
+               progress: Callable[[int], None] | None = None, along: Along | None = None) -> ImportResult:
     """Append a log's new events to the store.
 
     Raises :class:`~domain.errors.LogInvalid` (nothing stored) when the log
@@ -106,30 +135,50 @@ def import_log(store: GameStore, source: bytes | BinaryIO, filename: str,
     stored) when another writer held the store's lock past its lock timeout.
     Raises :class:`ImportInterrupted` on Ctrl-C, saying what was stored.
     Returns the outcome otherwise; ``progress`` is called with the current
-    line number after each batch written.
+    line number after each batch written. ``along`` folds the events written
+    in the same transaction (:data:`Along`; not for a stream that cannot be
+    read again, as a fold that fails means importing again without it).
     """
     commit = _Commit()
     start = None if isinstance(source, (bytes, bytearray, memoryview)) or not source.seekable() else source.tell()
+    again = start is not None or isinstance(source, (bytes, bytearray, memoryview))  # the log can be read again
     try:
         try:
-            return _import(store, source, filename, progress, commit)
+            return _import_along(store, source, start, filename, progress, commit, along if again else None)
         except LostRace as lost:
             # Another import of the game was stored first: read the log again against what it stored, so an
             # identical log is "already imported", a longer one adds its new lines, a different one a conflict.
-            if start is None and not isinstance(source, (bytes, bytearray, memoryview)):
+            if not again:
                 return lost.result  # a stream that cannot be read again
-            if start is not None:
-                source.seek(start)  # type: ignore[union-attr]
+            _rewind(source, start)
             try:
-                return _import(store, source, filename, progress, commit)
-            except LostRace as again:
-                return again.result
+                return _import_along(store, source, start, filename, progress, commit, along)
+            except LostRace as lost_again:
+                return lost_again.result
     except KeyboardInterrupt:
         raise ImportInterrupted(filename, commit.stored(store)) from None
 
 
+def _rewind(source: bytes | BinaryIO, start: int | None) -> None:
+    if start is not None:
+        source.seek(start)  # type: ignore[union-attr]
+
+
+def _import_along(store: GameStore, source: bytes | BinaryIO, start: int | None, filename: str,
+                  progress: Callable[[int], None] | None, commit: _Commit, along: Along | None) -> ImportResult:
+    """The import, with ``along`` folding its events; done again without it when that fold fails (its transaction
+    rolled back: nothing of the first attempt is stored)."""
+    try:
+        return _import(store, source, filename, progress, commit, along)
+    except AlongsideFailed:
+        if along is None:
+            raise
+        _rewind(source, start)
+        return _import(store, source, filename, progress, commit, None)
+
+
 def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress: Callable[[int], None] | None,
-            commit: _Commit) -> ImportResult:
+            commit: _Commit, along: Along | None = None) -> ImportResult:
     reader = LogReader(source)
     if reader.header is None:
         raise LogInvalid(filename, reader.errors)
@@ -137,7 +186,7 @@ def _import(store: GameStore, source: bytes | BinaryIO, filename: str, progress:
     try:
         with store_errors(store, filename, game_id), SpilledIndex() as index:  # bounded memory on logs of any length
             engine, version, pending = _resume(store, reader, index)
-            return _append(store, reader, filename, engine, version, pending, progress, commit)
+            return _append(store, reader, filename, engine, version, pending, progress, commit, along)
     except _Conflict as conflict:
         for _ in reader.events():  # an invalid log is reported as invalid, not as a conflict
             pass
@@ -203,18 +252,19 @@ def _resume(store: GameStore, reader: LogReader, index: LineIndex) -> tuple[Engi
 
 def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, version: int,
             pending: Iterator[tuple[int, Any]], progress: Callable[[int], None] | None,
-            commit: _Commit | None = None) -> ImportResult:
+            commit: _Commit | None = None, along: Along | None = None) -> ImportResult:
     """Decide the new lines and write them, with the catalog row, in one transaction.
 
     The catalog row is written whenever events are: a header-only log's too.
     A game stored without its row (as older gamelog stored a header-only
-    log) gets it now.
+    log) gets it now. ``along`` (:data:`Along`) folds the events written, in the same transaction.
     """
     commit = commit or _Commit()
     header = reader.header
     added, first_new, last_new = 0, None, None
     with store.transaction() as cursor:
         head = store.head(header.id)  # inside the transaction: no other writer can move it now
+        folding = along(cursor) if along is not None else None
         batch = engine.header_events() if version == 0 else []
         written = version  # the version of the last event handed to the store
         for line, event in pending:
@@ -223,6 +273,8 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
             first_new = first_new or line
             if len(batch) >= BATCH:
                 head = store.append(cursor, header.id, written + 1, batch, head)
+                if folding is not None:
+                    folding.fold(header.id, written + 1, batch)
                 written, batch = written + len(batch), []
                 if progress:
                     progress(reader.line)
@@ -232,7 +284,11 @@ def _append(store: GameStore, reader: LogReader, filename: str, engine: Engine, 
             batch.extend(engine.finish_log())
         if batch:
             head = store.append(cursor, header.id, written + 1, batch, head)
+            if folding is not None:
+                folding.fold(header.id, written + 1, batch)
             written += len(batch)
+        if folding is not None and written > version:
+            folding.finish()
         if written > version or store.summary(header.id) is None:
             store.save_summary(cursor, summarise(engine.state, written, head.hex()))
         if written > version:

@@ -174,22 +174,25 @@ def reconcile_format(name: str) -> ReconcileRender:
 @dataclass(frozen=True)
 class StatsFormat:
     """One ``stats`` format: how it writes the statistics (``table``: the one table asked for, None: all) and the
-    lines behind one figure (``--explain``)."""
+    lines behind one figure (``--explain``). A ``traced`` format's ``stats`` is given the document with the lines
+    behind its figures (``statistics.Traced``), every other's the document alone."""
 
     name: str
     stats: Callable[[Any, Layout, str | None], Iterable[str]]
     explain: Callable[[Any, Layout], Iterable[str]]
+    traced: bool = False
 
 
 STATS_FORMATS: dict[str, StatsFormat] = {}
 
 
 def register_stats_format(name: str, *, stats: Callable[[Any, Layout, str | None], Iterable[str]],
-                          explain: Callable[[Any, Layout], Iterable[str]]) -> StatsFormat:
-    """Register the ``stats`` format ``name``; raises ValueError when it is taken."""
+                          explain: Callable[[Any, Layout], Iterable[str]], traced: bool = False) -> StatsFormat:
+    """Register the ``stats`` format ``name`` (``traced``: its ``stats`` takes a ``statistics.Traced``); raises
+    ValueError when it is taken."""
     if name in STATS_FORMATS:
         raise ValueError(f"a stats format named {name!r} is registered already")
-    STATS_FORMATS[name] = StatsFormat(name, stats, explain)
+    STATS_FORMATS[name] = StatsFormat(name, stats, explain, traced)
     return STATS_FORMATS[name]
 
 
@@ -233,5 +236,5 @@ register_stats_format("json", stats=lambda doc, _, table: stats_json(doc, table)
                       explain=lambda explained, _: [encode(explained, indent=1) + "\n"])
 register_stats_format("csv", stats=lambda doc, _, table: stats_csv(doc, table),
                       explain=lambda explained, _: explain_csv(explained))
-register_stats_format("html", stats=lambda doc, _, table: stats_html(doc, table),
-                      explain=lambda explained, _: explain_html(explained))
+register_stats_format("html", stats=lambda traced, _, table: stats_html(traced, table),
+                      explain=lambda explained, _: explain_html(explained), traced=True)

@@ -9,9 +9,9 @@ order is made in Python, so both backends give the same bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
 
@@ -45,16 +45,10 @@ class Filters:
     clean: bool = False
 
 
-def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
-    """The SQL choosing the games (a query of one column, ``game``) and its parameters.
-
-    Queries read it as ``x.game IN (...)``, which both databases evaluate once (SQLite into a temporary index):
-    as a CTE joined to, SQLite evaluated its filters again for every row.
-    """
+def _conditions(kind: str, filters: Filters) -> tuple[list[str], list, list[str], list]:
+    """The SQL conditions on a game ``g`` (of ``view_stat_games``) of ``filters``, and their parameters: those of its
+    bucket (what the sums across games choose by), then those of the per-game filters (ids, side, player)."""
     where, params = ["g.kind = ?"], [kind]
-    if filters.ids:
-        where.append(f"g.game IN ({', '.join('?' * len(filters.ids))})")
-        params += filters.ids
     if filters.players is not None:
         where.append("g.players = ?")
         params.append(filters.players)
@@ -64,12 +58,6 @@ def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
     if filters.expansion is not None:
         where.append("g.expansions LIKE ?")
         params.append(f"%,{filters.expansion.casefold()},%")
-    if filters.side is not None:
-        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.side) = ?)")
-        params.append(filters.side.lower())
-    if filters.player is not None:
-        where.append("EXISTS (SELECT 1 FROM view_stat_seats s WHERE s.game = g.game AND LOWER(s.player) = ?)")
-        params.append(filters.player.lower())
     if filters.since is not None:
         where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) >= ?")
         params.append(filters.since)
@@ -80,7 +68,43 @@ def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
         where.append("NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
                      "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
                      "AND m.rule = f.rule AND m.message = f.message))")
-    return f"SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where)}", tuple(params)
+    each: list[str] = []
+    each_params: list = []
+    if filters.ids:
+        each.append(f"g.game IN ({', '.join('?' * len(filters.ids))})")
+        each_params += filters.ids
+    if filters.side is not None:
+        # A subquery of its own (not one a game): evaluated once, into a list both databases look games up in.
+        each.append("g.game IN (SELECT s.game FROM view_stat_seats s WHERE LOWER(s.side) = ?)")
+        each_params.append(filters.side.lower())
+    if filters.player is not None:
+        each.append("g.game IN (SELECT s.game FROM view_stat_seats s WHERE LOWER(s.player) = ?)")
+        each_params.append(filters.player.lower())
+    return where, params, each, each_params
+
+
+def chosen(kind: str, filters: Filters) -> tuple[str, tuple]:
+    """The SQL choosing the games (a query of one column, ``game``) and its parameters."""
+    where, params, each, each_params = _conditions(kind, filters)
+    return f"SELECT g.game FROM view_stat_games g WHERE {' AND '.join(where + each)}", tuple(params + each_params)
+
+
+def split(cursor: Any, kind: str, filters: Filters) -> tuple[list[str], list[str]]:
+    """The ids of the games ``filters`` choose, and of the games of their bucket (:func:`bucket_of`) that the
+    per-game filters leave out, each sorted: one query, whose per-game conditions are read once a game."""
+    where, params, each, each_params = _conditions(kind, filters)
+    kept = f"CASE WHEN {' AND '.join(each)} THEN 1 ELSE 0 END" if each else "1"
+    cursor.execute(f"SELECT g.game, {kept} AS kept FROM view_stat_games g WHERE {' AND '.join(where)}",
+                   tuple(each_params + params))
+    games: tuple[list[str], list[str]] = ([], [])
+    for game, kept_it in cursor.fetchall():
+        games[0 if kept_it else 1].append(game)
+    return sorted(games[0]), sorted(games[1])
+
+
+def bucket_of(filters: Filters) -> Filters:
+    """``filters`` without their per-game filters (ids, side, player): what the sums across games choose by."""
+    return replace(filters, ids=(), side=None, player=None)
 
 
 def kinds(cursor: Any) -> list[str]:
@@ -95,64 +119,93 @@ def stat_game_count(cursor: Any) -> int:
     return int(cursor.fetchone()[0])
 
 
+IDS = 900
+"""The most game ids one query names (SQLite before 3.32 takes 999 parameters)."""
+
+
 class ViewFigures:
     """The figures of the games of ``kind`` that ``filters`` choose, read through ``cursor`` (a ``Figures``).
 
     Every column has a name of its own: PostgreSQL's rows come back by name, and two ``count`` would be one.
     """
 
-    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters()):
+    def __init__(self, cursor: Any, kind: str, filters: Filters = Filters(), *, games: Sequence[str] | None = None):
+        """``games``: the ids of the games to read, when the caller has chosen them (:func:`split`)."""
         self.cursor = cursor
         self.kind = kind
-        self._chosen, self._params = chosen(kind, filters)
+        self._games = list(games) if games is not None else split(cursor, kind, filters)[0]
 
-    def _rows(self, sql: str, *params: Any) -> list[tuple]:
-        """Rows of ``sql``, whose ``{chosen}`` (the games chosen) comes before any other parameter."""
-        self.cursor.execute(sql.format(chosen=self._chosen), self._params + params)
-        # PostgreSQL sums integers as numeric (a Decimal): every sum here is a whole number.
-        return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
+    def _rows(self, sql: str, *params: Any, keys: int | None = None) -> list[tuple]:
+        """Rows of ``sql``, whose ``{chosen}`` is the games chosen: their ids as parameters (before any other), at most
+        :data:`IDS` a query, so that the choice is made once, not in each query. The rows of several queries are
+        added up by their first ``keys`` columns (every figure is a count or a sum over games: ``None``, lines,
+        are listed one after another)."""
+        found: dict[tuple, list] = {}
+        listed: list[tuple] = []
+        for at in range(0, max(len(self._games), 1), IDS):
+            some = self._games[at:at + IDS]
+            self.cursor.execute(sql.format(chosen=", ".join("?" * len(some)) or "NULL"), (*some, *params))
+            # PostgreSQL sums integers as numeric (a Decimal): every sum here is a whole number.
+            rows = [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in self.cursor.fetchall()]
+            if keys is None or len(self._games) <= IDS:
+                listed += rows
+                continue
+            for row in rows:
+                values = found.setdefault(row[:keys], [0] * (len(row) - keys))
+                for i, value in enumerate(row[keys:]):
+                    values[i] += value or 0
+        return listed if keys is None or len(self._games) <= IDS else [(*k, *v) for k, v in found.items()]
 
     def count(self) -> tuple[int, int]:
         (games, finished), = self._rows("SELECT COUNT(*) AS games, COUNT(r.game) AS finished FROM view_stat_games g "
-                                        "LEFT JOIN view_results r ON r.game = g.game WHERE g.game IN ({chosen})")
+                                        "LEFT JOIN view_results r ON r.game = g.game WHERE g.game IN ({chosen})", keys=0)
         return games, finished
 
     def sides(self) -> list[SideRow]:
         return [SideRow(*row) for row in self._rows(
             "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
             "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM view_stat_seats s "
-            "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.side")]
+            "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.side", keys=1)]
 
     def seats(self) -> list[tuple[int, int, int]]:
         return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) "
                           "AS wins FROM view_stat_seats s LEFT JOIN view_results r ON r.game = s.game "
-                          "WHERE s.game IN ({chosen}) GROUP BY s.seat")
+                          "WHERE s.game IN ({chosen}) GROUP BY s.seat", keys=1)
 
     def periods(self) -> list[PeriodRow]:
         return [PeriodRow(*row) for row in self._rows(
             "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, "
             "SUM(CAST(p.value AS BIGINT) * p.value) AS squares FROM view_stat_periods p "
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player WHERE p.game IN ({chosen}) "
-            "GROUP BY p.period, s.side")]
+            "GROUP BY p.period, s.side", keys=2)]
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
-        side = "COALESCE(s.side, '')" if by_side else "''"
-        group = ", s.side" if by_side else ""
-        rows = self._rows(
-            f"SELECT t.name, t.detail, {side} AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
-            "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
-            "FROM view_stat_tallies t LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
-            "LEFT JOIN view_results r ON r.game = t.game "
-            f"WHERE t.game IN ({{chosen}}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail{group}", fact)
+        # A game's tallies are one row a player: by side, each counts (as a side's games count its seats, and the
+        # sums count them); over every side, a game counts once. The index on (fact, game, ...) holds every column
+        # read, so only the chosen games' rows of the fact are read.
+        if by_side:
+            rows = self._rows(
+                "SELECT t.name, t.detail, COALESCE(s.side, '') AS side, COUNT(*) AS games, SUM(t.amount) AS amount, "
+                "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
+                "FROM view_stat_tallies t LEFT JOIN view_stat_seats s ON s.game = t.game AND s.player = t.player "
+                "LEFT JOIN view_results r ON r.game = t.game "
+                "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail, s.side", fact,
+                keys=3)
+        else:
+            rows = self._rows(
+                "SELECT t.name, t.detail, '' AS side, COUNT(DISTINCT t.game) AS games, SUM(t.amount) AS amount, "
+                "SUM(t.periods) AS periods, SUM(CASE WHEN r.winner = t.player THEN t.amount ELSE 0 END) AS won "
+                "FROM view_stat_tallies t LEFT JOIN view_results r ON r.game = t.game "
+                "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name, t.detail", fact, keys=3)
         return [FactTotal(*row) for row in rows]
 
     def games_with(self, fact: str) -> list[tuple[str, int]]:
         return self._rows("SELECT t.name, COUNT(DISTINCT t.game) AS games FROM view_stat_tallies t "
-                          "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name", fact)
+                          "WHERE t.game IN ({chosen}) AND t.fact = ? AND t.amount <> 0 GROUP BY t.name", fact, keys=1)
 
     def period_counts(self) -> list[tuple[int, int]]:
         return self._rows("SELECT n, COUNT(*) AS games FROM (SELECT p.game, MAX(p.period) AS n FROM view_stat_periods p "
-                          "WHERE p.game IN ({chosen}) GROUP BY p.game) AS lasted GROUP BY n")
+                          "WHERE p.game IN ({chosen}) GROUP BY p.game) AS lasted GROUP BY n", keys=1)
 
     def _explained(self, sql: str, *params: Any) -> list[Explained]:
         rows = self._rows(sql, *params)
@@ -187,6 +240,272 @@ class ViewFigures:
             "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player "
             "LEFT JOIN view_lines l ON l.game = p.game AND l.line = p.line "
             "WHERE p.game IN ({chosen}) AND s.side = ? AND p.period = ?", side, period)
+
+    def sides_held_twice(self) -> bool:
+        """Whether a chosen game seats two players of one side (then a side's seats are more than its games)."""
+        return any(self._rows("SELECT s.game, s.side FROM view_stat_seats s WHERE s.game IN ({chosen}) "
+                              "GROUP BY s.game, s.side HAVING COUNT(*) > 1"))
+
+    def trace(self, requests: Iterable[Request], limit: int,
+              known: dict[Request, tuple[int, int, int]] | None = None
+              ) -> dict[Request, tuple[int, int, int, list[Explained]]]:
+        """For each request (a ``*_lines`` call), (games, lines, total, the lines of its first ``limit`` games by
+        id): requests of one kind (method, fact, arguments given) are read together, counted in one query (unless
+        ``known`` gives every one's (games, lines, total)), and their lines read from the first games on, a few
+        hundred games at a time, until each has its ``limit``."""
+        known = known or {}
+        groups: dict[tuple, list[Request]] = {}
+        for request in requests:
+            shape = (request.method, request.args[0] if request.method == "fact_lines" else None,
+                     tuple(v is None for v in request.args))
+            groups.setdefault(shape, []).append(request)
+        found: dict[Request, tuple[int, int, int, list[Explained]]] = {}
+        for group in groups.values():
+            how = _lines_of(group[0])
+            # A figure of no key (an explain asking for every line of a fact) is one group: key 0.
+            keys, group_by = (how.keys, f" GROUP BY {', '.join(how.keys)}") if how.keys else (["0"], "")
+            wanted = {(_lines_of(r).values or (0,)): r for r in group}
+            if all(r in known for r in group):
+                counted = [(*key, *known[r]) for key, r in wanted.items() if known[r][1]]
+            else:
+                counted = self._rows(f"SELECT {', '.join(keys)}, COUNT(DISTINCT {how.game}) AS games, "
+                                     f"COUNT(*) AS lines, SUM({how.amount}) AS total "
+                                     f"{how.source.format(text='', chosen='{chosen}')}{group_by}", *how.params,
+                                     keys=len(keys))
+            totals = {row[:len(keys)]: row[len(keys):] for row in counted if row[:len(keys)] in wanted}
+            shown: dict[tuple, tuple[set, list[Explained]]] = {key: (set(), []) for key in totals}
+            sql = (f"SELECT {', '.join(keys)}, {how.game}, {how.line}, {how.amount}, {how.text} "
+                   f"{how.source.format(text=how.join, chosen='{chosen}')}")
+            at, size = 0, 100  # the first games in a small query: most figures have their first games there
+            while at < len(self._games) and any(len(shown[k][0]) < min(limit, totals[k][0]) for k in totals):
+                rows = ViewFigures(self.cursor, self.kind, games=self._games[at:at + size])._rows(sql, *how.params)
+                for *key, game_id, line, value, words in sorted(rows, key=lambda r: (r[len(keys)], r[len(keys) + 1])):
+                    games, listed = shown.get(tuple(key), (None, None))
+                    if games is None or (game_id not in games and len(games) >= limit):
+                        continue
+                    games.add(game_id)
+                    listed.append(Explained(game_id, line, words or "", value))
+                at, size = at + size, IDS
+            for key, (games, lines, total) in totals.items():
+                found[wanted[key]] = (games, lines, total, shown[key][1])
+        return found
+
+
+class Request(NamedTuple):
+    """What a game's ``explain`` asked of a ``Figures`` for one figure's lines: the method (``fact_lines``,
+    ``win_lines`` or ``score_lines``) and its arguments."""
+
+    method: str
+    args: tuple
+
+
+class Trace(NamedTuple):
+    """The lines behind one figure, as ``--explain`` gives them: how many ``games`` they come from, how many
+    ``lines``, their ``total``, and the lines of the first games (by id) in full (``shown``)."""
+
+    figure: str
+    games: int
+    lines: int
+    total: int
+    shown: list[Explained]
+
+
+class _Lines(NamedTuple):
+    """How the lines a :class:`Request` asks for are read, as SQL: ``keys``, the columns that tell apart the figures
+    of requests of its kind (the arguments given); ``source``, the FROM and WHERE of every such line (``{chosen}``:
+    the games; ``{text}``: where ``join``, the join to the lines' words, goes when they are read); its ``game``,
+    ``line``, ``amount`` and ``text`` columns; its ``params``; and ``values``, the request's values of ``keys``."""
+
+    keys: list[str]
+    source: str
+    game: str
+    line: str
+    amount: str
+    join: str
+    text: str
+    params: tuple
+    values: tuple
+
+
+def _lines_of(request: Request) -> _Lines:
+    """How ``request``'s lines are read (what ``ViewFigures``' method of that name reads, grouped by its keys)."""
+    if request.method == "fact_lines":
+        fact, *given = request.args
+        keys = [c for c, v in zip(("f.name", "f.detail", "s.side"), given) if v is not None]
+        # The players' sides only when a side is asked for (a seat is one a game and player: the rows are the same).
+        seats = " LEFT JOIN view_stat_seats s ON s.game = f.game AND s.player = f.player" if given[2] is not None else ""
+        return _Lines(keys, f"FROM view_stat_facts f{seats} {{text}} WHERE f.game IN ({{chosen}}) AND f.fact = ? "
+                      "AND f.amount <> 0", "f.game", "f.line", "f.amount", *_words("f"), (fact,),
+                      tuple(v for v in given if v is not None))
+    if request.method == "win_lines":
+        return _Lines(["s.side"], "FROM view_results r JOIN view_stat_seats s ON s.game = r.game AND s.player = r.winner "
+                      "WHERE r.game IN ({chosen})", "r.game", "r.line", "1", "", "r.reason", (), request.args)
+    side, period = request.args
+    if period is None:
+        return _Lines(["s.side"], "FROM view_stat_seats s {text} WHERE s.game IN ({chosen})", "s.game", "s.line",
+                      "s.score", *_words("s"), (), (side,))
+    return _Lines(["s.side", "p.period"], "FROM view_stat_periods p JOIN view_stat_seats s ON s.game = p.game "
+                  "AND s.player = p.player {text} WHERE p.game IN ({chosen})", "p.game", "p.line", "p.value",
+                  *_words("p"), (), (side, period))
+
+
+def _words(table: str) -> tuple[str, str]:
+    """The join to the words of a line read from ``table`` (its ``game`` and ``line``), and their column."""
+    return f"LEFT JOIN view_lines l ON l.game = {table}.game AND l.line = {table}.line", "l.text"
+
+
+class _Asked:
+    """A ``Figures`` that answers with ``figures``' figures (each asked once) and, asked for lines, records what
+    was asked (:class:`Request`) and gives none: a game's ``explain`` run on it says which lines make a figure."""
+
+    def __init__(self, figures: Any):
+        self._figures = figures
+        self._known: dict[tuple, Any] = {}
+        self.asked: list[Request] = []
+
+    def _once(self, name: str, *args: Any) -> Any:
+        if (name, args) not in self._known:
+            self._known[(name, args)] = getattr(self._figures, name)(*args)
+        return self._known[(name, args)]
+
+    def count(self) -> tuple[int, int]:
+        return self._once("count")
+
+    def sides(self) -> list[SideRow]:
+        return self._once("sides")
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        return self._once("seats")
+
+    def periods(self) -> list[PeriodRow]:
+        return self._once("periods")
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        return self._once("tallies", fact, by_side)
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return self._once("games_with", fact)
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return self._once("period_counts")
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        self.asked.append(Request("fact_lines", (fact, name, detail, side)))
+        return []
+
+    def win_lines(self, side: str) -> list[Explained]:
+        self.asked.append(Request("win_lines", (side,)))
+        return []
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        self.asked.append(Request("score_lines", (side, period)))
+        return []
+
+
+def cell_figure(template: str, columns: tuple[str, ...], row: tuple) -> str | None:
+    """The figure a ``links`` template names for a row of a table (None when a value it needs is none, or holds a
+    ``/``, which ``--explain`` reads as a separator)."""
+    values = dict(zip(columns, row))
+    try:
+        figure = template.format(**{k: "" if v is None else str(v) for k, v in values.items()})
+    except (KeyError, IndexError):
+        return None
+    needed = [values.get(name) for name in _placeholders(template)]
+    if any(v is None or "/" in str(v) or str(v) == "" for v in needed):
+        return None
+    return figure
+
+
+def _placeholders(template: str) -> list[str]:
+    import string
+
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def linked_cells(statistics: Any, document: Any) -> list[tuple[str, str, Any, str]]:
+    """Every cell of the document's tables that ``statistics.links`` names a figure for: (table, column, the row's
+    first value, figure); in ``summary`` the row is the figure's own."""
+    cells = []
+    for table in tables(document):
+        for name, column, template in statistics.links:
+            if name != table.name:
+                continue
+            for row in table.rows:
+                if table.name == "summary":
+                    if row[0] == column:
+                        cells.append((table.name, column, row[0], template))
+                    continue
+                if column not in table.columns:
+                    continue
+                figure = cell_figure(template, table.columns, row)
+                if figure is not None:
+                    cells.append((table.name, column, row[0], figure))
+    return cells
+
+
+@dataclass(frozen=True)
+class Traced:
+    """A statistics document with the lines behind its figures, for a page that links each figure to them.
+
+    ``traces``: each linked figure's :class:`Trace` (:func:`traces`); ``reports``: the folder of the games' own
+    reports, as the page links to it (relative to the page; a game's report is ``reports/`` + :func:`report_name`);
+    ``command``: the ``gamelog stats`` command (its filters) that, given ``--explain FIGURE``, lists all of a
+    figure's lines; ``listed``: the most games a figure lists.
+    """
+
+    document: Any
+    traces: dict[str, Trace]
+    reports: str
+    command: str
+    listed: int
+
+
+def report_name(game: str) -> str:
+    """The file name of a game's report in the reports' folder: its id, every character but letters, digits and
+    ``_.-~`` written ``%XX`` (an id may hold ``/`` or anything), then ``.html``."""
+    from urllib.parse import quote
+
+    return quote(game, safe="") + ".html"
+
+
+def _known_counts(figures: Any, lines: "ViewFigures",
+                  requests: Iterable[Request]) -> dict[Request, tuple[int, int, int]]:
+    """(games, lines, total) of the requests for a side's scores that the figures already count: a side's final
+    scores are its seats (``sides``), its scores after a period its rows of that period (``periods``), each a line,
+    and their total its ``score``; they are as many games, unless a game seats two players of one side."""
+    scores = [r for r in requests if r.method == "score_lines"]
+    if not scores or lines.sides_held_twice():
+        return {}
+    sides = {row.side: row for row in figures.sides()}
+    periods = {(row.side, row.period): row for row in figures.periods()}
+    known = {}
+    for request in scores:
+        side, period = request.args
+        row = sides.get(side) if period is None else periods.get((side, period))
+        known[request] = (row.games, row.games, row.score) if row is not None else (0, 0, 0)
+    return known
+
+
+def traces(statistics: Any, document: Any, figures: Any, lines: "ViewFigures", limit: int) -> dict[str, Trace]:
+    """The lines behind each figure a cell of ``document`` links to (:func:`linked_cells`), as ``--explain`` gives
+    them: ``statistics.explain`` is run on ``figures`` (which made the document) to learn which lines each figure
+    rests on, and ``lines`` (the same games, read game by game) reads them a kind at a time, counting them all and
+    keeping those of each figure's first ``limit`` games. A figure ``explain`` does not know (a secret objective
+    was never revealed) has no trace."""
+    asked = _Asked(figures)
+    wanted: dict[str, Request] = {}
+    for _, _, _, figure in linked_cells(statistics, document):
+        if figure in wanted:
+            continue
+        asked.asked.clear()
+        try:
+            statistics.explain(asked, figure)
+        except KeyError:
+            continue
+        if len(asked.asked) == 1:  # a figure made of one kind of line (every game's explain, so far)
+            wanted[figure] = asked.asked[0]
+    found = lines.trace(set(wanted.values()), limit, _known_counts(asked, lines, wanted.values()))
+    return {figure: Trace(figure, *found.get(request, (0, 0, 0, []))) for figure, request in wanted.items()}
 
 
 def summable(filters: Filters) -> bool:
@@ -284,6 +603,74 @@ class SummedFigures:
 
     def score_lines(self, side: str, period: int | None) -> list[Explained]:
         return self._lines.score_lines(side, period)
+
+
+def _less(whole: list[tuple], part: list[tuple], keys: int) -> list[tuple]:
+    """The rows of ``whole`` less those of ``part`` (rows of ``keys`` key columns, then counts), keyed alike; a row
+    whose first count (its games) comes to 0 goes, as the figures of no game have none."""
+    left = {row[:keys]: list(row[keys:]) for row in whole}
+    for row in part:
+        values = left.setdefault(row[:keys], [0] * (len(row) - keys))
+        for at, value in enumerate(row[keys:]):
+            values[at] -= value
+    return [(*key, *values) for key, values in left.items() if values[0]]
+
+
+class LessFigures:
+    """The figures of a bucket's games less those of some of them: every figure a ``Figures`` gives is a count or
+    a sum over games, so the figures of the games a per-game filter chooses are those of their bucket
+    (:class:`SummedFigures`, one query) less those of the games it leaves out (:class:`ViewFigures`, read game by
+    game): when a filter keeps most of a bucket, fewer games are read. The lines behind a figure are read from
+    ``lines`` (the chosen games')."""
+
+    def __init__(self, whole: Any, left_out: Any, lines: Any):
+        self._whole, self._left_out, self._lines = whole, left_out, lines
+
+    def count(self) -> tuple[int, int]:
+        (games, finished), (less_games, less_finished) = self._whole.count(), self._left_out.count()
+        return games - less_games, finished - less_finished
+
+    def sides(self) -> list[SideRow]:
+        return [SideRow(*row) for row in _less(self._whole.sides(), self._left_out.sides(), 1)]
+
+    def seats(self) -> list[tuple[int, int, int]]:
+        return _less(self._whole.seats(), self._left_out.seats(), 1)
+
+    def periods(self) -> list[PeriodRow]:
+        return [PeriodRow(*row) for row in _less(self._whole.periods(), self._left_out.periods(), 2)]
+
+    def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
+        return [FactTotal(*row) for row in _less(self._whole.tallies(fact, by_side),
+                                                 self._left_out.tallies(fact, by_side), 3)]
+
+    def games_with(self, fact: str) -> list[tuple[str, int]]:
+        return _less(self._whole.games_with(fact), self._left_out.games_with(fact), 1)
+
+    def period_counts(self) -> list[tuple[int, int]]:
+        return _less(self._whole.period_counts(), self._left_out.period_counts(), 1)
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        return self._lines.fact_lines(fact, name, detail, side)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._lines.win_lines(side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        return self._lines.score_lines(side, period)
+
+
+def figures_of(cursor: Any, kind: str, filters: Filters) -> Any:
+    """The ``Figures`` of the games ``filters`` choose, read the quickest way: the sums across games when the
+    filters are :func:`summable`; else the chosen games read game by game, or, when the per-game filters leave
+    out fewer games of their bucket than they keep, the bucket's sums less the games left out
+    (:class:`LessFigures`). Every way gives the same figures (tests/test_stats_real.py)."""
+    if summable(filters):
+        return SummedFigures(cursor, kind, filters)
+    games, left_out = split(cursor, kind, filters)
+    read = ViewFigures(cursor, kind, filters, games=games)
+    if len(left_out) >= len(games):
+        return read
+    return LessFigures(SummedFigures(cursor, kind, bucket_of(filters)), ViewFigures(cursor, kind, games=left_out), read)
 
 
 # -- the document as tables --------------------------------------------------------------------

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
+import shlex
 from html import escape
+from itertools import groupby
+from urllib.parse import quote
 from typing import Any, Iterable, Iterator
 
 from gamelog.domain.messages import plural
@@ -19,7 +22,8 @@ from gamelog.domain.games import GAMES
 from gamelog.projections.reports.charts import PALETTE
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
-from gamelog.projections.reports.statistics import Explanation, Table, tables
+from gamelog.projections.reports.statistics import (Explanation, Table, Trace, Traced, cell_figure, report_name,
+                                                    tables)
 
 CELL = 32
 """The widest a text cell is printed (longer names are cut, ending in ``~``)."""
@@ -250,27 +254,100 @@ _NUMERIC = ' class="n"'
 _CHARTS = {"bars": _bars, "lines": _lines, "heat": _heat}
 
 
-def stats_html(document: Any, only: str | None = None) -> Iterator[str]:
-    """One self-contained page: the charts the game's statistics name, then every table (scrolling on a phone)."""
+def stats_html(traced: Traced, only: str | None = None) -> Iterator[str]:
+    """One self-contained page: the charts the game's statistics name, then every table (scrolling on a phone).
+
+    Each figure the game's statistics link (``Statistics.links``) opens, on the same page, the games and lines it
+    rests on (``traced.traces``: those of its first games in full, then how many more and the ``--explain``
+    command listing them all), each game linking to its own report (``traced.reports``), at the line.
+    """
+    document = traced.document
     title = escape(_title(document))
     yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-           f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n")
+           f"<title>{title}</title><style>{_STYLE}{_TRACE_STYLE}</style></head><body>\n<h1>{title}</h1>\n")
     statistics = GAMES[document.game].statistics if document.game in GAMES else None
     for kind, name, *columns in (statistics.charts if statistics is not None else ()):
         table = _rows_of(document, name)
         if table is not None and table.rows:
             yield _CHARTS[kind](table, *columns) + "\n"
+    anchors: dict[str, tuple[str, str]] = {}  # figure -> its section's id and table, in the order linked
+    links = [link for link in (statistics.links if statistics is not None else ()) if link[2]]
     for table in tables(document):
         if only is not None and table.name != only:
             continue
-        yield f"<h2>{escape(table.name)}</h2>\n<div class=\"scroll\"><table>\n"
+        linked = {column: template for name, column, template in links if name == table.name}
+        yield (f"<h2 id=\"t-{escape(table.name)}\">{escape(table.name)}</h2>\n<div class=\"scroll\"><table>\n")
         yield "<tr>" + "".join(f"<th>{escape(c)}</th>" for c in table.columns) + "</tr>\n"
         for row in table.rows:
-            yield "<tr>" + "".join(
-                f"<td{_NUMERIC if not isinstance(v, str) else ''}>{escape(cell(v))}</td>" for v in row) + "</tr>\n"
+            cells = []
+            for column, v in zip(table.columns, row):
+                text = escape(cell(v))
+                figure = _figure_of(table, row, column, linked)
+                if table.name == "summary" and column == "value":
+                    figure = _figure_of(table, row, row[0], linked)
+                if figure is not None and figure in traced.traces:
+                    anchor, _ = anchors.setdefault(figure, (f"f{len(anchors) + 1}", table.name))
+                    text = f'<a href="#{anchor}" title="the games behind {escape(figure)}">{text}</a>'
+                cells.append(f"<td{_NUMERIC if not isinstance(v, str) else ''}>{text}</td>")
+            yield "<tr>" + "".join(cells) + "</tr>\n"
         yield "</table></div>\n"
+    if anchors:
+        yield ("<h2 id=\"games\">the games behind each figure</h2>\n<p>A figure of the tables above opens here the "
+               "games and lines it rests on, as <code>gamelog stats --explain FIGURE</code> lists them; a game opens "
+               f"its own report (in <code>{escape(traced.reports)}/</code>), at the line.</p>\n")
+        for figure, (anchor, table_name) in anchors.items():
+            yield from _trace_html(traced, traced.traces[figure], anchor, table_name)
     yield "</body></html>\n"
+
+
+_TRACE_STYLE = """
+.trace{display:none;border-left:3px solid #0072b2;padding-left:0.5rem;margin:1rem 0}
+.trace:target{display:block}.trace h3{font-size:1rem;margin:0.3rem 0;overflow-wrap:anywhere}
+.trace code{overflow-wrap:anywhere}td a{color:inherit}
+.games{padding-left:1.1rem;font-size:0.9rem}.games ul{padding-left:1rem;margin:0.1rem 0 0.4rem}
+.games li{overflow-wrap:anywhere}.games b{font-weight:600;font-variant-numeric:tabular-nums}
+"""
+
+
+def _figure_of(table: Table, row: tuple, column: str, linked: dict[str, str]) -> str | None:
+    """The figure a table's cell links to (``summary``: its row named ``column``), or None."""
+    template = linked.get(column)
+    if template is None:
+        return None
+    if table.name == "summary":
+        return template if row[0] == column else None
+    return cell_figure(template, table.columns, row)
+
+
+def _report_href(traced: Traced, game: str) -> str:
+    return quote(traced.reports.replace("\\", "/").rstrip("/")) + "/" + quote(report_name(game))
+
+
+def _trace_html(traced: Traced, trace: Trace, anchor: str, table: str) -> Iterator[str]:
+    """One figure's games and lines: those of its first games, by game, then how many more and the command that
+    lists them all; a link back to its ``table``."""
+    games = len({line.game for line in trace.shown})
+    counted = (f"{trace.total} from {plural(trace.lines, 'line')} in {plural(trace.games, 'game')}" if trace.lines
+               else "no line counts toward it in the games chosen")
+    yield (f'<section class="trace" id="{anchor}"><h3>{escape(trace.figure)}</h3>\n<p>{counted} '
+           f'(<a href="#t-{escape(table)}">back to {escape(table)}</a>)</p>\n')
+
+    if trace.shown:
+        # A list by game (each line's words wrap at the page's width: a table squeezed them on a phone).
+        yield '<ul class="games">\n'
+        for game, lines in groupby(trace.shown, key=lambda line: line.game):
+            href = escape(_report_href(traced, game))
+            yield f'<li><a href="{href}">{escape(clean(game))}</a><ul>'
+            yield "".join(f'<li><a href="{href}#line={line.line}">line {line.line}</a> <b>{line.amount:+d}</b> '
+                          f"{escape(clean(line.text))}</li>" for line in lines)
+            yield "</ul></li>\n"
+        yield "</ul>\n"
+    if trace.games > games:
+        command = f"{traced.command} --explain {shlex.quote(trace.figure)}"
+        yield (f"<p>and {plural(trace.games - games, 'more game')} (the first {games} are listed): "
+               f"<code>{escape(command)}</code> lists every line.</p>\n")
+    yield "</section>\n"
 
 
 # -- --explain -------------------------------------------------------------------------------------

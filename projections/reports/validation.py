@@ -20,7 +20,7 @@ import msgspec
 from gamelog.domain.events import FindingRaised
 from gamelog.domain.messages import finding, input_error, plural, severity_counts
 from gamelog.domain.reader import LogReader
-from gamelog.domain.replay import HistoryNeeded, decide_lines
+from gamelog.domain.replay import HistoryNeeded, decide_findings, decide_lines
 from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
 
@@ -101,15 +101,19 @@ def check_log(path: str, source: BinaryIO | None = None) -> CheckedLog:
 
 def _decide(handle: BinaryIO, checked: CheckedLog) -> LogReader:
     """Decide the log in ``handle``, each finding into ``checked``; the reader that read it (its errors)."""
-    seekable = handle.seekable()
     reader = LogReader(handle)
     try:
-        # Without a correction, nothing a correction needs is kept; a source that cannot be read again keeps it all.
-        with SpilledIndex() as index:
-            for _, events in decide_lines(reader, index if not seekable else None, history=not seekable):
-                for e in events:  # most lines find nothing: one type test an event, no call
-                    if type(e) is FindingRaised:
-                        _spool_finding(e, checked)
+        if handle.seekable():
+            # Without a correction, nothing a correction needs is kept, nor any event but the findings.
+            for e in decide_findings(reader):
+                _spool_finding(e, checked)
+        else:
+            # A source that cannot be read again keeps it all.
+            with SpilledIndex() as index:
+                for _, events in decide_lines(reader, index):
+                    for e in events:  # most lines find nothing: one type test an event, no call
+                        if type(e) is FindingRaised:
+                            _spool_finding(e, checked)
         return reader
     except HistoryNeeded as needed:
         first_correction = needed.line

@@ -4,7 +4,9 @@ Each log is imported whole or not at all (``projections.importing``); what
 became of it is a value (:class:`LogImported`), handed out as soon as it is
 known. Interrupted (Ctrl-C), :meth:`Importer.interrupted` says exactly what
 was stored, what was not, and where the views stand (:class:`Interruption`).
-The views are brought up to date at the end of every import.
+Each import folds its events into the views in its own transaction when they
+are up to date with the store (``ViewKeeper.alongside``); a catch-up at the end
+folds whatever they missed before (another writer's events).
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class Importer:
             yield cls(opened, logs, **options)
 
     def outcomes(self) -> Iterator[LogConverted | LogImported]:
-        """Import each log in turn, handing out what became of it; then bring the views up to date.
+        """Import each log in turn (its views folded with it), handing out what became of it; then bring the views
+        up to date.
 
         Raises :class:`~.errors.BadInput` for an export that cannot be
         converted (the logs after it are not imported), ``StoreBusy`` when
@@ -125,6 +128,7 @@ class Importer:
         :class:`~projections.importing.importer.ImportInterrupted` (a
         KeyboardInterrupt) on Ctrl-C: :meth:`interrupted` says what was stored.
         """
+        self._keeper = ViewKeeper(self.store)
         with closing(self._runs()) as runs:
             for path, run in runs:
                 self._begun.append(path)  # finished, or interrupted: what is stored of it is said either way
@@ -136,24 +140,24 @@ class Importer:
                     outcome = self._import(path, run)
                 yield outcome
                 self._told.add(path)
-        ViewKeeper(self.store).catch_up()
+        self._keeper.catch_up()  # what the views missed before the imports, if anything (each import folds its own)
 
     def _runs(self) -> Iterator[tuple[str, Callable[[], ImportResult] | None]]:
         """Each log with the call that imports it: several plain logs are decided in worker processes, one a
         core."""
         if self.source_format is None and len(self.logs) > 1 and (os.cpu_count() or 1) > 1 and STDIN not in self.logs:
-            yield from import_logs(self.store, self.logs)
+            yield from import_logs(self.store, self.logs, along=self._keeper.alongside)
             return
         for path in self.logs:
             yield path, (None if self.source_format is not None else lambda path=path: self._import_file(path))
 
     def _import_file(self, path: str) -> ImportResult:
         if path == STDIN:
-            return import_log(self.store, read_input(path), input_name(path))
+            return import_log(self.store, read_input(path), input_name(path), along=self._keeper.alongside)
         shown = self.progress is not None and os.path.getsize(path) >= PROGRESS_FROM_BYTES
         with open(path, "rb") as handle, \
                 (self.progress(count_lines(path), f"importing {path}") if shown else nullcontext(None)) as advance:
-            return import_log(self.store, handle, path, advance)
+            return import_log(self.store, handle, path, advance, along=self._keeper.alongside)
 
     @staticmethod
     def _import(given: str, run: Callable[[], ImportResult]) -> LogImported:
@@ -172,7 +176,8 @@ class Importer:
         path = input_name(path)
         try:
             superseded = superseding(self.store, log, path)
-            return LogImported(path, import_log(self.store, superseded.log, f"{path} (converted)"),
+            return LogImported(path, import_log(self.store, superseded.log, f"{path} (converted)",
+                                                along=self._keeper.alongside),
                                superseded=superseded.voided)
         except LogInvalid as invalid:
             return LogImported(path, None, tuple(invalid.lines()))

@@ -10,13 +10,15 @@ nothing is stored.
 
 from __future__ import annotations
 
+import os
+import shlex
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.registry import Layout, stats_format
-from gamelog.projections.reports.statistics import (Explanation, Filters, SummedFigures, ViewFigures, explanation,
-                                                    kinds, stat_game_count, summable, table_names)
+from gamelog.projections.reports.statistics import (Explanation, Filters, Traced, ViewFigures, explanation, figures_of,
+                                                    kinds, report_name, split, stat_game_count, table_names, traces)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
@@ -25,9 +27,10 @@ from gamelog.projections.views.keeper import ViewKeeper, create_views, views_dam
 from .converting import convert_file
 from .errors import BadInput, GameNotFound, PlayerNotFound
 from .outputs import check_output
+from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
 
-__all__ = ["Filters", "explain", "stats", "stats_pieces", "stats_tables"]
+__all__ = ["Filters", "counted_games", "explain", "game_reports", "stats", "stats_pieces", "stats_tables", "stats_traced"]
 
 
 @contextmanager
@@ -141,8 +144,69 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        figures = SummedFigures(cursor, kind, chosen) if summable(chosen) else ViewFigures(cursor, kind, chosen)
-        return _statistics(kind).document(figures)
+        return _statistics(kind).document(figures_of(cursor, kind, chosen))
+
+
+LISTED = 50
+"""The most games the HTML page lists behind one figure (the rest: how many, and the ``--explain`` command)."""
+
+
+def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+                 source_format: str | None = None, as_player: str | None = None, reports: str = "stats-games",
+                 listed: int = LISTED) -> Traced:
+    """The statistics document of :func:`stats` with the lines behind each figure it links (``Statistics.links``):
+    for each, the games and lines ``--explain`` gives, those of its first ``listed`` games (by id) in full. The
+    page links each game to its report in ``reports`` (a folder, as the page names it). Raises what :func:`stats`
+    raises."""
+    with _views(store, arguments, source_format) as (cursor, ids):
+        _check_viewer(cursor, as_player)
+        kind = _kind(cursor, game)
+        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
+        statistics = _statistics(kind)
+        figures = figures_of(cursor, kind, chosen)
+        document = statistics.document(figures)
+        found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
+    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
+
+
+def _command(kind: str, filters: Filters, arguments: Sequence[str], source_format: str | None) -> str:
+    """The ``gamelog stats`` command choosing these games (without ``--store``): ``--explain FIGURE`` completes it."""
+    words = ["gamelog", "stats", *arguments, "--game", kind]
+    for option, value in (("--from", source_format), ("--players", filters.players), ("--goal", filters.goal),
+                          ("--expansion", filters.expansion), ("--faction", filters.side),
+                          ("--player", filters.player), ("--since", filters.since), ("--until", filters.until)):
+        if value is not None:
+            words += [option, str(value)]
+    if filters.clean:
+        words.append("--clean")
+    words += filters.ids
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def counted_games(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
+                  filters: Filters = Filters()) -> list[str]:
+    """The ids of the stored games the statistics count (sorted): those whose reports the page links to. Raises
+    :class:`~.errors.BadInput` for logs or exports named (their reports: import them first), and what
+    :func:`stats` raises."""
+    if any(is_log_file(a) for a in arguments):
+        raise BadInput("the games' reports are written for stored games: import the logs first, or leave out "
+                       "--write-reports")
+    with _views(store, arguments, None) as (cursor, ids):
+        kind = _kind(cursor, game)
+        return split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
+
+
+def game_reports(store: str, games: Sequence[str], folder: str, *, page: str | None = None
+                 ) -> Iterator[tuple[str, str, Any]]:
+    """Each game's HTML report (``gamelog report``'s own service), for the caller to write: (id, the file in
+    ``folder`` it goes to, a context manager giving its pieces). Raises :class:`~.errors.BadInput` when ``folder``
+    is a file, or a report's file would replace the store or the page (``page``), and what ``report`` raises."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise BadInput(f"--reports {folder} is a file, not a folder: the games' reports go in a folder")
+    for game_id in games:
+        path = os.path.join(folder, report_name(game_id))
+        check_output(path, store=store, inputs=[page] if page else [])
+        yield game_id, path, report(game_id, store, fmt="html", output=path)
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
@@ -188,8 +252,12 @@ def stats_pieces(document: Any, fmt: str = "text", *, table: str | None = None, 
         raise BadInput(exc.args[0]) from None
     if isinstance(document, Explanation):
         return chosen.explain(document, layout)
+    if isinstance(document, Traced) and not chosen.traced:
+        document = document.document
+    elif chosen.traced and not isinstance(document, Traced):
+        document = Traced(document, {}, "stats-games", "", LISTED)
     if table is not None:
-        known = table_names(type(document))
+        known = table_names(type(document.document if isinstance(document, Traced) else document))
         if table not in known:
             raise BadInput(f"no table {table!r} (known: {', '.join(known)})")
     return chosen.stats(document, layout, table)

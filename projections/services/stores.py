@@ -51,9 +51,10 @@ class Store:
         :class:`~gamelog.errors.LogInvalid` (every input error; nothing stored), :class:`~gamelog.errors.BadInput` for
         a file that cannot be read, and the store's errors.
         """
+        keeper = ViewKeeper(self._store)
         with opened_source(source, name) as (handle, name, _):
-            result = import_log(self._store, handle, name)
-        ViewKeeper(self._store).catch_up()
+            result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
+        keeper.catch_up()  # what they missed before it, if anything
         return result
 
     def games(self) -> list[GameSummary]:

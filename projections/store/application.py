@@ -176,7 +176,7 @@ class GameStore(Application):
         return template.format(table=self.backend.table(CATALOG), marks=", ".join([self.backend.mark] * 10))
 
     @contextmanager
-    def transaction(self) -> Iterator[Any]:
+    def transaction(self, durable: bool = True) -> Iterator[Any]:
         """A write transaction's cursor: committed on normal exit, rolled back on any exception.
 
         It holds the write lock from the start. Raises :class:`StoreBusy` when
@@ -184,12 +184,14 @@ class GameStore(Application):
         :class:`VersionCollision` (now or at commit) when another writer stored
         the same event version first, and :class:`StoreReadOnly` on a store
         opened read-only; what the body raises passes as it is, unless it is
-        the database's (then it is one of gamelog's errors).
+        the database's (then it is one of gamelog's errors). ``durable=False``
+        for a transaction that writes only the views and their position (the
+        backend's ``writing``: its commit may be lost in a crash, whole).
         """
         if self.read_only:
             raise StoreReadOnly(f"the store {self.location} is read-only for you (you may not write the file or its "
                                 "folder): nothing can be stored or updated there")
-        with self.backend.writing() as cursor:
+        with self.backend.writing(durable) as cursor:
             yield cursor
 
     @contextmanager
@@ -415,9 +417,7 @@ class GameStore(Application):
         position, mark = self.backend.position_column, self.backend.mark
         rows = self._read(f"SELECT {position} AS position, originator_id, originator_version, topic, state FROM {self.events_table} "
                           f"WHERE {position} > {mark} ORDER BY {position} LIMIT {mark}", (after, limit))
-        hexed, state = self.backend.originator_hex, self.backend.state
-        return [(r["position"], hexed(r["originator_id"]), r["originator_version"], r["topic"], state(r["state"]))
-                for r in rows]
+        return self.backend.notification_rows(rows)
 
     def stored_game_ids(self) -> list[str]:
         """The id of every game with stored events, read from its first event (the header), sorted.

@@ -128,8 +128,9 @@ def resolve(entry: PrivateName) -> Any:
 
 
 COPIED_ATTRIBUTES = ("lock_table_statements", "channel_name", "events_table_name")
-"""The PostgreSQL application recorder's public attributes :func:`copy_events_in` reads, to do what its private
-insert step does (``tests/test_library_contract.py`` checks they are there, and what they hold)."""
+"""The PostgreSQL application recorder's public attributes :func:`copy_events_in` (and :func:`lock_events_in`)
+read, to do what its private insert step does (``tests/test_library_contract.py`` checks they are there, and what
+they hold)."""
 
 
 def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterable[tuple[int, str, bytes]]) -> None:
@@ -145,8 +146,7 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
     """
     from psycopg import sql  # only a PostgreSQL store comes here (psycopg is the postgres extra's)
 
-    for statement in recorder.lock_table_statements:
-        cursor.execute(statement, prepare=True)
+    lock_events_in(recorder, cursor)
     table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))
     with cursor.copy(sql.SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
                      .format(table)) as copy:
@@ -154,6 +154,17 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
         for version, topic, state in rows:
             copy.write_row((originator_id, version, topic, state))
     cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
+
+
+def lock_events_in(recorder: Any, cursor: Any) -> None:
+    """Take the events table's lock on PostgreSQL as the recorder's insert step takes it (its
+    ``lock_table_statements``: its lock timeout, then the lock), inside the caller's open transaction (``cursor``).
+
+    :func:`copy_events_in` takes it before its rows; an import that folds the views in its transaction takes it
+    first, so that no other writer's event can come before its own. Raises psycopg's error for a lock timeout.
+    """
+    for statement in recorder.lock_table_statements:
+        cursor.execute(statement, prepare=True)
 
 
 def insert_tracking_in(recorder: Any, cursor: Any, tracking: Tracking) -> None:

@@ -79,10 +79,14 @@ def event_class(topic: str) -> type:
     """
     cls = _classes.get(topic)
     if cls is None:
-        for name in GAMES:
-            for stored in GAMES[name].stored_types:
-                _classes[_topic(stored)] = stored
-        cls = _classes.get(topic)
+        # The games imported already first: a store of one game's events need not import every game's package.
+        for names in (GAMES.loaded(), list(GAMES)):
+            for name in names:
+                for stored in GAMES[name].stored_types:
+                    _classes[_topic(stored)] = stored
+            cls = _classes.get(topic)
+            if cls is not None:
+                break
         if cls is None:
             shown = topic if len(topic) <= 60 else topic[:60] + "..."
             raise UnknownTopic(f"the topic {shown!r} is not an event class of any registered game")

@@ -20,8 +20,8 @@ from typing import Any
 
 DERIVATION = 3
 """The way this gamelog derives the views. 1: the views of issue 20 (statistics); 2: TI4's VP by source from the
-one classification (``measures.source``), a correction's change by the line it voids; 3: a game's period rows of
-its part of the statistics' sums kept as rows (``view_stat_parts``), not in its JSON (``sums``)."""
+one classification (``measures.source``), a correction's change by the line it voids; 3: a game's score after
+each period kept as rows of its part of the sums (``view_stat_parts``), not in its JSON."""
 
 TABLE = "view_derivation"
 SCHEMA = f"CREATE TABLE IF NOT EXISTS {TABLE} (derivation INTEGER NOT NULL)"

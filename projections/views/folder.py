@@ -71,9 +71,15 @@ SCHEMA = (
     "fact TEXT, name TEXT, detail TEXT, amount INTEGER, voidable INTEGER, PRIMARY KEY (game, seq))",
     "CREATE TABLE IF NOT EXISTS view_stat_tallies (game TEXT, player TEXT, fact TEXT, name TEXT, detail TEXT, "
     "amount INTEGER, periods INTEGER, PRIMARY KEY (game, player, fact, name, detail))",
-    # The statistics add a fact up over every game: its rows, by fact first.
-    "CREATE INDEX IF NOT EXISTS stat_tallies_by_fact ON view_stat_tallies (fact, name, detail)",
+    # The statistics add a fact up over the games a per-game filter chooses (projections.reports.statistics): each
+    # chosen game's rows of the fact, every column they read in the index (an index by name read every game's).
+    "DROP INDEX IF EXISTS stat_tallies_by_fact",
+    "CREATE INDEX IF NOT EXISTS stat_tallies_by_game ON view_stat_tallies (fact, game, player, name, detail, amount, "
+    "periods)",
     "CREATE INDEX IF NOT EXISTS stat_facts_by_fact ON view_stat_facts (fact, game)",
+    # The games a filter chooses are read off this index (view_stat_games' rows hold each game's part of the sums:
+    # a page or more a game).
+    "CREATE INDEX IF NOT EXISTS stat_games_by_kind ON view_stat_games (kind, game, players, goal, expansions, at)",
     derivation.SCHEMA,
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
@@ -132,11 +138,29 @@ class ViewFolder(Dispatching):
         self._line_facts: dict[type, dict[str, Callable[..., Any]]] = {}
         self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
-        cursor.execute("SELECT originator_id, context FROM view_context")
-        for originator_id, context in cursor.fetchall():
-            self.contexts[originator_id] = context = json.loads(context)
+        self._absent: set[str] = set()  # games looked for in view_context and not there
+        self._score_keys: dict[tuple[str, str], tuple[str, ...]] = {}  # (game, player) -> what _score adds up
+        self._by_round: set[str] = set()  # the games whose statistics count by round (else by turn)
+
+    def context(self, originator_id: str) -> dict[str, Any] | None:
+        """The running context of the game stored as ``originator_id``, None when the views do not hold it.
+
+        Read from ``view_context`` the first time (a folder reads only the contexts of the games it folds: an
+        archive's import folds one game in a store of thousands). Raises KeyError, TypeError or ValueError
+        when the row is not a context gamelog wrote.
+        """
+        context = self.contexts.get(originator_id)
+        if context is None and originator_id not in self._absent:
+            self.cursor.execute("SELECT context FROM view_context WHERE originator_id = ?", (originator_id,))
+            row = self.cursor.fetchone()
+            if row is None:
+                self._absent.add(originator_id)
+                return None
+            context = json.loads(row[0])
             if context["game"] in GAMES:
                 self._learn(context["game"])
+            self.contexts[originator_id] = context
+        return context
 
     def _learn(self, game: str) -> GameRules:
         """The rules of ``game`` (from the registry: ``KeyError`` for a game it does not hold), remembered.
@@ -147,6 +171,8 @@ class ViewFolder(Dispatching):
         rules = self._games.get(game)
         if rules is None:
             rules = self._games[game] = GAMES[game]
+            if rules.round_of is not None:
+                self._by_round.add(game)
             self._folds[rules.engine.LINE_RECORDED] = type(self)._line_recorded
             self._steps.update(rules.measures.steps)
             self._folds.update(dict.fromkeys(rules.measures.steps, type(self)._measured))
@@ -160,6 +186,8 @@ class ViewFolder(Dispatching):
     def fold(self, originator_id: str, event: Any) -> None:
         """Fold one stored event of the game stored as ``originator_id`` (its header first)."""
         context = self.contexts.get(originator_id)
+        if context is None:
+            context = self.context(originator_id)
         if context is None:  # the header's line, first of every game
             header = event.event
             rules = self._learn(header.game)
@@ -168,14 +196,16 @@ class ViewFolder(Dispatching):
             if unrecorded := rules.measures.unrecorded(header):
                 context["not_recorded"] = sorted(unrecorded)  # only where the header says so: older views lack it
             self.contexts[originator_id] = context
+            self._absent.discard(originator_id)
             self.dirty.add(originator_id)
             self._game_began(context, rules, header, event.line)
             return
         self.dirty.add(originator_id)
-        fold = self._folds.get(type(event))
+        cls = type(event)
+        fold = self._folds.get(cls)
         if fold is not None:
             fold(self, context, event)
-        facts = self._facts.get(type(event))
+        facts = self._facts.get(cls)
         if facts is not None and context["game"] in facts:
             self._count(context, event.line, facts[context["game"]](event, context["stat"]["memo"]), 0)
 
@@ -193,11 +223,17 @@ class ViewFolder(Dispatching):
                 header.id, player, seat, context["stat"]["sides"][player], 0, line)
 
     def _score(self, context: dict[str, Any], player: str) -> int:
-        values = context["values"]
-        return sum(values.get(f"{player}\x1f{m}", 0) for m in self._games[context["game"]].measures.score)
+        keys = self._score_keys.get((context["game"], player))
+        if keys is None:  # the keys of context["values"] that make the player's score, made once
+            keys = self._score_keys[(context["game"], player)] = tuple(
+                f"{player}\x1f{m}" for m in self._games[context["game"]].measures.score)
+        values, score = context["values"], 0
+        for key in keys:
+            score += values.get(key, 0)
+        return score
 
     def _period(self, context: dict[str, Any]) -> int | None:
-        return context["round"] if self._games[context["game"]].round_of is not None else (context["turn"] or None)
+        return context["round"] if context["game"] in self._by_round else (context["turn"] or None)
 
     def _period_began(self, context: dict[str, Any], line: int) -> None:
         """Every player's score after the new round (or turn) starts as their score now."""
@@ -217,7 +253,7 @@ class ViewFolder(Dispatching):
         if seat is None:
             seat = StatSeatRow(game, player, context["players"].index(player) + 1, context["stat"]["sides"][player],
                                score, line)
-        self._scored[key] = seat._replace(score=score, line=line)
+        self._scored[key] = StatSeatRow(seat.game, seat.player, seat.seat, seat.side, score, line)
         period = self._period(context)
         if period is not None:
             self._scored[("view_stat_periods", game, period, player)] = StatPeriodRow(game, period, player, score, line)
@@ -288,7 +324,8 @@ class ViewFolder(Dispatching):
         at = self._turns.pop((context["id"], event.turn), None)
         if at is not None:  # the turn's row is not written yet (the usual case): finish it in place
             rows = self.rows["view_turns"]
-            rows[at] = rows[at]._replace(last_line=event.line)
+            turn = rows[at]
+            rows[at] = TurnRow(turn.game, turn.turn, turn.round, turn.player, turn.first_line, event.line)
             return
         self._write_rows()
         self.cursor.execute("UPDATE view_turns SET last_line = ? WHERE game = ? AND turn = ?",
@@ -331,7 +368,12 @@ class ViewFolder(Dispatching):
         return context["seq"]
 
     def _add(self, row: tuple) -> None:
-        self.rows.setdefault(TABLE[type(row)], []).append(row)
+        table = TABLE[type(row)]
+        rows = self.rows.get(table)
+        if rows is None:
+            self.rows[table] = [row]
+        else:
+            rows.append(row)
 
     def _write_rows(self) -> None:
         for row in self._scored.values():

@@ -19,13 +19,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from gamelog.projections.importing.importer import AlongsideFailed
 from gamelog.projections.store.application import (GameStore, StoreBusy, StoreDamaged, StoreError, VersionCollision,
-                                                   header_rules)
+                                                   game_uuid, header_rules)
 from gamelog.projections.store.backends import scratch_database
 from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.store.mapper import DecodeFailed
 from gamelog.projections.views.derivation import DERIVATION, derived_by, record
 from gamelog.projections.views.folder import KEPT, SCHEMA, TABLES, ViewFolder
+from gamelog.projections.views.sums import add_part
 
 VIEWS = GameStore.name
 """The tracking name of the views: the application they follow (one position: they are written together)."""
@@ -70,6 +72,10 @@ class ViewKeeper:
 
     def _create_views(self) -> None:
         with self.transaction() as cursor:
+            # The views' lock first, as every views writer takes it: creating an index (PostgreSQL locks its table,
+            # even when the index is there) while another process folds into those tables would otherwise lock
+            # them in another order, and the two could deadlock.
+            self.backend.lock_views(cursor)
             create_views(cursor)
             if derived_by(cursor) is None and not self.backend.tracking_position(self.tracking, VIEWS):
                 record(cursor)  # new views: this gamelog derives them from the first event
@@ -90,9 +96,10 @@ class ViewKeeper:
         return self.backend.table(self.tracking_name)
 
     @contextmanager
-    def transaction(self) -> Iterator[PortableCursor]:
-        """A write transaction on the store, through a cursor the views' SQL runs on."""
-        with self.store.transaction() as cursor:
+    def transaction(self, durable: bool = True) -> Iterator[PortableCursor]:
+        """A write transaction on the store, through a cursor the views' SQL runs on (``durable``: see
+        ``GameStore.transaction``)."""
+        with self.store.transaction(durable) as cursor:
             yield self.backend.views_cursor(cursor, KEPT)
 
     @contextmanager
@@ -141,7 +148,8 @@ class ViewKeeper:
                 if folded:
                     self._settle()
                 return folded
-            with self.store.transaction() as raw:
+            # Only the views and their position: a crash may lose the page's commit whole, and it is folded again.
+            with self.store.transaction(durable=False) as raw:
                 self.backend.lock_views(raw)
                 # Another process may have folded this page since it was read. This
                 # transaction holds the lock every views writer takes, so the position
@@ -190,10 +198,40 @@ class ViewKeeper:
                 cursor.execute(f"DELETE FROM {self.tracking_table} WHERE application_name <> ?", (self.library_row,))
             record(cursor)
 
+    def alongside(self, raw: Any) -> "FoldAlong | None":
+        """What folds an import's events into the views in the import's own transaction (``raw``, its cursor,
+        which holds the store's write lock), or None when the views are not at the store's last event (the
+        catch-up after the import folds what they miss, with the import's events), were derived by an earlier
+        gamelog (the catch-up derives them anew) or cannot be read.
+
+        Takes the lock an append takes (PostgreSQL: no other writer's event can come before the import's),
+        then the lock every views writer takes; raises StoreBusy when another writer holds one too long.
+        """
+        if self.store.read_only:
+            return None
+        self.backend.lock_events(raw)
+        self.backend.lock_views(raw)
+        try:
+            position = self.backend.tracking_position(self.tracking, VIEWS)
+            if position != self.backend.last_position_in(raw):
+                return None
+            cursor = self.backend.views_cursor(raw, KEPT)
+            found = derived_by(cursor)
+            if found is None and position == 0:
+                record(cursor)  # new views: this gamelog's from their first event
+            elif found != DERIVATION:
+                return None  # an earlier gamelog's: the catch-up after the import derives them anew
+            folder = ViewFolder(cursor)
+        except StoreBusy:
+            raise
+        except (StoreError, KeyError, TypeError, ValueError):  # the catch-up says what is wrong with the views
+            return None
+        return FoldAlong(self, raw, folder)
+
     def _settle(self) -> None:
         """Bring the sums up to date with every game the pages folded (``ViewFolder.settle_pending``), in a
         transaction of their own that holds the views' lock."""
-        with self.store.transaction() as raw:
+        with self.store.transaction(durable=False) as raw:
             self.backend.lock_views(raw)
             try:
                 ViewFolder(self.backend.views_cursor(raw, KEPT)).settle_pending()
@@ -230,10 +268,16 @@ class ViewKeeper:
                 event = decode(topic, state)
             except DecodeFailed as exc:
                 raise self._damaged(folder, originator, version, f"cannot be read: {exc}") from exc
-            if originator not in folder.contexts and header_rules(event) is None:
+            held = folder.contexts.get(originator)
+            if held is None:
+                try:
+                    held = folder.context(originator)
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise views_damaged("a game's running context in view_context is not one gamelog wrote") from exc
+            if held is None and header_rules(event) is None:
                 raise self._damaged(folder, originator, version, "is the first of its game but not a header")
-            if version == 1 and originator in folder.contexts:
-                game = folder.contexts[originator].get("id")
+            if version == 1 and held is not None:
+                game = held.get("id")
                 raise views_damaged(f"they hold the game {game!r} already, before its first event at position "
                                     f"{notification_id} is folded (the views are ahead of their position, or hold a "
                                     "game whose events were deleted)")
@@ -291,7 +335,7 @@ class ViewKeeper:
         """
         from gamelog.projections.store.catalog import repair_catalog, rows_without_events  # the domain's engines
 
-        with self.transaction() as cursor:
+        with self.transaction(durable=False) as cursor:
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {table}")
             # The views' table: any position but the library's own record of the table's version is a stray.
@@ -307,6 +351,117 @@ class ViewKeeper:
                                f"rest of the catalog are rebuilt); `gamelog verify {orphans[0]}` says more",
                                orphans[0])
         return folded
+
+
+class FoldAlong:
+    """The views folded in an import's own write transaction, from the events it writes (already decoded: they
+    are not read back), and their position moved to its last event when it finishes; what a catch-up after
+    the import would write, in the import's transaction rather than in transactions of its own after it.
+
+    The import commits its events and their views together, or neither: killed, it leaves the views where
+    they were, at the store's last event. Made by :meth:`ViewKeeper.alongside` (an
+    ``projections.importing.importer.Alongside``).
+    """
+
+    def __init__(self, keeper: ViewKeeper, raw: Any, folder: ViewFolder):
+        self.keeper = keeper
+        self.raw = raw
+        self.folder = folder
+        self._unwritten = 0  # events folded since the folder last wrote its rows
+
+    def fold(self, game_id: str, first_version: int, events: list[Any]) -> None:
+        """Fold events of ``game_id`` just appended; raises AlongsideFailed when the views cannot take them
+        (they hold the game before its header, or lack it after), as a catch-up would say they are damaged."""
+        originator = game_uuid(game_id).hex
+        folder = self.folder
+        try:
+            if (folder.context(originator) is not None) != (first_version > 1):
+                raise AlongsideFailed(f"the views {'hold' if first_version == 1 else 'lack'} the game {game_id!r}")
+            for event in events:
+                folder.fold(originator, event)
+            self._unwritten += len(events)
+            if self._unwritten >= PAGE:
+                folder.flush(settled=False)  # rows a page at a time, as a catch-up writes them; sums at the end
+                self._unwritten = 0
+        except (StoreBusy, AlongsideFailed):
+            raise
+        except Exception as exc:  # a row already there...: views a rebuild repairs, which the catch-up will say
+            raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
+
+    def fold_rows(self, game_id: str, first_version: int, rows: list[tuple[int, str, bytes]]) -> None:
+        """Fold sealed rows (version, topic, state) of ``game_id`` just inserted (an archive's, decided elsewhere)."""
+        decode = self.keeper.store.mapper.decode_payload
+        try:
+            events = [decode(topic, state) for _, topic, state in rows]
+        except DecodeFailed as exc:
+            raise AlongsideFailed(f"an event of the game {game_id!r} cannot be read: {exc}") from exc
+        self.fold(game_id, first_version, events)
+
+    def take(self, game_id: str, chunks: Iterable[tuple[str, list[Any]]]) -> None:
+        """Write the views of the new game ``game_id`` as :class:`ApartViews` folded them (``chunks``: its
+        ``(table, rows)`` pages, :meth:`ApartViews.pages`): what folding its events here would write, since the
+        store's views hold nothing of it. Raises AlongsideFailed when they hold it already."""
+        try:
+            if self.folder.context(game_uuid(game_id).hex) is not None:
+                raise AlongsideFailed(f"the views hold the game {game_id!r}")
+            cursor = self.folder.cursor
+            for table, rows in chunks:
+                if table == "view_stat_sums":
+                    add_part(cursor, rows)
+                elif rows:
+                    cursor.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        except (StoreBusy, AlongsideFailed):
+            raise
+        except Exception as exc:
+            raise AlongsideFailed(f"the views cannot take the game {game_id!r}: {exc}") from exc
+
+    def finish(self) -> None:
+        """Write the rows and sums folded, and move the views' position to the import's last event, in its
+        transaction; raises AlongsideFailed."""
+        backend = self.keeper.backend
+        try:
+            self.folder.flush()
+            backend.move_tracking(self.keeper.tracking, self.raw, VIEWS, backend.last_position_in(self.raw))
+        except StoreBusy:
+            raise
+        except Exception as exc:
+            raise AlongsideFailed(f"the views cannot take the import's events: {exc}") from exc
+
+
+class ApartViews:
+    """The views of one new game folded apart from any store, into a private temporary database: an archive's
+    worker folds the game it decides, and the writer copies the rows (:meth:`FoldAlong.take`) instead of
+    folding the events itself. The rows are those a fold in the store would write (the same folder, the game
+    alone), and its part of the sums is its ``view_stat_sums`` rows."""
+
+    def __init__(self, game_id: str):
+        self.originator = game_uuid(game_id).hex
+        self._connection: Any = scratch_database("")  # a temporary file, deleted when closed: a game of any size
+        cursor = self._connection.cursor()
+        create_views(cursor)
+        self._folder = ViewFolder(cursor)
+        self._unwritten = 0
+
+    def fold(self, events: list[Any]) -> None:
+        """Fold the game's next events (its header first)."""
+        for event in events:
+            self._folder.fold(self.originator, event)
+        self._unwritten += len(events)
+        if self._unwritten >= PAGE:
+            self._folder.flush(settled=False)
+            self._unwritten = 0
+
+    def pages(self, size: int = PAGE) -> Iterator[tuple[str, list[tuple]]]:
+        """Settle the game's sums, then each table's rows in the order they were written, ``size`` at a time."""
+        self._folder.flush()
+        cursor = self._connection.cursor()
+        for table in TABLES:
+            cursor.execute(f"SELECT * FROM {table} ORDER BY rowid")
+            while rows := cursor.fetchmany(size):
+                yield table, rows
+
+    def close(self) -> None:
+        self._connection.close()
 
 
 class _States:

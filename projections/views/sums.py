@@ -29,6 +29,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
 SUMS = (
     "CREATE TABLE IF NOT EXISTS view_stat_sums (kind TEXT, players INTEGER, goal INTEGER, expansions TEXT, day TEXT, "
     "clean INTEGER, what TEXT, side TEXT, name TEXT, detail TEXT, winner INTEGER, games BIGINT, amount BIGINT, "
@@ -93,7 +95,10 @@ def contribution(cursor: Any, game: str, bucket: tuple | None) -> dict[tuple, li
     part: dict[tuple, list[int]] = {}
 
     def add(figure: tuple, games: int, amount: int, periods: int = 0, extra: int = 0) -> None:
-        values = part.setdefault(bucket + figure, [0, 0, 0, 0])
+        values = part.get(bucket + figure)
+        if values is None:
+            part[bucket + figure] = [games, amount, periods, extra]
+            return
         values[0] += games
         values[1] += amount
         values[2] += periods
@@ -129,14 +134,37 @@ def contribution(cursor: Any, game: str, bucket: tuple | None) -> dict[tuple, li
 
 
 def _encoded(part: dict[tuple, list[int]]) -> str:
-    return json.dumps(sorted([list(key), values] for key, values in part.items()), separators=(",", ":"))
+    """A part as ``view_stat_games.contrib`` keeps it: the JSON of its sorted [key, values] pairs, compact.
+
+    msgspec writes what ``json.dumps(..., separators=(",", ":"))`` writes for text of printable ASCII without
+    quotes or backslashes, many times faster (a long game's part is megabytes); other text (what ``json`` escapes
+    differently: non-ASCII, control characters, DEL) is written by ``json`` itself, so the bytes never change.
+    """
+    pairs = sorted([key, values] for key, values in part.items())
+    try:
+        fast = _encode(pairs)
+    except (OverflowError, TypeError, ValueError):  # an integer past 64 bits: json writes any
+        fast = None
+    if fast is not None and fast.isascii() and b"\\" not in fast and b"\x7f" not in fast:
+        return fast.decode("ascii")
+    return json.dumps(pairs, separators=(",", ":"))
+
+
+def _decoded(text: str | None) -> dict[tuple, list[int]]:
+    """A part from its ``contrib`` JSON (:func:`_encoded`); raises ValueError when the text is not one."""
+    if not text or text == "[]":
+        return {}
+    return {tuple(key): values for key, values in _decode(text)}
 
 
 _COLUMNS = BUCKET + FIGURE + VALUES
-_UPSERT = (f"INSERT INTO view_stat_sums ({', '.join(_COLUMNS)}) {{rows}} "
-           f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
-           + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES))
+_UPSERT_ROWS = (f"INSERT INTO view_stat_sums ({', '.join(_COLUMNS)}) {{rows}} "
+                f"ON CONFLICT ({', '.join(BUCKET + FIGURE)}) DO UPDATE SET "
+                + ", ".join(f"{v} = view_stat_sums.{v} + excluded.{v}" for v in VALUES))
+"""Rows added to the sums: ``{rows}`` a VALUES or a query."""
+_UPSERT = _UPSERT_ROWS.format(rows=f"VALUES ({', '.join('?' * len(_COLUMNS))})")
 _GONE = ("DELETE FROM view_stat_sums WHERE {where} AND games = 0 AND amount = 0 AND periods = 0 AND extra = 0")
+_DELETE = _GONE.format(where=" AND ".join(f"{c} = ?" for c in BUCKET + FIGURE))
 
 _PERIOD_ROWS = (
     # sides.get(player, player) of contribution(): a player without a seat row is their own side.
@@ -159,20 +187,26 @@ def settle(cursor: Any, game: str) -> None:
     found = cursor.fetchone()
     if found is None:
         return
-    old = {tuple(key): values for key, values in json.loads(found[0] or "[]")}
+    old = _decoded(found[0])
     bucket = _bucket(cursor, game)
     new = contribution(cursor, game, bucket)
     changes = []
-    for key in old.keys() | new.keys():
-        before, after = old.get(key, [0, 0, 0, 0]), new.get(key, [0, 0, 0, 0])
-        delta = [a - b for a, b in zip(after, before)]
-        if any(delta):
-            changes.append((*key, *delta))
+    if old:
+        for key in old.keys() | new.keys():
+            before, after = old.get(key, _ZERO), new.get(key, _ZERO)
+            delta = [a - b for a, b in zip(after, before)]
+            if any(delta):
+                changes.append((*key, *delta))
+    else:  # a game's first part (a new game, every game of a rebuild): the part itself is the difference
+        changes = [(*key, *values) for key, values in new.items() if any(values)]
     if changes:
-        cursor.executemany(_UPSERT.format(rows=f"VALUES ({', '.join('?' * len(_COLUMNS))})"), sorted(changes))
-        # A figure back to nothing goes, as a rebuild would never write it.
-        where = " AND ".join(f"{c} = ?" for c in BUCKET + FIGURE)
-        cursor.executemany(_GONE.format(where=where), sorted(change[:len(BUCKET + FIGURE)] for change in changes))
+        changes.sort()
+        cursor.executemany(_UPSERT, changes)
+        # A figure back to nothing goes, as a rebuild would never write it. Every entry of a part counts its game
+        # (``games`` at least 1), so only a figure whose games went down can be back to nothing.
+        gone = [change[:_KEY] for change in changes if change[_KEY] < 0]
+        if gone:
+            cursor.executemany(_DELETE, gone)
     if bucket is not None:
         _settle_periods(cursor, game, bucket)
     if changes:
@@ -189,7 +223,7 @@ def _settle_periods(cursor: Any, game: str, bucket: tuple) -> None:
         f"SELECT {key}, -games, -amount, -periods, -extra FROM view_stat_parts WHERE game = ?"
         f") AS d WHERE true GROUP BY {key} "
         "HAVING SUM(games) <> 0 OR SUM(amount) <> 0 OR SUM(periods) <> 0 OR SUM(extra) <> 0")
-    cursor.execute(_UPSERT.format(rows=difference), (*bucket, game, game))
+    cursor.execute(_UPSERT_ROWS.format(rows=difference), (*bucket, game, game))
     cursor.execute(_GONE.format(where=f"what = '{PERIOD}'"))
     cursor.execute("DELETE FROM view_stat_parts WHERE game = ?", (game,))
     cursor.execute(f"INSERT INTO view_stat_parts (game, {columns}) SELECT CAST(? AS TEXT), {columns} "
@@ -198,6 +232,19 @@ def _settle_periods(cursor: Any, game: str, bucket: tuple) -> None:
 
 _OF_A_GAME = "game IN (SELECT game FROM view_stat_games)"
 """A game's period rows count while its row does, as the rest of its part (the row's JSON) does."""
+
+
+def add_part(cursor: Any, rows: list[Any]) -> None:
+    """Add a new game's part to the sums: ``rows`` are its ``view_stat_sums`` rows (bucket, figure, values) as
+    :func:`settle` wrote them into a database of that game alone (sorted: the order settle writes them). What
+    settling the game in the store would write, its part being its first."""
+    cursor.executemany(_UPSERT, rows)
+
+
+_ZERO = [0, 0, 0, 0]
+_KEY = len(BUCKET + FIGURE)
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder(list[tuple[list[Any], list[int]]]).decode
 
 
 def differences(cursor: Any, shown: int = 10) -> list[str]:

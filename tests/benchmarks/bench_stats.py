@@ -14,8 +14,9 @@ scored in each status phase, by a player that turns with the game's number:
 291 lines of play and 8 scores.
 
 It prints the import's time (when it built the archive), and for ``stats``
-(the JSON document of every game, the default text, an --explain and a
-filtered run), each run in a child process of its own: the wall time of the
+(the JSON document of every game, the default text, an --explain, runs with
+per-game filters: a faction, a faction and a player, a player of every game,
+100 game ids; and the HTML page), each run in a child process of its own: the wall time of the
 whole command (Python's start included), the service call's own time, and
 the child's peak memory (``ru_maxrss``). Targets: under 1 s and under 64 MB.
 """
@@ -138,11 +139,16 @@ def main() -> None:
           f"{sum(len(l) for l in [game_lines(0)]) - 1} lines each (game 0); "
           f"imported in {built['import_seconds']:.0f} s; store {os.path.getsize(store) / 1e6:.0f} MB")
     print(f"{'stats':<44} {'wall s':>7} {'call s':>7} {'peak MB':>8}")
+    ids = [f"ti4-bench-{n:05d}" for n in range(0, built["games"], max(built["games"] // 100, 1))]
     for args in (["--format", "json"], [], ["--explain", "factions/Arborec/wins", "--format", "json"],
-                 ["--players", "4", "--faction", "Arborec", "--format", "json"]):
+                 ["--players", "4", "--faction", "Arborec", "--format", "json"],
+                 ["--faction", "Arborec", "--player", "Ann", "--format", "json"],
+                 ["--player", "Bob", "--format", "json"],  # every game: the sums, less no game
+                 [*ids, "--format", "json"],
+                 ["--format", "html"]):
         runs = [measure(store, args) for _ in range(options.runs)]
         best = min(runs, key=lambda r: r["wall"])
-        label = " ".join(args) or "(text)"
+        label = (" ".join(args) or "(text)") if len(args) < 10 else f"{len(ids)} game ids {' '.join(args[len(ids):])}"
         print(f"{label:<44} {best['wall']:>7.2f} {best['seconds']:>7.2f} {max(r['peak_mb'] for r in runs):>8.1f}")
     print("targets: under 1 s and under 64 MB")
 

@@ -116,8 +116,13 @@ class Backend(ABC):
 
     @abstractmethod
     @contextmanager
-    def writing(self) -> Iterator[Any]:
-        """A write transaction's raw cursor: committed on normal exit, rolled back on any exception."""
+    def writing(self, durable: bool = True) -> Iterator[Any]:
+        """A write transaction's raw cursor: committed on normal exit, rolled back on any exception.
+
+        ``durable=False`` for a transaction that writes only what can be derived again (the views and their
+        position, written together): its commit need not reach the disk before it returns. A crash may lose
+        it, never part of it, and never a durable commit after it; the views then catch up again.
+        """
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
@@ -215,6 +220,23 @@ class Backend(ABC):
         """The last event's place in the store's notification log (0 for an empty store)."""
         with self.errors():
             return self.recorder.max_notification_id() or 0
+
+    def notification_rows(self, rows: list[Any]) -> list[tuple[int, str, int, str, bytes | None]]:
+        """Rows read as ``position, originator_id, originator_version, topic, state`` (by name) as tuples of
+        (position, aggregate ID as hex, version, topic, state bytes)."""
+        hexed, state = self.originator_hex, self.state
+        return [(r["position"], hexed(r["originator_id"]), r["originator_version"], r["topic"], state(r["state"]))
+                for r in rows]
+
+    def last_position_in(self, cursor: Any) -> int:
+        """The last event's place in the notification log as the open transaction of ``cursor`` sees it (its own
+        uncommitted events included)."""
+        cursor.execute(f"SELECT MAX({self.position_column}) AS head FROM {self.events_table}")
+        return cursor.fetchone()["head"] or 0
+
+    def lock_events(self, cursor: Any) -> None:
+        """Inside a write transaction, take the lock an append takes now rather than at the first insert (SQLite's
+        write lock is held from the start already): until it commits, no other writer's event can come first."""
 
     # --- The views' tracking record and their SQL ---
 

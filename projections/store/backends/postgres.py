@@ -28,7 +28,7 @@ from eventsourcing.projection import Projection
 
 from gamelog.projections.store.backends.base import Backend, PortableCursor, view_tables
 from gamelog.projections.store.errors import StoreBusy, StoreError
-from gamelog.projections.store.library import copy_events_in, insert_tracking_in
+from gamelog.projections.store.library import copy_events_in, insert_tracking_in, lock_events_in
 
 ADVISORY_LOCK = 0x67616D656C6F67  # "gamelog": the lock views writers take turns on
 CREATE_LOCK = 0x676C  # "gl", with the schema's hashtext: the lock processes creating a store's tables take turns on
@@ -145,8 +145,10 @@ class PostgresBackend(Backend):
         self.schema = recorder.datastore.schema or "public"
 
     @contextmanager
-    def writing(self) -> Iterator[Any]:
+    def writing(self, durable: bool = True) -> Iterator[Any]:
         with self.errors(), self.recorder.datastore.transaction(commit=True) as cursor:
+            if not durable:  # this transaction's commit only: it returns before its WAL is flushed
+                cursor.execute("SET LOCAL synchronous_commit = off")
             yield cursor
 
     def driver_errors(self) -> tuple[type[BaseException], ...]:
@@ -184,6 +186,9 @@ class PostgresBackend(Backend):
 
     def lock_views(self, cursor: Any) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
+
+    def lock_events(self, cursor: Any) -> None:
+        lock_events_in(self.recorder, cursor)  # as an append takes it: its lock timeout, then the events table's lock
 
 
 class ViewsRecorder(PostgresTrackingRecorder):

@@ -235,10 +235,22 @@ class SQLiteBackend(Backend):
             os.close(fd)  # releases the flock
 
     @contextmanager
-    def writing(self) -> Iterator[Any]:
+    def writing(self, durable: bool = True) -> Iterator[Any]:
         with self.errors(), self.recorder.datastore.get_connection(commit=True) as conn:
-            with ImmediateTransaction(conn, commit=True) as cursor, cursor:
-                yield cursor
+            if durable:
+                with ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                    yield cursor
+                return
+            # In WAL mode, NORMAL syncs at checkpoints, not at each commit; the commits stay in order, so a
+            # later durable commit makes this one durable too. The connection is FULL again after it.
+            with conn.cursor() as raw:
+                raw.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with ImmediateTransaction(conn, commit=True) as cursor, cursor:
+                    yield cursor
+            finally:
+                with conn.cursor() as raw:
+                    raw.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
 
     def driver_errors(self) -> tuple[type[BaseException], ...]:
         return (sqlite3.Error,)
@@ -274,6 +286,10 @@ class SQLiteBackend(Backend):
             raw.execute(statement, params)
             rows = raw.fetchall()
         return list(zip(*rows)) if rows else [() for _ in names]
+
+    def notification_rows(self, rows: list[Any]) -> list[tuple[int, str, int, str, bytes | None]]:
+        # SQLite keeps the aggregate ID as hex and a state as bytes already: each row is its columns, in order.
+        return [tuple(r) for r in rows]
 
     def insert_rows(self, cursor: Any, uid: UUID, rows: list[tuple[int, str, bytes]]) -> None:
         # The recorder's own insert_events commits a transaction per call; an import
