@@ -140,3 +140,21 @@ def test_a_log_file_is_compared_with_the_stored_game(store, tmp_path):
     path.write_bytes(changed)
     result = CliRunner().invoke(main, ["verify", str(path), "--against", GAME, "--store", store.location])
     assert result.exit_code == 1 and f"line {line} differs from the stored game" in result.stdout
+
+
+def test_the_places_of_a_games_events_are_kept_as_runs_and_read_as_every_place():
+    """verify keeps each stored event's place in the notification log (Positions) as runs of consecutive places:
+    read back by index, in order and whole, they are the places appended."""
+    from gamelog.projections.store.verify import Positions
+
+    places = [*range(5, 12), 40, 41, *range(100, 104), 7]
+    kept = Positions()
+    for place in places:
+        kept.append(place)
+    assert list(kept) == places and len(kept) == len(places) and max(kept) == 103
+    assert [kept[i] for i in range(len(places))] == places and kept[-1] == 7 and kept[-14] == 5
+    assert len(kept._firsts) == 4  # 5..11, 40..41, 100..103, 7
+    with pytest.raises(IndexError):
+        kept[len(places)]
+    kept.clear()
+    assert list(kept) == [] and len(kept) == 0 and max(kept, default=0) == 0

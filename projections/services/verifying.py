@@ -10,7 +10,6 @@ game would have it.
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -19,8 +18,8 @@ from gamelog.projections.reports.verification import log_match, verification
 from gamelog.projections.store.application import GameStore, game_uuid
 from gamelog.projections.store.catalog import rows_without_events
 from gamelog.projections.store.chain import ChainBreak
-from gamelog.projections.store.verify import (SHORT, Verdict, compare_catalog, compare_log, read_every_event,
-                                              reading_problems, verify_chain)
+from gamelog.projections.store.verify import (SHORT, Positions, Verdict, compare_catalog, compare_log,
+                                              read_every_event, reading_problems, verify_chain)
 from gamelog.projections.views.compare import compare_views
 from gamelog.projections.views.derivation import TABLE, earlier
 from gamelog.projections.views.folder import TABLES
@@ -103,7 +102,7 @@ def match_log(store: str, path: str, against: str) -> LogMatch:
             return log_match(input_name(path), against, compare_log(opened, handle, against))
 
 
-def _views(store: GameStore, game_id: str, positions: array) -> list[ChainBreak]:
+def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBreak]:
     """What differs between the views as kept and as derived again from the events.
 
     The views are compared as they should be at their tracking position: a
@@ -170,7 +169,7 @@ def orphan_rows(store: GameStore, game_id: str) -> list[ChainBreak]:
     return problems
 
 
-def _folded(store: GameStore, game_id: str, positions: array, position: int) -> Iterator[Any]:
+def _folded(store: GameStore, game_id: str, positions: Positions, position: int) -> Iterator[Any]:
     """The game's events that the views have folded (``positions[i]``, the place of the i-th in the notification
     log, is at most ``position``); raises StoreDamaged naming one that cannot be read."""
     for i, event in enumerate(store.history(game_id)):

@@ -17,6 +17,7 @@ imported (events hold no clock, so it is the same everywhere).
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator
@@ -33,6 +34,46 @@ SHORT = 16
 """Hex digits of a fingerprint as people see it (the JSON gives all 64)."""
 
 
+class Positions:
+    """Each stored event's place in the notification log, in version order, kept as runs of consecutive places.
+
+    An import stores a game's events one after another, so a game of a million events is one run or a few (an
+    array of every place took 8 bytes an event, most of verify's memory on a long game). Appended in order; read
+    by index (``positions[i]``), in order, and whole (``len``, ``max``).
+    """
+
+    def __init__(self) -> None:
+        self._firsts = array("q")  # each run's first place
+        self._starts = array("q")  # each run's first index
+        self._length = 0
+
+    def append(self, place: int) -> None:
+        if self._length and place == self._firsts[-1] + self._length - self._starts[-1]:
+            self._length += 1  # the next place of the last run
+            return
+        self._firsts.append(place)
+        self._starts.append(self._length)
+        self._length += 1
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: int) -> int:
+        if not -self._length <= index < self._length:
+            raise IndexError("position index out of range")
+        index %= self._length
+        run = bisect_right(self._starts, index) - 1
+        return self._firsts[run] + index - self._starts[run]
+
+    def __iter__(self) -> Iterator[int]:
+        ends = [*self._starts[1:], self._length]
+        for first, start, end in zip(self._firsts, self._starts, ends):
+            yield from range(first, first + end - start)
+
+    def clear(self) -> None:
+        self._firsts, self._starts, self._length = array("q"), array("q"), 0
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The outcome of verifying one stored game (``problems`` grows as the floors above compare what they keep)."""
@@ -43,7 +84,7 @@ class Verdict:
     versions: int
     summary: GameSummary | None = None
     """The game's catalog row as stored (None when it is missing)."""
-    positions: array = field(default_factory=lambda: array("q"))
+    positions: Positions = field(default_factory=Positions)
     """Each stored event's place in the store's notification log, in version order (when the chain is whole)."""
 
     @property
@@ -60,7 +101,7 @@ def verify_chain(store: GameStore, game_id: str, fingerprint: str | None = None)
     """
     try:
         summary = store.summary(game_id)
-        positions = array("q")
+        positions = Positions()
         problems, head, last = _chain(store, game_id, positions)
     except StoreDamaged as exc:  # the file itself: SQLite cannot read its pages
         return Verdict(game_id, [ChainBreak(0, "damaged", str(exc))], "", 0)
@@ -114,7 +155,7 @@ def compare_catalog(store: GameStore, verdict: Verdict) -> list[ChainBreak]:
     return compare_summary(verdict.summary, derived)
 
 
-def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[ChainBreak], bytes, int]:
+def _chain(store: GameStore, game_id: str, positions: Positions) -> tuple[list[ChainBreak], bytes, int]:
     """(problems, chain head, last version) of the game's stored chain, as :func:`~projections.store.chain.check` gives them.
 
     One pass keeps nothing but the chain head while every event follows the
@@ -135,11 +176,11 @@ def _chain(store: GameStore, game_id: str, positions: array) -> tuple[list[Chain
         head, expected = chain, expected + 1
     else:
         return [], head, expected - 1
-    del positions[:]
+    positions.clear()
     return check(_kept(store.stored_links(game_id), positions))
 
 
-def _kept(links: Iterable[StoredLink], into: array) -> Iterator[StoredLink]:
+def _kept(links: Iterable[StoredLink], into: Positions) -> Iterator[StoredLink]:
     """The links as they pass, each one's place in the notification log kept."""
     for one in links:
         into.append(one.notification_id)
