@@ -135,6 +135,32 @@ def test_a_what_if_in_markdown_is_markdown(decided_by_one_objective):
     assert markdown != audit(str(decided_by_one_objective), "--without", "21").stdout
 
 
+
+def compare(actual, what_if, without: list[int]):
+    """The what-if of two whole reports, as gamelog once built it: the oracle the paged comparison must equal."""
+    from gamelog.projections.reports.documents import Finding, Results, StandingsChange, WhatIf
+
+    def findings(report):
+        return {(line.line, f.rule, f.severity, f.message): Finding(line=line.line, rule=f.rule, severity=f.severity,
+                                                                    player=f.player, message=f.message)
+                for period in report.periods for line in period.lines for f in line.findings}
+
+    before, after = findings(actual), findings(what_if)
+    periods_after = {p.number: p for p in what_if.periods}
+    standings = []
+    for period in actual.periods:
+        other = periods_after.get(period.number)
+        other_standings = other.standings if other else None
+        if other_standings != period.standings:
+            standings.append(StandingsChange(**{actual.by: period.number}, actual=period.standings,
+                                             what_if=other_standings))
+    return WhatIf(game=actual.game, id=actual.id, without=without, score=actual.score,
+                  findings_gone=[before[k] for k in sorted(before.keys() - after.keys())],
+                  findings_new=[after[k] for k in sorted(after.keys() - before.keys())],
+                  standings=standings, result=Results(actual=actual.result, what_if=what_if.result),
+                  winner_changes=actual.result.winner != what_if.result.winner
+                  or actual.result.finished != what_if.result.finished)
+
 @pytest.mark.parametrize("example", ["merchant-of-venus/disputed.jsonl", "merchant-of-venus/seed-examples.jsonl",
                                      "uchronia/disputed.jsonl", "twilight-imperium-4/disputed.jsonl"])
 def test_a_what_if_compared_a_period_at_a_time_is_the_comparison_of_the_whole_reports(example, tmp_path):
@@ -144,7 +170,6 @@ def test_a_what_if_compared_a_period_at_a_time_is_the_comparison_of_the_whole_re
     from gamelog.domain.replay import without
     from gamelog.auditing import compare_without
     from gamelog.projections.reports.model import build_report
-    from gamelog.projections.reports.whatif import compare
     from gamelog.projections.store.application import GameStore
     from gamelog.projections.views.keeper import views_in_memory
     from gamelog.sources import StoredGame

@@ -1,4 +1,4 @@
-"""Rendering an audit (``audit.audit_parts``) and a what-if (``whatif.compare``) as text, Markdown or JSON.
+"""Rendering an audit (``audit.audit_parts``) and a what-if (``whatif.compare_paged``) as text, Markdown or JSON.
 
 Pure functions of what they render, like the report's renderers (``formats``);
 an audit is written a finding, an entry, a correction at a time, as its parts

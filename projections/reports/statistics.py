@@ -513,7 +513,23 @@ def summable(filters: Filters) -> bool:
     return not filters.ids and filters.side is None and filters.player is None
 
 
-class SummedFigures:
+class _LinesGameByGame:
+    """The lines behind a figure, read game by game (``self._lines``, a :class:`ViewFigures`): what figures added up
+    across games (:class:`SummedFigures`, :class:`LessFigures`) cannot say."""
+
+    _lines: ViewFigures
+
+    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
+        return self._lines.fact_lines(fact, name, detail, side)
+
+    def win_lines(self, side: str) -> list[Explained]:
+        return self._lines.win_lines(side)
+
+    def score_lines(self, side: str, period: int | None) -> list[Explained]:
+        return self._lines.score_lines(side, period)
+
+
+class SummedFigures(_LinesGameByGame):
     """The figures of the games of ``kind`` that ``filters`` choose, from the sums across games (``view_stat_sums``,
     ``projections.views.sums``): one query, whatever the number of games. ``filters`` must be :func:`summable`;
     the lines behind a figure are read game by game (:class:`ViewFigures`)."""
@@ -595,15 +611,6 @@ class SummedFigures:
     def period_counts(self) -> list[tuple[int, int]]:
         return [(int(name), games) for _, name, _, _, games, *_ in self._of("lasted")]
 
-    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
-        return self._lines.fact_lines(fact, name, detail, side)
-
-    def win_lines(self, side: str) -> list[Explained]:
-        return self._lines.win_lines(side)
-
-    def score_lines(self, side: str, period: int | None) -> list[Explained]:
-        return self._lines.score_lines(side, period)
-
 
 def _less(whole: list[tuple], part: list[tuple], keys: int) -> list[tuple]:
     """The rows of ``whole`` less those of ``part`` (rows of ``keys`` key columns, then counts), keyed alike; a row
@@ -616,7 +623,7 @@ def _less(whole: list[tuple], part: list[tuple], keys: int) -> list[tuple]:
     return [(*key, *values) for key, values in left.items() if values[0]]
 
 
-class LessFigures:
+class LessFigures(_LinesGameByGame):
     """The figures of a bucket's games less those of some of them: every figure a ``Figures`` gives is a count or
     a sum over games, so the figures of the games a per-game filter chooses are those of their bucket
     (:class:`SummedFigures`, one query) less those of the games it leaves out (:class:`ViewFigures`, read game by
@@ -648,15 +655,6 @@ class LessFigures:
 
     def period_counts(self) -> list[tuple[int, int]]:
         return _less(self._whole.period_counts(), self._left_out.period_counts(), 1)
-
-    def fact_lines(self, fact: str, name: str | None, detail: str | None, side: str | None) -> list[Explained]:
-        return self._lines.fact_lines(fact, name, detail, side)
-
-    def win_lines(self, side: str) -> list[Explained]:
-        return self._lines.win_lines(side)
-
-    def score_lines(self, side: str, period: int | None) -> list[Explained]:
-        return self._lines.score_lines(side, period)
 
 
 def figures_of(cursor: Any, kind: str, filters: Filters) -> Any:
