@@ -86,3 +86,10 @@ def test_a_correction_takes_back_the_points_from_the_voided_lines_source(tmp_pat
                for row in run("stats", "--from", "ti-assistant", path)["vp_sources"]}
     assert sources[("Firmament", "stage_1")] == 3 and sources[("Crimson Rebellion", "secrets")] == 2
     assert not any(source == "corrections" for _, source in sources)
+
+
+def test_explain_counts_one_line_and_one_game_in_the_singular():
+    # complete-4p.jsonl line 75: the Arborec's only Custodians point.
+    result = CliRunner().invoke(main, ["stats", COMPLETE, "--explain", "vp_sources/Arborec/custodians"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "vp_sources/Arborec/custodians: 1 from 1 line in 1 game"

@@ -328,8 +328,8 @@ def _trace_html(traced: Traced, trace: Trace, anchor: str, table: str) -> Iterat
     """One figure's games and lines: those of its first games, by game, then how many more and the command that
     lists them all; a link back to its ``table``."""
     games = len({line.game for line in trace.shown})
-    counted = (f"{trace.total} from {plural(trace.lines, 'line')} in {plural(trace.games, 'game')}" if trace.lines
-               else "no line counts toward it in the games chosen")
+    counted = _counted(trace.total, trace.lines, trace.games) if trace.lines else \
+        "no line counts toward it in the games chosen"
     yield (f'<section class="trace" id="{anchor}"><h3>{escape(trace.figure)}</h3>\n<p>{counted} '
            f'(<a href="#t-{escape(table)}">back to {escape(table)}</a>)</p>\n')
 
@@ -355,14 +355,14 @@ def _trace_html(traced: Traced, trace: Trace, anchor: str, table: str) -> Iterat
 
 def explain_text(explained: Explanation, width: int) -> Iterator[str]:
     """The lines behind a figure, as text: one per line (game, line, amount, words), then their total."""
-    yield f"{explained.figure}: {explained.total} from {len(explained.lines)} lines in {explained.games} games\n"
+    yield f"{explained.figure}: {_counted(explained.total, len(explained.lines), explained.games)}\n"
     for line in explained.lines:
         head = f"  {line.game}:{line.line}  {line.amount:+d}  "
         yield _cut(head + clean(line.text), width) + "\n"
 
 
 def explain_markdown(explained: Explanation) -> Iterator[str]:
-    yield f"# {markdown(explained.figure)}\n\n{explained.total} from {len(explained.lines)} lines in {explained.games} games\n\n"
+    yield f"# {markdown(explained.figure)}\n\n{_counted(explained.total, len(explained.lines), explained.games)}\n\n"
     yield "| game | line | amount | text |\n|---|---|---|---|\n"
     for line in explained.lines:
         yield f"| {markdown(line.game)} | {line.line} | {line.amount} | {markdown(line.text)} |\n"
@@ -382,9 +382,14 @@ def explain_html(explained: Explanation) -> Iterator[str]:
     yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
            f"<title>{title}</title><style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
-           f"<p>{explained.total} from {len(explained.lines)} lines in {explained.games} games</p>\n"
+           f"<p>{_counted(explained.total, len(explained.lines), explained.games)}</p>\n"
            "<div class=\"scroll\"><table>\n<tr><th>game</th><th>line</th><th>amount</th><th>text</th></tr>\n")
     for line in explained.lines:
         yield (f"<tr><td>{escape(line.game)}</td><td class=\"n\">{line.line}</td><td class=\"n\">{line.amount}</td>"
                f"<td>{escape(clean(line.text))}</td></tr>\n")
     yield "</table></div>\n</body></html>\n"
+
+
+def _counted(total: int, lines: int, games: int) -> str:
+    """What the lines behind a figure add up to, in words: ``7 from 9 lines in 2 games``, ``1 from 1 line in 1 game``."""
+    return f"{total} from {plural(lines, 'line')} in {plural(games, 'game')}"
