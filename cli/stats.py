@@ -13,8 +13,7 @@ from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.projections.reports.registry import Layout, stats_formats
 from gamelog.cli.errors import InputProblem
-from gamelog.stats import (Filters, counted_games, explain, game_reports, stats as stats_of, stats_pieces,
-                           stats_traced)
+from gamelog.stats import Filters, explain, game_reports, stats as stats_of, stats_pieces, stats_traced
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -96,13 +95,13 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
     if write_reports:
         # The games' reports first: when the page is there, so is every report it links to.
         folder = os.path.join(os.path.dirname(output) if output else "", reports)
-        counted = counted_games(store, games, game=kind, filters=filters)
         written = 0
-        for game_id, path, report in game_reports(store, counted, folder, page=output):
-            try:
-                os.makedirs(folder, exist_ok=True)
-            except OSError as exc:
-                raise InputProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
+        for game_id, path, report in game_reports(store, games, folder, game=kind, filters=filters, page=output):
+            if not written:
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as exc:
+                    raise InputProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
             with report as report_pieces:
                 write_pieces(report_pieces, path)
             written += 1

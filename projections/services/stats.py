@@ -30,7 +30,7 @@ from .outputs import check_output
 from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
 
-__all__ = ["Filters", "counted_games", "explain", "game_reports", "stats", "stats_pieces", "stats_tables", "stats_traced"]
+__all__ = ["Filters", "explain", "game_reports", "stats", "stats_pieces", "stats_tables", "stats_traced"]
 
 
 @contextmanager
@@ -183,27 +183,22 @@ def _command(kind: str, filters: Filters, arguments: Sequence[str], source_forma
     return " ".join(shlex.quote(word) for word in words)
 
 
-def counted_games(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
-                  filters: Filters = Filters()) -> list[str]:
-    """The ids of the stored games the statistics count (sorted): those whose reports the page links to. Raises
-    :class:`~.errors.BadInput` for logs or exports named (their reports: import them first), and what
-    :func:`stats` raises."""
+def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str | None = None,
+                 filters: Filters = Filters(), page: str | None = None) -> Iterator[tuple[str, str, Any]]:
+    """The HTML report (``gamelog report``'s own service) of each stored game the statistics count (by id), for the
+    caller to write: (id, the file in ``folder`` it goes to, a context manager giving its pieces); the page's links
+    lead to those files. Raises :class:`~.errors.BadInput` for logs or exports named (import them first), when
+    ``folder`` is a file, or when a report's file would replace the store or the page (``page``); and what
+    :func:`stats` and ``report`` raise."""
     if any(is_log_file(a) for a in arguments):
         raise BadInput("the games' reports are written for stored games: import the logs first, or leave out "
                        "--write-reports")
-    with _views(store, arguments, None) as (cursor, ids):
-        kind = _kind(cursor, game)
-        return split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
-
-
-def game_reports(store: str, games: Sequence[str], folder: str, *, page: str | None = None
-                 ) -> Iterator[tuple[str, str, Any]]:
-    """Each game's HTML report (``gamelog report``'s own service), for the caller to write: (id, the file in
-    ``folder`` it goes to, a context manager giving its pieces). Raises :class:`~.errors.BadInput` when ``folder``
-    is a file, or a report's file would replace the store or the page (``page``), and what ``report`` raises."""
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise BadInput(f"--reports {folder} is a file, not a folder: the games' reports go in a folder")
-    for game_id in games:
+    with _views(store, arguments, None) as (cursor, ids):
+        kind = _kind(cursor, game)
+        counted = split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
+    for game_id in counted:
         path = os.path.join(folder, report_name(game_id))
         check_output(path, store=store, inputs=[page] if page else [])
         yield game_id, path, report(game_id, store, fmt="html", output=path)
