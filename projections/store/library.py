@@ -84,6 +84,8 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 from eventsourcing.utils import resolve_topic
 
+from gamelog.projections.store.backends.copy_format import binary_rows
+
 
 @dataclass(frozen=True)
 class PrivateName:
@@ -141,7 +143,7 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
     ``lock_table_statements``: notification IDs commit in the order they are issued), the rows, in order (their
     notification IDs follow it), and the notification of its channel (delivered at commit). Psycopg adapts
     eventsourcing's array of composite values in Python, most of a PostgreSQL import's time; ``COPY`` in binary
-    sends the rows as they are. Nothing is visible until the caller commits. Raises psycopg's ``UniqueViolation``
+    sends the rows as they are (``backends.copy_format`` packs them). Nothing is visible until the caller commits. Raises psycopg's ``UniqueViolation``
     (now or at commit) when another writer stored one of these versions.
     """
     from psycopg import sql  # only a PostgreSQL store comes here (psycopg is the postgres extra's)
@@ -150,9 +152,7 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
     table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))
     with cursor.copy(sql.SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
                      .format(table)) as copy:
-        copy.set_types(["uuid", "int8", "text", "bytea"])
-        for version, topic, state in rows:
-            copy.write_row((originator_id, version, topic, state))
+        copy.write(binary_rows(originator_id, rows))  # the whole batch, packed in one pass (copy_format)
     cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
 
 
