@@ -143,10 +143,16 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
     with _views(store, arguments, source_format) as (cursor, ids):
-        _check_viewer(cursor, as_player)
-        kind = _kind(cursor, game)
-        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        return held(_statistics(kind).document(figures_of(cursor, kind, chosen)))
+        return held(_document(cursor, ids, game, filters, as_player))
+
+
+def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filters, as_player: str | None) -> Any:
+    """The statistics document of the games chosen, its per-period rows read from ``cursor`` as they are gone
+    through (``StreamedRows``)."""
+    _check_viewer(cursor, as_player)
+    kind = _kind(cursor, game)
+    chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
+    return _statistics(kind).document(figures_of(cursor, kind, chosen))
 
 
 @contextmanager
@@ -159,10 +165,7 @@ def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *
     and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
     raise."""
     with _views(store, arguments, source_format) as (cursor, ids):
-        _check_viewer(cursor, as_player)
-        kind = _kind(cursor, game)
-        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        document = _statistics(kind).document(figures_of(cursor, kind, chosen))
+        document = _document(cursor, ids, game, filters, as_player)
         yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
 
 
