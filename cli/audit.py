@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gamelog.auditing import audit as audit_of, what_if
+from gamelog.auditing import audit as audit_of, what_if_output
 from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION
 from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
@@ -45,9 +45,10 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, as_play
     """
     layout = Layout(width=text_width())
     if without_ is not None:
-        answer = what_if(game, store, _lines(without_), player=player, fmt=fmt, layout=layout, as_player=as_player)
-        click.echo(answer.text)
-        violations = answer.violations
+        with what_if_output(game, store, _lines(without_), player=player, fmt=fmt, layout=layout,
+                            as_player=as_player) as answer:
+            write_pieces(answer.pieces)  # as it is read: a standings change, a finding at a time
+            violations = answer.violations
     else:
         with audit_of(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player) as audited:
             write_pieces(audited.pieces)  # as it is read: a finding, a correction, a score entry at a time

@@ -13,7 +13,7 @@ from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.projections.reports.registry import Layout, stats_formats
 from gamelog.cli.errors import InputProblem
-from gamelog.stats import Filters, explain, game_reports, stats as stats_of, stats_pieces, stats_traced
+from gamelog.stats import Filters, explain, game_reports, stats_output, stats_pieces, stats_traced
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -88,8 +88,12 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
         document = stats_traced(store, games, game=kind, filters=filters, source_format=source_format,
                                 as_player=as_player, reports=reports)
     else:
-        document = stats_of(store, games, game=kind, filters=filters, source_format=source_format,
-                            as_player=as_player)
+        with stats_output(store, games, fmt, table=table, layout=Layout(width=text_width()), output=output, game=kind,
+                          filters=filters, source_format=source_format, as_player=as_player) as pieces:
+            write_pieces(pieces, output)
+        if output:
+            click.echo(f"the {fmt} statistics written to {output}", err=True)
+        return
     pieces = stats_pieces(document, fmt, table=table, layout=Layout(width=text_width()), output=output, store=store,
                           inputs=games)
     if write_reports:

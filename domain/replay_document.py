@@ -9,7 +9,7 @@ the order of the JSON that scripts already read.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -24,6 +24,40 @@ class Document(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     inherit it): fields are given by name, and one with a default may precede
     one without, which the JSON's order needs.
     """
+
+
+class StreamedRows:
+    """The rows of one list of a document, made again each time they are read (``make()`` gives a fresh iterator).
+
+    A list as long as a game (the statistics' row a player and turn, a what-if's standings of each turn) is held
+    by no one: its rows are written as they are read (from the views, or a scratch table), again when a text
+    table measures its columns first. A document holding one is written while what it reads is open;
+    :func:`held` makes its rows a list.
+    """
+
+    def __init__(self, make: Callable[[], Iterable[Any]]):
+        self._make = make
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._make())
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to rows (a list, or StreamedRows) that are the same, in the same order: both are read."""
+        if not isinstance(other, (StreamedRows, list)):
+            return NotImplemented
+        return list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StreamedRows({list(self)!r})"
+
+
+def held(document: Any) -> Any:
+    """``document`` with each of its :class:`StreamedRows` read into a list (the document as its Struct types it)."""
+    lazy = {name: list(value) for name in document.__struct_fields__
+            if isinstance(value := getattr(document, name), StreamedRows)}
+    return msgspec.structs.replace(document, **lazy) if lazy else document
 
 
 class End(Document, kw_only=True):

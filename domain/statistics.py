@@ -15,9 +15,9 @@ decided again here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Protocol
 
-from gamelog.domain.replay_document import Document
+from gamelog.domain.replay_document import Document, StreamedRows
 
 
 class StatsDocument(Document, kw_only=True):
@@ -103,8 +103,10 @@ class Figures(Protocol):
     def seats(self) -> list[tuple[int, int, int]]:
         """(seat, games played from it, games won from it), seats counted from 1 in the header's order."""
 
-    def periods(self) -> list[PeriodRow]:
-        """Each side's score after each round (or turn)."""
+    def periods(self) -> Iterable[PeriodRow]:
+        """Each side's score after each round (or turn), in the order of the periods (rows of one period in any
+        order): each call reads them again. A long game has a row a player a turn, so they may be read as they
+        are written rather than held (:class:`StreamedRows`)."""
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         """Fact ``fact`` added up by (name, detail), and by side too when ``by_side``."""
@@ -157,6 +159,20 @@ class Statistics:
     figures: tuple[str, ...] = ()
     charts: tuple[tuple[str, str, str, str, str], ...] = field(default_factory=tuple)
     links: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+
+
+def by_period(rows: Iterable[PeriodRow]) -> Iterator[PeriodRow]:
+    """Rows in the order of their periods (as :meth:`Figures.periods` gives them), each period's by side
+    (:func:`by_name`), one period held at a time. Raises ValueError for a period given after a later one."""
+    run: list[PeriodRow] = []
+    for row in rows:
+        if run and row.period != run[0].period:
+            if row.period < run[0].period:
+                raise ValueError(f"period {row.period} read after period {run[0].period}: periods() must be in order")
+            yield from sorted(run, key=lambda r: by_name(r.side))
+            run = []
+        run.append(row)
+    yield from sorted(run, key=lambda r: by_name(r.side))
 
 
 def rate(part: int, whole: int) -> float | None:

@@ -159,12 +159,14 @@ def test_the_sums_across_games_give_what_reading_each_game_gives(store, filters)
     from gamelog.projections.store.application import GameStore
     from gamelog.projections.views.keeper import ViewKeeper
 
+    from gamelog.domain.replay_document import held
+
     statistics = GAMES["twilight-imperium-4"].statistics
     with GameStore(store) as opened:
         with ViewKeeper(opened).connection() as cursor:
             chosen = Filters(**filters)
-            summed = statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen))
-            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+            summed = held(statistics.document(SummedFigures(cursor, "twilight-imperium-4", chosen)))
+            read = held(statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen)))
     assert msgspec.json.encode(summed) == msgspec.json.encode(read)
 
 
@@ -184,14 +186,16 @@ def test_a_per_game_filter_gives_what_reading_each_chosen_game_gives(store, filt
     from gamelog.projections.store.application import GameStore
     from gamelog.projections.views.keeper import ViewKeeper
 
+    from gamelog.domain.replay_document import held
+
     statistics = GAMES["twilight-imperium-4"].statistics
     with GameStore(store) as opened:
         with ViewKeeper(opened).connection() as cursor:
             chosen = Filters(**filters)
             quickest = figures_of(cursor, "twilight-imperium-4", chosen)
             assert type(quickest).__name__ == way
-            summed = statistics.document(quickest)
-            read = statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen))
+            summed = held(statistics.document(quickest))
+            read = held(statistics.document(ViewFigures(cursor, "twilight-imperium-4", chosen)))
     assert msgspec.json.encode(summed) == msgspec.json.encode(read)
     assert summed.games == {"LessFigures": 2}.get(way, 0 if "player" in filters else 1)
 
@@ -203,14 +207,16 @@ def test_the_chosen_games_named_a_few_at_a_time_add_up_to_the_same_figures(store
     from gamelog.projections.store.application import GameStore
     from gamelog.projections.views.keeper import ViewKeeper
 
+    from gamelog.domain.replay_document import held
+
     statistics = GAMES["twilight-imperium-4"].statistics
     with GameStore(store) as opened:
         with ViewKeeper(opened).connection() as cursor:
-            whole = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters()))
+            whole = held(statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4", reading.Filters())))
             lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
                                        "objectives/Build Defenses/scored")
             monkeypatch.setattr(reading, "IDS", 1)
-            apart = statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4"))
+            apart = held(statistics.document(reading.ViewFigures(cursor, "twilight-imperium-4")))
             apart_lines = statistics.explain(reading.ViewFigures(cursor, "twilight-imperium-4"),
                                              "objectives/Build Defenses/scored")
     assert whole.games == 3 and msgspec.json.encode(apart) == msgspec.json.encode(whole)

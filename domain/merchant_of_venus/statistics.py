@@ -20,8 +20,9 @@ from typing import Any, Iterable
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
-                                      rate, spread)
+from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
+                                      named, rate, spread)
 
 _INCOME = {"MOV-SELL": "sales", "MOV-COMMISSION": "commissions", "MOV-PASSENGER": "fares", "MOV-PAY": "bonuses"}
 _SPENDING = {"MOV-BUY": "purchases", "MOV-HAZARD": "hazards", "MOV-PAY": "payments"}
@@ -135,9 +136,10 @@ def document(figures: Figures) -> Stats:
     shares = [Share(player=p, commissions=commissions.get(p, 0), income=income.get(p, 0),
                     share=rate(commissions.get(p, 0), income.get(p, 0)), games=sides[p].games)
               for p in sorted(sides, key=by_name)]
-    periods = [Turn(turn=p.period, player=p.side, mean_net_worth=mean(p.score, p.games), games=p.games,
-                    spread=spread(p.score, p.squares, p.games))
-               for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
+    # A row a player and turn: read as it is written (StreamedRows), not held.
+    periods = StreamedRows(lambda: (Turn(turn=p.period, player=p.side, mean_net_worth=mean(p.score, p.games),
+                                         games=p.games, spread=spread(p.score, p.squares, p.games))
+                                    for p in by_period(figures.periods())))
     won_turns = sum(t.won for t in turns.values())
     wins = sum(s.wins for s in sides.values())
     return Stats(games=games, finished=finished, players=players, turns=periods, money=money,

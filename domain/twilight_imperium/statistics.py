@@ -23,8 +23,9 @@ from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE, Correction
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
-                                      rate, spread)
+from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
+                                      named, rate, spread)
 from gamelog.domain.twilight_imperium import measures, reference
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpGained, VpLost, VpScored)
@@ -245,9 +246,9 @@ def document(figures: Figures) -> Stats:
     factions = [Faction(faction=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
                         mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games))
                 for s in sorted(sides.values(), key=lambda s: by_name(s.side))]
-    rounds = [Round(round=p.period, faction=p.side, mean_vp=mean(p.score, p.games), games=p.games,
-                    spread=spread(p.score, p.squares, p.games))
-              for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
+    rounds = StreamedRows(lambda: (Round(round=p.period, faction=p.side, mean_vp=mean(p.score, p.games),
+                                         games=p.games, spread=spread(p.score, p.squares, p.games))
+                                   for p in by_period(figures.periods())))
 
     vp = figures.tallies("vp", True)
     vp_sources = [VpSource(faction=t.side, source=t.name, vp=t.amount, games=sides[t.side].games,

@@ -17,8 +17,9 @@ from typing import Iterable
 
 from gamelog.domain.events import GameWon
 from gamelog.domain.replay_document import Document
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, mean, named,
-                                      rate, spread)
+from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
+                                      named, rate, spread)
 from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
 from gamelog.domain.uchronia.reference import COLORS
 
@@ -145,9 +146,9 @@ def document(figures: Figures) -> Stats:
                       buildings=sum(t.amount for t in built if t.side == s.side),
                       monopolies=sum(t.amount for t in monopolies if t.side == s.side))
                for s in sorted(sides.values(), key=lambda s: by_name(s.side))]
-    turns = [Turn(turn=p.period, player=p.side, mean_vp=mean(p.score, p.games), games=p.games,
-                  spread=spread(p.score, p.squares, p.games))
-             for p in sorted(figures.periods(), key=lambda p: (p.period, by_name(p.side)))]
+    turns = StreamedRows(lambda: (Turn(turn=p.period, player=p.side, mean_vp=mean(p.score, p.games),
+                                       games=p.games, spread=spread(p.score, p.squares, p.games))
+                                  for p in by_period(figures.periods())))
     buildings = [Building(color=t.name, cost=int(t.detail), built=t.amount, games=t.games)
                  for t in sorted(figures.tallies("built", False), key=lambda t: (_colour(t.name), int(t.detail)))]
     taken = [Monopoly(player=t.side, color=t.name, taken=t.amount, games=sides[t.side].games)

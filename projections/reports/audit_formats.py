@@ -14,7 +14,9 @@ from msgspec import UNSET
 
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
-from gamelog.projections.reports.documents import Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode
+from gamelog.domain.replay_document import held
+from gamelog.projections.reports.documents import (Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode,
+                                                   encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown
@@ -138,35 +140,44 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
             "# Reconciliation", "## Declared result: reconciliation", 1).split("\n")
 
 
-def render_what_if_json(diff: WhatIf) -> str:
-    """The what-if as one JSON document."""
-    return encode(diff, indent=1)
+def render_what_if_json(diff: WhatIf) -> Iterator[str]:
+    """The what-if as one JSON document, in pieces: its lists written as they are read (``encode_pieces``)."""
+    return encode_pieces(diff, indent=1)
 
 
-def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> str:
-    """What changes: findings that go and come, standings that differ, the end.
+def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> Iterator[str]:
+    """What changes: findings that go and come, standings that differ, the end; in pieces, the lists' rows
+    written as they are read (none held).
 
     Every line is at most ``width`` wide; user text is cleaned (``safe.clean``).
     """
-    out: list[str] = []
-
-    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> None:
-        out.extend(wrap(clean(text), width, indent, hanging))
+    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> list[str]:
+        return wrap(clean(text), width, indent, hanging)
 
     which = f"line{'s' if len(diff.without) > 1 else ''} {', '.join(map(str, diff.without))}"
-    say(f"what if {which} of {diff.game} {diff.id!r} had not counted:", hanging=2)
+    head = say(f"what if {which} of {diff.game} {diff.id!r} had not counted:", hanging=2)
+    actual, what_if = diff.result.actual, diff.result.what_if
+    end = say(f"end: {_end(actual)}  ->  {_end(what_if)}" + ("  (the winner changes)" if diff.winner_changes else ""),
+              2, 4)
+    if not any(_any(rows) for rows in (diff.findings_gone, diff.findings_new, diff.standings)) and \
+            not diff.winner_changes:
+        yield "\n".join([head[0], "  nothing else changes", *head[1:], *end])
+        return
+    yield "\n".join(head)
     for name, findings in (("findings that go", diff.findings_gone), ("findings that come", diff.findings_new)):
         for f in findings:
-            say(f"{name}: " + finding(f"line {f.line}", f.severity, f.rule, None, f.message), 2, 4)
+            yield from ("\n" + line for line in say(f"{name}: " + finding(f"line {f.line}", f.severity, f.rule, None,
+                                                                             f.message), 2, 4))
     for s in diff.standings:
-        say(f"{label(diff.score)} after {_period(s)}: {_standing(s.actual, diff.score)}  ->  "
-            f"{_standing(s.what_if, diff.score)}", 2, 4)
-    actual, what_if = diff.result.actual, diff.result.what_if
-    say(f"end: {_end(actual)}  ->  {_end(what_if)}" + ("  (the winner changes)" if diff.winner_changes else ""), 2, 4)
-    if not diff.findings_gone and not diff.findings_new and not diff.standings and not diff.winner_changes:
-        out.insert(1, "  nothing else changes")
-    return "\n".join(out)
+        yield from ("\n" + line for line in say(f"{label(diff.score)} after {_period(s)}: "
+                                                 f"{_standing(s.actual, diff.score)}  ->  "
+                                                 f"{_standing(s.what_if, diff.score)}", 2, 4))
+    yield from ("\n" + line for line in end)
 
+
+def _any(rows: Iterable[Any]) -> bool:
+    """Whether there is a row (the first read, if they are read as they are written)."""
+    return next(iter(rows), None) is not None
 
 
 def render_what_if_markdown(diff: WhatIf) -> str:
@@ -174,6 +185,7 @@ def render_what_if_markdown(diff: WhatIf) -> str:
 
     Every piece of user text is escaped (``safe.markdown``).
     """
+    diff = held(diff)  # each list is asked whether it has rows, then written
     which = f"line{'s' if len(diff.without) > 1 else ''} {', '.join(map(str, diff.without))}"
     out = [f"# What if {which} of {diff.game} {markdown(diff.id)} had not counted", ""]
     if not diff.findings_gone and not diff.findings_new and not diff.standings and not diff.winner_changes:

@@ -9,7 +9,7 @@ game's own (``domain.<game>.replay_document``, on ``domain.replay_document.Repla
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, Iterable, Iterator, Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -422,6 +422,46 @@ def encode(document: msgspec.Struct, indent: int = 0) -> str:
     before they were typed), so scripts see the same bytes.
     """
     return msgspec.json.format(_encoder.encode(document), indent=indent).decode("utf-8")
+
+
+def encode_pieces(document: msgspec.Struct, indent: int = 0) -> Iterator[str]:
+    """:func:`encode` of ``document`` in pieces, the same text: a field holding rows read as they are written
+    (``domain.replay_document.StreamedRows``, a list as long as a game) is written a row at a time, the rest at once.
+
+    Each such field is encoded as an empty list first (a top-level key, at the indent of one level: found once
+    in the text, as a string holds no line break); its rows, each encoded alone, then take the place of ``[]``,
+    laid out as ``msgspec.json.format`` lays out a list of objects. On one line (``indent`` 0) a key is not
+    told from a nested one's: the rows are read whole then.
+    """
+    from gamelog.domain.replay_document import StreamedRows, held
+
+    names = {f.name: f.encode_name for f in msgspec.structs.fields(type(document))}
+    lazy = [name for name in document.__struct_fields__ if isinstance(getattr(document, name), StreamedRows)]
+    if not lazy or not indent:
+        yield encode(held(document), indent)
+        return
+    text = encode(msgspec.structs.replace(document, **{name: [] for name in lazy}), indent)
+    at = 0
+    for name in lazy:
+        key = _encoder.encode(names[name]).decode("utf-8")
+        mark = f"\n{' ' * indent}{key}: []"
+        found = text.index(mark, at) + len(mark) - 1  # the "]" of "[]"
+        yield text[at:found - 1]
+        yield from _list_pieces(getattr(document, name), indent)
+        at = found + 1
+    yield text[at:]
+
+
+def _list_pieces(rows: Iterable[Any], indent: int) -> Iterator[str]:
+    """A top-level field's list as :func:`encode` writes it (``indent`` 1 or more), a row at a time (``[]`` when
+    it has none)."""
+    inner = " " * (2 * indent)
+    opened = False
+    for row in rows:
+        body = msgspec.json.format(_encoder.encode(row), indent=indent).decode("utf-8")
+        yield ("," if opened else "[") + "\n" + inner + body.replace("\n", "\n" + inner)
+        opened = True
+    yield "\n" + " " * indent + "]" if opened else "[]"
 
 
 def replay_type() -> Any:

@@ -17,6 +17,8 @@ from typing import Any, Iterable, TypeVar
 
 import msgspec
 
+from gamelog.domain.replay_document import StreamedRows
+
 T = TypeVar("T")
 
 PLACEHOLDER = "[hidden]"
@@ -59,6 +61,8 @@ class Redaction:
         return (self._walk(value) for value in values)
 
     def _walk(self, value: Any) -> Any:
+        if isinstance(value, StreamedRows):  # rows read as they are written: each seen as it is read
+            return StreamedRows(lambda: (self._walk(row) for row in value))
         if isinstance(value, str):
             return self._pattern.sub(self.placeholder, value) if self._pattern.search(value) else value
         if isinstance(value, msgspec.Struct):

@@ -118,18 +118,19 @@ def report_format(name: str) -> ReportFormat:
 
 @dataclass(frozen=True)
 class AuditFormat:
-    """One audit format: how it writes an audit (a finding, an entry at a time) and a what-if (``--without``)."""
+    """One audit format: how it writes an audit (a finding, an entry at a time) and a what-if (``--without``: its
+    text, or pieces of it, the document's lists being read as they are written)."""
 
     name: str
     audit: Callable[[AuditParts, Layout], Iterable[str]]
-    what_if: Callable[[WhatIf, Layout], str]
+    what_if: Callable[[WhatIf, Layout], str | Iterable[str]]
 
 
 AUDIT_FORMATS: dict[str, AuditFormat] = {}
 
 
 def register_audit_format(name: str, *, audit: Callable[[AuditParts, Layout], Iterable[str]],
-                          what_if: Callable[[WhatIf, Layout], str]) -> AuditFormat:
+                          what_if: Callable[[WhatIf, Layout], str | Iterable[str]]) -> AuditFormat:
     """Register the audit format ``name``; raises ValueError when it is taken."""
     if name in AUDIT_FORMATS:
         raise ValueError(f"an audit format named {name!r} is registered already")

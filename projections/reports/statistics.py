@@ -9,13 +9,15 @@ order is made in Python, so both backends give the same bytes.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Iterable, NamedTuple, Sequence
+from itertools import groupby
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 import msgspec
 
-from gamelog.domain.replay_document import Document
+from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.projections.views.sums import ALL_SIDES
 from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
 
@@ -119,6 +121,9 @@ def stat_game_count(cursor: Any) -> int:
     return int(cursor.fetchone()[0])
 
 
+PAGE = 2000
+"""The rows of a long list (the periods') read at a time."""
+
 IDS = 900
 """The most game ids one query names (SQLite before 3.32 takes 999 parameters)."""
 
@@ -172,12 +177,26 @@ class ViewFigures:
                           "AS wins FROM view_stat_seats s LEFT JOIN view_results r ON r.game = s.game "
                           "WHERE s.game IN ({chosen}) GROUP BY s.seat", keys=1)
 
-    def periods(self) -> list[PeriodRow]:
-        return [PeriodRow(*row) for row in self._rows(
-            "SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, "
-            "SUM(CAST(p.value AS BIGINT) * p.value) AS squares FROM view_stat_periods p "
-            "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player WHERE p.game IN ({chosen}) "
-            "GROUP BY p.period, s.side", keys=2)]
+    def periods(self) -> Iterable[PeriodRow]:
+        sql = ("SELECT p.period, s.side, COUNT(*) AS games, SUM(p.value) AS score, "
+               "SUM(CAST(p.value AS BIGINT) * p.value) AS squares FROM view_stat_periods p "
+               "JOIN view_stat_seats s ON s.game = p.game AND s.player = p.player WHERE p.game IN ({chosen}) "
+               "GROUP BY p.period, s.side")
+        if len(self._games) > IDS:  # several queries' rows, added up: held
+            return sorted((PeriodRow(*row) for row in self._rows(sql, keys=2)), key=lambda row: row.period)
+        return self._paged(sql + " ORDER BY p.period, s.side")
+
+    def _paged(self, sql: str) -> Iterator[PeriodRow]:
+        """The rows of ``sql`` (of at most :data:`IDS` games) on a cursor of their own, a page at a time: written
+        as they come."""
+        cursor = self.cursor.another()
+        try:
+            cursor.execute(sql.format(chosen=", ".join("?" * len(self._games)) or "NULL"), tuple(self._games))
+            while page := cursor.fetchmany(PAGE):
+                for row in page:
+                    yield PeriodRow(*(int(v) if isinstance(v, Decimal) else v for v in row))
+        finally:
+            cursor.close()
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         # A game's tallies are one row a player: by side, each counts (as a side's games count its seats, and the
@@ -378,7 +397,9 @@ class _Asked:
         return self._once("seats")
 
     def periods(self) -> list[PeriodRow]:
-        return self._once("periods")
+        if ("periods", ()) not in self._known:  # rows that may be read as they come: held, as they are asked again
+            self._known[("periods", ())] = list(self._figures.periods())
+        return self._known[("periods", ())]
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         return self._once("tallies", fact, by_side)
@@ -556,9 +577,13 @@ class SummedFigures(_LinesGameByGame):
             params.append(filters.until)
         if filters.clean:
             where.append("clean = 1")
+        # Every figure but the periods' (a row a side and period: as many as a long game's turns) is read now; the
+        # periods' are read in order when asked for (periods()), a page at a time.
         cursor.execute("SELECT what, side, name, detail, winner, SUM(games) AS games, SUM(amount) AS amount, "
                        "SUM(periods) AS periods, SUM(extra) AS extra FROM view_stat_sums "
-                       f"WHERE {' AND '.join(where)} GROUP BY what, side, name, detail, winner", tuple(params))
+                       f"WHERE {' AND '.join(where)} AND what <> 'period' GROUP BY what, side, name, detail, winner",
+                       tuple(params))
+        self._cursor, self._where, self._params = cursor, where, tuple(params)
         self._rows: dict[str, list[tuple]] = {}
         for what, side, name, detail, winner, *values in cursor.fetchall():
             self._rows.setdefault(what, []).append((side, name, detail, winner, *(int(v) for v in values)))
@@ -588,9 +613,20 @@ class SummedFigures(_LinesGameByGame):
             total[1] += games if winner else 0
         return [(seat, games, wins) for seat, (games, wins) in seats.items()]
 
-    def periods(self) -> list[PeriodRow]:
-        return [PeriodRow(int(period), side, games, score, squares)
-                for side, period, _, _, games, score, _, squares in self._of("period")]
+    def periods(self) -> Iterator[PeriodRow]:
+        # A cursor of its own, read a page at a time: the rows are written as they come (a period is a name, text).
+        # The order after the period's is the one the rows were grouped in before they were read in order.
+        cursor = self._cursor.another()
+        try:
+            cursor.execute("SELECT side, name, SUM(games) AS games, SUM(amount) AS amount, SUM(extra) AS extra "
+                           f"FROM view_stat_sums WHERE {' AND '.join(self._where)} AND what = 'period' "
+                           "GROUP BY side, name, detail, winner ORDER BY CAST(name AS INTEGER), side, detail, winner",
+                           self._params)
+            while page := cursor.fetchmany(PAGE):
+                for side, period, games, score, squares in page:
+                    yield PeriodRow(int(period), side, int(games), int(score), int(squares))
+        finally:
+            cursor.close()
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         if not by_side:
@@ -643,8 +679,20 @@ class LessFigures(_LinesGameByGame):
     def seats(self) -> list[tuple[int, int, int]]:
         return _less(self._whole.seats(), self._left_out.seats(), 1)
 
-    def periods(self) -> list[PeriodRow]:
-        return [PeriodRow(*row) for row in _less(self._whole.periods(), self._left_out.periods(), 2)]
+    def periods(self) -> Iterator[PeriodRow]:
+        # Both in the order of the periods: taken a period at a time, none held.
+        wholes = groupby(self._whole.periods(), key=lambda row: row.period)
+        parts = groupby(self._left_out.periods(), key=lambda row: row.period)
+        whole, part = next(wholes, None), next(parts, None)
+        while whole is not None or part is not None:
+            if part is None or (whole is not None and whole[0] < part[0]):
+                rows, whole = _less(list(whole[1]), [], 2), next(wholes, None)
+            elif whole is None or part[0] < whole[0]:
+                rows, part = _less([], list(part[1]), 2), next(parts, None)
+            else:
+                rows = _less(list(whole[1]), list(part[1]), 2)
+                whole, part = next(wholes, None), next(parts, None)
+            yield from (PeriodRow(*row) for row in rows)
 
     def tallies(self, fact: str, by_side: bool) -> list[FactTotal]:
         return [FactTotal(*row) for row in _less(self._whole.tallies(fact, by_side),
@@ -679,21 +727,42 @@ class Table(NamedTuple):
 
     name: str
     columns: tuple[str, ...]
-    rows: list[tuple]
+    rows: Iterable[tuple]
+    """A list, or rows read again each time they are gone through (a long list's: :class:`_TableRows`)."""
 
 
 def tables(document: Any) -> list[Table]:
-    """The document's tables: ``summary`` (its single figures), then each list of rows, in the document's order."""
+    """The document's tables: ``summary`` (its single figures), then each list of rows, in the document's order.
+
+    A list the document holds as :class:`~domain.replay_document.StreamedRows` is a table whose rows are read
+    again each time they are gone through (:class:`_TableRows`), its columns its type's fields (a list held
+    whole, and empty, has none: a table of no rows is written alike either way)."""
     summary: list[tuple[str, Any]] = []
     found: list[Table] = []
+    types = {f.name: f.type for f in msgspec.structs.fields(type(document))}
     for name in document.__struct_fields__:
         value = getattr(document, name)
-        if isinstance(value, list):
+        if isinstance(value, StreamedRows):
+            columns = tuple(f.name for f in msgspec.structs.fields(typing.get_args(types[name])[0]))
+            found.append(Table(name, columns, _TableRows(value, columns)))
+        elif isinstance(value, list):
             columns = tuple(f for f in _fields(value))
             found.append(Table(name, columns, [tuple(getattr(row, c) for c in columns) for row in value]))
         elif name != "version":
             summary.append((name, value))
     return [Table("summary", ("figure", "value"), [("game", document.game), *summary]), *found]
+
+
+class _TableRows:
+    """A table's rows (tuples of ``columns``) read from ``rows`` (a document's StreamedRows) each time they are gone
+    through."""
+
+    def __init__(self, rows: StreamedRows, columns: tuple[str, ...]):
+        self._rows, self._columns = rows, columns
+
+    def __iter__(self) -> Iterator[tuple]:
+        columns = self._columns
+        return (tuple(getattr(row, c) for c in columns) for row in self._rows)
 
 
 def _fields(rows: list[Any]) -> tuple[str, ...]:

@@ -20,7 +20,8 @@ from typing import Any, Iterable, Iterator
 from gamelog.domain.messages import plural
 from gamelog.domain.games import GAMES
 from gamelog.projections.reports.charts import PALETTE
-from gamelog.projections.reports.documents import encode
+from gamelog.domain.replay_document import held
+from gamelog.projections.reports.documents import encode_pieces
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.statistics import (Explanation, Table, Trace, Traced, cell_figure, report_name,
                                                     tables)
@@ -43,10 +44,11 @@ def _title(document: Any) -> str:
     return f"{document.game}: {plural(document.games, 'game')}" + (f" ({finished} finished)" if finished is not None else "")
 
 
-def _keys(table: Table) -> int:
-    """How many leading columns name a row (up to its first text column): repeated in each block of a wide table."""
-    for at, column in enumerate(table.columns):
-        if table.rows and isinstance(table.rows[0][at], str):
+def _keys(columns: tuple[str, ...], first: tuple) -> int:
+    """How many leading columns name a row (up to its first text column, ``first`` being the table's first row):
+    repeated in each block of a wide table."""
+    for at, _ in enumerate(columns):
+        if isinstance(first[at], str):
             return at + 1
     return 1
 
@@ -71,30 +73,42 @@ def _blocks(widths: list[int], keys: int, width: int) -> list[list[int]]:
     return blocks
 
 
-def text_table(table: Table, width: int) -> list[str]:
-    """A table as text lines no wider than ``width``: a wide one is cut into blocks, its key columns in each."""
+def text_table(table: Table, width: int) -> Iterator[str]:
+    """A table as text lines no wider than ``width``: a wide one is cut into blocks, its key columns in each.
+
+    The rows are gone through once for the columns' widths, then once a block: none is held (a long list's are
+    read from the views each time)."""
     if not table.columns:
-        return [table.name, "  (none)"]
-    shown = [[_cut(cell(v), CELL) for v in row] for row in table.rows]
-    widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(table.columns)]
-    keys = min(_keys(table), len(widths))
+        yield table.name
+        yield "  (none)"
+        return
+    widths = [len(c) for c in table.columns]
+    first: tuple | None = None
+    for row in table.rows:
+        if first is None:
+            first = row
+        for i, v in enumerate(row):
+            widths[i] = max(widths[i], len(_cut(cell(v), CELL)))
+    yield table.name
+    if first is None:
+        yield "  (none)"
+        return
+    keys = min(_keys(table.columns, first), len(widths))
     budget = max(width - 2, 20)
     widths = [min(w, max(budget // 2, 8)) for w in widths]
-    lines = [table.name]
-    if not shown:
-        return lines + ["  (none)"]
-    for block in _blocks(widths, keys, budget):
-        def row_of(values: list[str]) -> str:
+    numeric = [c >= keys and not isinstance(first[c], str) for c in range(len(widths))]
+    for at, block in enumerate(_blocks(widths, keys, budget)):
+        def row_of(values: Iterable[str]) -> str:
             parts = []
-            for c in block:
-                value = _cut(values[c], widths[c])
-                numeric = c >= keys and not isinstance(table.rows[0][c], str)
-                parts.append(value.rjust(widths[c]) if numeric else value.ljust(widths[c]))
+            for c, value in zip(block, values):
+                value = _cut(value, widths[c])
+                parts.append(value.rjust(widths[c]) if numeric[c] else value.ljust(widths[c]))
             return ("  " + "  ".join(parts)).rstrip()
-        lines.append(row_of(list(table.columns)))
-        lines.extend(row_of(values) for values in shown)
-        lines.append("")
-    return lines[:-1]
+        if at:
+            yield ""
+        yield row_of(table.columns[c] for c in block)
+        for row in table.rows:
+            yield row_of(_cut(cell(row[c]), CELL) for c in block)
 
 
 def stats_text(document: Any, width: int, only: str | None = None) -> Iterator[str]:
@@ -103,7 +117,8 @@ def stats_text(document: Any, width: int, only: str | None = None) -> Iterator[s
     for table in tables(document):
         if only is not None and table.name != only:
             continue
-        yield "\n" + "\n".join(text_table(table, width)) + "\n"
+        yield "\n"
+        yield from (line + "\n" for line in text_table(table, width))
 
 
 def stats_markdown(document: Any, only: str | None = None) -> Iterator[str]:
@@ -113,18 +128,22 @@ def stats_markdown(document: Any, only: str | None = None) -> Iterator[str]:
         if only is not None and table.name != only:
             continue
         yield f"\n## {markdown(table.name)}\n\n"
-        if not table.rows:
-            yield "(none)\n"
-            continue
-        yield "| " + " | ".join(markdown(c) for c in table.columns) + " |\n"
-        yield "|" + "|".join("---" for _ in table.columns) + "|\n"
+        written = False
         for row in table.rows:
+            if not written:
+                yield "| " + " | ".join(markdown(c) for c in table.columns) + " |\n"
+                yield "|" + "|".join("---" for _ in table.columns) + "|\n"
+                written = True
             yield "| " + " | ".join(markdown(cell(v)) for v in row) + " |\n"
+        if not written:
+            yield "(none)\n"
 
 
 def stats_json(document: Any, only: str | None = None) -> Iterator[str]:
-    """The document as JSON (``gamelog schema stats``), indented by one space."""
-    yield encode(document, indent=1) + "\n"
+    """The document as JSON (``gamelog schema stats``), indented by one space: a long list's rows written as they
+    are read (``documents.encode_pieces``)."""
+    yield from encode_pieces(document, indent=1)
+    yield "\n"
 
 
 def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
@@ -134,9 +153,18 @@ def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
     table = next(t for t in found if t.name == name)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(table.columns)
+    written = False
     for row in table.rows:
+        if not written:
+            writer.writerow(table.columns)
+            written = True
         writer.writerow(["" if v is None else csv_cell(v) for v in row])
+        if out.tell() > 1 << 16:  # a long table's rows are written as they are read
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    if not written:  # a table of no rows: an empty header (as a list held whole, and empty, has no columns)
+        writer.writerow(())
     yield out.getvalue()
 
 
@@ -261,7 +289,7 @@ def stats_html(traced: Traced, only: str | None = None) -> Iterator[str]:
     rests on (``traced.traces``: those of its first games in full, then how many more and the ``--explain``
     command listing them all), each game linking to its own report (``traced.reports``), at the line.
     """
-    document = traced.document
+    document = held(traced.document)  # the charts go through a table's rows several times: the page holds them
     title = escape(_title(document))
     yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

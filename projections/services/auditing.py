@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 from msgspec import UNSET
 
 from gamelog.domain.engine import VIOLATION
+from gamelog.domain.replay_document import held
 from gamelog.domain.replay import PointNotReached, without_events
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import WhatIf
@@ -32,8 +33,8 @@ from .sources import Source, open_game, reading_views
 
 @dataclass(frozen=True)
 class Audited:
-    """An audit as it is written: its text as pieces (read from the views as they are written), and how many
-    violations the game has (0: it breaks no rule)."""
+    """An audit (or a what-if) as it is written: its text as pieces (read from the views as they are written), and
+    how many violations the game (without the what-if's lines) has (0: it breaks no rule)."""
 
     pieces: Iterable[str]
     violations: int
@@ -85,7 +86,8 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
             layout: Layout = Layout(), as_player: str | None = None) -> WhatIfAnswer:
     """What changes when the lines ``without`` of GAME had been void from the start: the game decided again by
     the rules without them (nothing stored changes), its report compared with the game's; with ``as_player``, what
-    that player may know of it at the end of the game (``secrecy``).
+    that player may know of it at the end of the game (``secrecy``). The document and its text are held whole
+    (:func:`what_if_output` writes them as they are read).
 
     ``player``, when given, must be one of the game's players. Raises
     :class:`~.errors.PointNotInGame` for a line that holds no event,
@@ -93,26 +95,59 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
     errors.
     """
     chosen = _format(fmt)
+    with _what_if(game, store, without, player, as_player) as (diff, violations):
+        diff = held(diff)
+        return WhatIfAnswer(diff, _text(chosen.what_if(diff, layout)), violations)
+
+
+@contextmanager
+def what_if_output(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
+                   layout: Layout = Layout(), as_player: str | None = None) -> Iterator[Audited]:
+    """:func:`what_if`'s text in the format ``fmt`` as pieces, for the ``with`` block, and the violations of the game
+    without those lines: the standings that differ (a change a turn of a long game) and the findings are read
+    from the comparison's scratch tables as they are written, never held. Raises what :func:`what_if` raises."""
+    chosen = _format(fmt)
+    with _what_if(game, store, without, player, as_player) as (diff, violations):
+        yield Audited(_pieces(chosen.what_if(diff, layout)), violations)
+
+
+def _text(written: str | Iterable[str]) -> str:
+    """A what-if format's text: a string, or pieces (the registered formats write pieces)."""
+    return written if isinstance(written, str) else "".join(written)
+
+
+def _pieces(written: str | Iterable[str]) -> Iterable[str]:
+    return (written,) if isinstance(written, str) else written
+
+
+@contextmanager
+def _what_if(game: str, store: str, without: Iterable[int], player: str | None,
+             as_player: str | None) -> Iterator[tuple[WhatIf, int]]:
     lines = sorted(set(without))
     with open_game(game, store) as source, source.views() as cursor, reading_views(source):
-        diff, violations = _what_if(source, cursor, lines, player)
-        if as_player is not None:
-            diff = player_view(source, as_player)(diff)
-    return WhatIfAnswer(diff, chosen.what_if(diff, layout), violations)
-
-
-def _what_if(source: Source, cursor: object, lines: list[int], player: str | None) -> tuple[WhatIf, int]:
-    parts = audit_parts(cursor, source.id)
-    if player is not None and player not in parts.players:
-        raise player_not_found(source.id, parts.players, player)
-    return compare_without(source, cursor, lines)
+        parts = audit_parts(cursor, source.id)
+        if player is not None and player not in parts.players:
+            raise player_not_found(source.id, parts.players, player)
+        with compared_without(source, cursor, lines) as (diff, violations):
+            if as_player is not None:
+                diff = player_view(source, as_player)(diff)
+            yield diff, violations
 
 
 def compare_without(source: Source, cursor: object, lines: Iterable[int]) -> tuple[WhatIf, int]:
-    """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start: its
-    history decided again without them, folded into views in a private temporary database, its report compared
-    with the game's (read at ``cursor``), a period at a time: a game of any length in bounded memory (but for the
-    differences). Nothing stored changes.
+    """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start
+    (:func:`compared_without`), the document's lists held. Raises what :func:`compared_without` raises."""
+    with compared_without(source, cursor, lines) as (diff, violations):
+        return held(diff), violations
+
+
+@contextmanager
+def compared_without(source: Source, cursor: object, lines: Iterable[int]) -> Iterator[tuple[WhatIf, int]]:
+    """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start, for the
+    ``with`` block: its history decided again without them, folded into views in a private temporary database,
+    its report compared with the game's (read at ``cursor``), a period at a time; the document's lists (the
+    standings that differ, the findings that go and come) are read from that database as they are written: a
+    game of any length in bounded memory. Nothing stored changes.
 
     Raises :class:`~.errors.PointNotInGame` for a line that holds no event (the header's included).
     """
@@ -124,6 +159,7 @@ def compare_without(source: Source, cursor: object, lines: Iterable[int]) -> tup
             actual, what_if = report_head(cursor, source.id), report_head(what_if_cursor, source.id)
             diff = compare_paged(actual, report_periods(cursor, actual), what_if,
                                  report_periods(what_if_cursor, what_if), lines, what_if_cursor.connection.cursor())
-            return diff, audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)
+            violations = audit_parts(what_if_cursor, source.id).counts.get(VIOLATION, 0)
+            yield diff, violations
     except PointNotReached as exc:
         raise PointNotInGame(f"{source.name}: {exc}") from exc

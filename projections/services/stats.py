@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import shlex
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
+from gamelog.domain.replay_document import held
 from gamelog.projections.reports.registry import Layout, stats_format
 from gamelog.projections.reports.statistics import (Explanation, Filters, Traced, ViewFigures, explanation, figures_of,
                                                     kinds, report_name, split, stat_game_count, table_names, traces)
@@ -30,7 +31,8 @@ from .outputs import check_output
 from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
 
-__all__ = ["Filters", "explain", "game_reports", "stats", "stats_pieces", "stats_tables", "stats_traced"]
+__all__ = ["Filters", "explain", "game_reports", "stats", "stats_output", "stats_pieces", "stats_tables",
+           "stats_traced"]
 
 
 @contextmanager
@@ -141,10 +143,30 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
     with _views(store, arguments, source_format) as (cursor, ids):
-        _check_viewer(cursor, as_player)
-        kind = _kind(cursor, game)
-        chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-        return _statistics(kind).document(figures_of(cursor, kind, chosen))
+        return held(_document(cursor, ids, game, filters, as_player))
+
+
+def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filters, as_player: str | None) -> Any:
+    """The statistics document of the games chosen, its per-period rows read from ``cursor`` as they are gone
+    through (``StreamedRows``)."""
+    _check_viewer(cursor, as_player)
+    kind = _kind(cursor, game)
+    chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
+    return _statistics(kind).document(figures_of(cursor, kind, chosen))
+
+
+@contextmanager
+def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *, table: str | None = None,
+                 layout: Layout = Layout(), output: str | None = None, game: str | None = None,
+                 filters: Filters = Filters(), source_format: str | None = None,
+                 as_player: str | None = None) -> Iterator[Iterable[str]]:
+    """The :func:`stats` document in the format ``fmt`` (:func:`stats_pieces`), as pieces of text to write in turn,
+    for the ``with`` block: the views stay open while it is read, and a list as long as the games (a row a player
+    and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
+    raise."""
+    with _views(store, arguments, source_format) as (cursor, ids):
+        document = _document(cursor, ids, game, filters, as_player)
+        yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
 
 
 LISTED = 50
@@ -164,7 +186,7 @@ def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None 
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
         statistics = _statistics(kind)
         figures = figures_of(cursor, kind, chosen)
-        document = statistics.document(figures)
+        document = held(statistics.document(figures))  # a page's charts and links go through it several times
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
     return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
 

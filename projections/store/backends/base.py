@@ -50,9 +50,12 @@ class PortableCursor:
     come back as tuples in column order on every backend.
     """
 
-    def __init__(self, cursor: Any, adapt: Callable[[str], str] | None = None):
+    def __init__(self, cursor: Any, adapt: Callable[[str], str] | None = None, connection: Any = None):
+        """``connection``: the driver's connection the cursor is of, for :meth:`another` (the cursor's own
+        ``connection`` when not given)."""
         self._cursor = cursor
         self._adapt = adapt
+        self._connection = connection if connection is not None else getattr(cursor, "connection", None)
 
     def execute(self, sql: str, params: Any = ()) -> None:
         self._cursor.execute(self._adapt(sql) if self._adapt else sql, params)
@@ -67,8 +70,23 @@ class PortableCursor:
         row = self._cursor.fetchone()
         return None if row is None else tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
+    def fetchmany(self, size: int) -> list[tuple]:
+        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in self._cursor.fetchmany(size)]
+
+    def another(self) -> "PortableCursor":
+        """A second cursor in this one's transaction: its rows can be read a page at a time while this one runs
+        other statements. Close it when done (``close``)."""
+        return _Another(self._connection.cursor(), self._adapt, self._connection)
+
     def close(self) -> None:
         """Nothing to close: the transaction that opened the cursor closes it."""
+
+
+class _Another(PortableCursor):
+    """A cursor :meth:`PortableCursor.another` opened: closing it closes the driver's cursor."""
+
+    def close(self) -> None:
+        self._cursor.close()
 
 
 class Backend(ABC):

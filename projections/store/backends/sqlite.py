@@ -304,4 +304,5 @@ class SQLiteBackend(Backend):
         return "tracking"  # the library's one tracking table, whatever the application
 
     def views_cursor(self, cursor: Any, tables: Iterable[str]) -> PortableCursor:
-        return PortableCursor(cursor)
+        # eventsourcing's cursor wraps sqlite3's (its connection opens another cursor in the same transaction).
+        return PortableCursor(cursor, connection=getattr(cursor, "sqlite_cursor", cursor).connection)
