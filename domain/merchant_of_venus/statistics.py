@@ -19,8 +19,7 @@ from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
-from gamelog.domain.replay_document import Document
-from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
                                       named, rate, spread)
 

@@ -22,8 +22,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE, Correction
-from gamelog.domain.replay_document import Document
-from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
                                       named, rate, spread)
 from gamelog.domain.twilight_imperium import measures, reference

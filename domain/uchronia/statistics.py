@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from gamelog.domain.events import GameWon
-from gamelog.domain.replay_document import Document
-from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
                                       named, rate, spread)
 from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
