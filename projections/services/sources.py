@@ -174,8 +174,10 @@ class StoredGame:
             with self.store.reading() as raw:
                 found = nearest_snapshot(self.store.backend.views_cursor(raw, KEPT), summary.id, summary.versions,
                                          line=line, turn=turn, round=round)
-        except StoreError:
-            return None  # no views (a store never caught up, read-only): the history from the header
+        except (StoreError, TypeError, ValueError):
+            # No views (a store never caught up, read-only), or a row that is not one gamelog wrote (verify
+            # names it): the history from the header.
+            return None
         if found is None:
             return None
         version, data = found
