@@ -29,7 +29,7 @@ from gamelog.projections.store.backends import backend_class, scheme
 from gamelog.projections.store.verify import fingerprint_of
 from gamelog.projections.views.folder import KEPT
 from gamelog.projections.views.keeper import ViewKeeper, derived_views, views_damaged, views_in_memory
-from gamelog.projections.views.snapshots import EVERY, nearest_snapshot
+from gamelog.projections.views.snapshots import nearest_snapshot
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 from .inputs import STDIN, export_hint, opened_source
@@ -180,17 +180,16 @@ class StoredGame:
             return None
         if found is None:
             return None
-        version, data = found
+        version, data, following = found
         header = next(self.history(first_page=1))
         try:
             state = GAMES[summary.game].engine.STATE.resumed(header.event, header.line, data)
         except (ValueError, KeyError, AttributeError):
             return None
-        # To a point: the snapshot is the last before it, so about EVERY events and a line or a turn's end are
-        # read; to the end, every event after it, a page at a time.
-        to_end = line is None and turn is None and round is None
+        # To a point: up to the next snapshot past it (about EVERY events; the point is before it, but for the end
+        # of a turn that began before it), then a page at a time; to the end, every event after it, so.
         rest = self.store.history(summary.id, after=version, header=header,
-                                  first_page=None if to_end else 2 * EVERY + TURN_SLACK)
+                                  first_page=None if following is None else following - version + TURN_SLACK)
         return header, state, rest
 
     @contextmanager

@@ -211,8 +211,18 @@ class ViewFolder(Dispatching):
                 self._replaying[originator_id] = snapshots.Replaying.begin(header.game, event)
             return
         self.dirty.add(originator_id)
-        if self.snapshots:
-            self._replay(originator_id, context, event)
+        if self.snapshots:  # the replay snapshots (below): written out here, as every stored event passes
+            replaying = self._replaying.get(originator_id, False)
+            if replaying is False:
+                replaying = self._replaying[originator_id] = self._resumed(context)
+            if replaying is not None:
+                try:
+                    row = replaying.fold(context["id"], event)
+                except Exception:  # a state that cannot fold what the views can: the game keeps no more snapshots
+                    self._replaying[originator_id] = None
+                else:
+                    if row is not None:
+                        self._add(row)
         cls = type(event)
         fold = self._folds.get(cls)
         if fold is not None:
@@ -223,24 +233,12 @@ class ViewFolder(Dispatching):
 
     # -- the replay snapshots ------------------------------------------------------------
 
-    def _replay(self, originator_id: str, context: dict[str, Any], event: Any) -> None:
-        """Fold the event into its game's state too, writing a snapshot where one falls due."""
-        replaying = self._replaying.get(originator_id, False)
-        if replaying is False:
-            replaying = self._replaying[originator_id] = self._resumed(context)
-        if replaying is None:
-            return
-        try:
-            row = replaying.fold(context["id"], event)
-        except Exception:  # a state that cannot fold what the views can: the game keeps no more snapshots
-            self._replaying[originator_id] = None
-            return
-        if row is not None:
-            self._add(row)
+    # Each game's domain state is folded beside its views (fold, above), and written as a replay snapshot where
+    # one falls due (``snapshots.Replaying``).
 
     @staticmethod
     def _resumed(context: dict[str, Any]) -> "snapshots.Replaying | None":
-        """The tracking a game's context kept (None: it keeps none, or it cannot be read)."""
+        """The tracking of a game's replay snapshots its context kept (None: it keeps none, or it cannot be read)."""
         saved = context.get("replay")
         if not saved:
             return None

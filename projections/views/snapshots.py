@@ -127,25 +127,27 @@ def _text(data: bytes) -> str:
 
 
 def nearest_snapshot(cursor: Any, game_id: str, versions: int, *, line: int | None = None, turn: int | None = None,
-                     round: int | None = None) -> tuple[int, bytes] | None:
-    """(version, state) of the last snapshot of ``game_id`` a replay to that point (the end when none is given)
-    may resume from, on ``cursor`` (the views'), or None: views of another derivation (or none), no snapshot
-    before the point, or one of a version past the game's ``versions`` stored events.
+                     round: int | None = None) -> tuple[int, bytes, int | None] | None:
+    """(version, state, the version of the next snapshot past the point or None) of the last snapshot of
+    ``game_id`` a replay to that point (the end when none is given) may resume from, on ``cursor`` (the views'),
+    or None: views of another derivation (or none), no snapshot before the point, or one of a version past the
+    game's ``versions`` stored events. The next snapshot's version says how far the replay reads (a hint).
 
-    Raises what the cursor raises (a store without the table: the caller folds from the header).
+    Raises what the cursor raises (a store without the table: the caller folds from the header); TypeError or
+    ValueError for a row gamelog did not write.
     """
     cursor.execute("SELECT derivation FROM view_derivation")
     found = cursor.fetchone()
     if found is None or int(found[0]) != DERIVATION:
         return None
     if line is not None:
-        where, order, params = "line <= ?", "line DESC, version DESC", (line,)
+        where, order, params, past = "line <= ?", "line DESC, version DESC", (line,), "line > ?"
     elif turn is not None:
-        where, order, params = "turn < ?", "turn DESC, version DESC", (turn,)
+        where, order, params, past = "turn < ?", "turn DESC, version DESC", (turn,), "turn > ?"
     elif round is not None:
-        where, order, params = "round <= ?", "round DESC, version DESC", (round,)
+        where, order, params, past = "round <= ?", "round DESC, version DESC", (round,), "round > ?"
     else:
-        where, order, params = "version < ?", "version DESC", (versions,)
+        where, order, params, past = "version < ?", "version DESC", (versions,), None
     cursor.execute(f"SELECT version, line, turn, round, state FROM view_snapshots WHERE game = ? AND {where} "
                    f"ORDER BY {order} LIMIT 1", (game_id, *params))
     row = cursor.fetchone()
@@ -155,4 +157,11 @@ def nearest_snapshot(cursor: Any, game_id: str, versions: int, *, line: int | No
     if not 1 <= version < versions or not snapshot_serves((most_line, most_turn, most_round), line=line, turn=turn,
                                                           round=round):
         return None
-    return int(version), bytes(state)
+    following = None
+    if past is not None:  # the first snapshot past the point (by the index on the same column)
+        order = order.split()[0]
+        cursor.execute(f"SELECT version FROM view_snapshots WHERE game = ? AND {past} ORDER BY {order}, version "
+                       "LIMIT 1", (game_id, *params))
+        row = cursor.fetchone()
+        following = None if row is None else int(row[0])
+    return int(version), bytes(state), following
