@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from gamelog.cli.main import main
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay import run
-from gamelog.projections.services.errors import PointNotInGame
-from gamelog.projections.services.replaying import replay
-from gamelog.projections.services.sources import StoredGame
+from gamelog.errors import PointNotInGame
+from gamelog.replaying import replay
+from gamelog.sources import StoredGame
 from gamelog.projections.views import snapshots
 from tests.benchmarks import generate
 from tests.conftest import EXAMPLES

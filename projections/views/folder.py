@@ -41,7 +41,8 @@ from gamelog.domain.dispatch import Dispatching, handles
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.domain.statistics import Fact
-from gamelog.projections.views import derivation, snapshots
+from gamelog.projections.views import derivation
+from gamelog.projections.views import snapshots as replay_snapshots
 from gamelog.projections.views.sums import PARTS, SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
@@ -82,7 +83,7 @@ SCHEMA = (
     # The games a filter chooses are read off this index (view_stat_games' rows hold each game's part of the sums:
     # a page or more a game).
     "CREATE INDEX IF NOT EXISTS stat_games_by_kind ON view_stat_games (kind, game, players, goal, expansions, at)",
-    *snapshots.SCHEMA,
+    *replay_snapshots.SCHEMA,
     derivation.SCHEMA,
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
@@ -128,7 +129,7 @@ class ViewFolder(Dispatching):
         self.snapshots = snapshots
         # Each game's domain state folded beside its views, for its replay snapshots (originator -> its tracking;
         # None: none kept for it, its context saying so or its state failing to fold).
-        self._replaying: dict[str, snapshots.Replaying | None] = {}
+        self._replaying: dict[str, replay_snapshots.Replaying | None] = {}
         self.contexts: dict[str, dict[str, Any]] = {}
         self.dirty: set[str] = set()
         self.rows: dict[str, list[tuple]] = {}  # table -> its new rows (``projections.views.rows``)
@@ -208,7 +209,7 @@ class ViewFolder(Dispatching):
             self.dirty.add(originator_id)
             self._game_began(context, rules, header, event.line)
             if self.snapshots:
-                self._replaying[originator_id] = snapshots.Replaying.begin(header.game, event)
+                self._replaying[originator_id] = replay_snapshots.Replaying.begin(header.game, event)
             return
         self.dirty.add(originator_id)
         if self.snapshots:  # the replay snapshots (below): written out here, as every stored event passes
@@ -234,16 +235,16 @@ class ViewFolder(Dispatching):
     # -- the replay snapshots ------------------------------------------------------------
 
     # Each game's domain state is folded beside its views (fold, above), and written as a replay snapshot where
-    # one falls due (``snapshots.Replaying``).
+    # one falls due (``projections.views.snapshots.Replaying``).
 
     @staticmethod
-    def _resumed(context: dict[str, Any]) -> "snapshots.Replaying | None":
+    def _resumed(context: dict[str, Any]) -> replay_snapshots.Replaying | None:
         """The tracking of a game's replay snapshots its context kept (None: it keeps none, or it cannot be read)."""
         saved = context.get("replay")
         if not saved:
             return None
         try:
-            return snapshots.Replaying.resume(context["game"], saved)
+            return replay_snapshots.Replaying.resume(context["game"], saved)
         except (KeyError, TypeError, ValueError):
             return None
 

@@ -28,9 +28,11 @@ from gamelog.projections.views.derivation import DERIVATION
 from gamelog.projections.views.rows import SnapshotRow
 
 EVERY = 256
-"""Events between two snapshots (at least; a snapshot waits for the end of a line). Measured on a 30,000-line
-Merchant of Venus game: a replay of a turn then reads and folds ~300 events (under 0.5 ms), and the snapshots
-add about 1% to an import (one encoding of the state per 256 events, and its row)."""
+"""Events between two snapshots (at least; a snapshot waits for the end of a line). A replay to a point then
+folds about EVERY / 2 events and the rest of a turn, up to EVERY and more: about 1 ms to a middle turn of a
+generated 1,000-line game (2.8 ms from the header) and of a 1,000,000-line one (6.5 s). Every event is folded
+into its game's state beside the views whatever EVERY is (a few percent of an import); the snapshots themselves
+(an encoding of the state, a row of a few hundred bytes to a few KB) cost little: 0.5% of the store at 256."""
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_snapshots (game TEXT, version INTEGER, line INTEGER, turn INTEGER, "
