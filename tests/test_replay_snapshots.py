@@ -151,6 +151,45 @@ def test_a_long_stored_game_replays_the_same_from_its_snapshots(locations, monke
     assert gamelog("verify", "merchant-generated", "--store", location).exit_code == 0
 
 
+def with_corrections(log: bytes, every: int) -> bytes:
+    """``log`` with a correction every ``every`` lines: voiding the last ``turn_started`` line (which takes the
+    game back a turn: a later snapshot's turn is below an earlier one's), or a line far back (the game decided
+    again from there: a ``StateRestated``)."""
+    out: list[bytes] = []
+    for n, line in enumerate(log.splitlines(keepends=True)):
+        out.append(line)
+        if n and n % every == 0:
+            if (n // every) % 2:
+                target = max(i for i, kept in enumerate(out) if b'"turn_started"' in kept) + 1
+            else:
+                target = len(out) - every // 2
+            out.append(msgspec.json.encode({"type": "correction", "voids": target, "reason": "x"}) + b"\n")
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("every", [8, 256])
+def test_a_game_with_corrections_replays_the_same_from_its_snapshots(locations, monkeypatch, tmp_path, every):
+    monkeypatch.setattr(snapshots, "EVERY", every)
+    merchant = io.BytesIO()
+    generate.write_log(merchant, 1200, "merchant-corrected")
+    logs = [with_corrections(merchant.getvalue(), 97),
+            with_corrections((EXAMPLES / "uchronia" / "complete-3p.jsonl").read_bytes(), 23)]
+    location = locations.new()
+    resumes = Resumes(monkeypatch)
+    for n, log in enumerate(logs):
+        path = tmp_path / f"log{n}.jsonl"
+        path.write_bytes(log)
+        assert gamelog("import", "--store", location, str(path)).exit_code == 0
+        events = run(log).events
+        assert any(type(e).__name__ == "StateRestated" for e in events)
+        game_id = events[0].event.id
+        sampled = (3, 1) if every == 8 else (11, 3)
+        for point in points(events, *(sampled if locations.backend == "sqlite" else (29, 7))):
+            assert answer(game_id, location, **point) == from_the_header(monkeypatch, game_id, location, **point), \
+                (game_id, point)
+    assert resumes.count > 20
+
+
 def test_a_replay_as_a_player_from_a_snapshot_hides_what_the_replay_from_the_header_hides(locations, monkeypatch):
     monkeypatch.setattr(snapshots, "EVERY", 8)
     location = locations.new()
