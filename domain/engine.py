@@ -97,6 +97,7 @@ class GameState(Dispatching):
     """The game's class of stored recorded lines (``LineRecorded``)."""
     CONSTANT: ClassVar[frozenset[str]] = frozenset({
         "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines", "open_at_end",
+        "resumed_after",
     })
     ADDED: ClassVar[dict[str, Any]] = {}
     """Declared attributes added after stores were written, each with the value an older snapshot stands for: they
@@ -129,6 +130,9 @@ class GameState(Dispatching):
         # Every event line, in order, for checking what a correction names
         # (an unsigned int array costs 4 bytes a line on logs of millions of lines).
         self.event_lines = array("I")
+        # The line a state restored from a replay snapshot (:meth:`resumed`) was saved after: its event_lines
+        # hold only the lines after it. None: folded from the header.
+        self.resumed_after: int | None = None
 
     # -- folding -------------------------------------------------------------------
 
@@ -216,10 +220,52 @@ class GameState(Dispatching):
         for name in decoded.__struct_fields__:
             setattr(self, name, getattr(decoded, name))
 
+    # -- replay snapshots ----------------------------------------------------------
+
+    def replay_snapshot(self) -> bytes:
+        """The state as a replay resumes it (:meth:`resumed`): what play changed (:meth:`snapshot`) and the log's
+        bookkeeping that a later fold or :meth:`document` reads (the line, the voided lines and the corrections,
+        the findings counted and those open at the end). The same state gives the same bytes in every process.
+
+        Not kept: ``event_lines`` (a number a line, which only deciding a correction reads: a replay decides
+        nothing) and the caches a restore drops. Kept as the views' ``view_snapshots`` rows.
+        """
+        return _ENCODER.encode(_Resumable(play=self.snapshot(), line=self.line, voided=sorted(self.voided),
+                                          corrections=sorted(self.corrections),
+                                          findings=dict(sorted(self.findings.items())), open_at_end=self.open_at_end))
+
+    @classmethod
+    def resumed(cls, header: Any, header_line: int, data: bytes) -> "GameState":
+        """The state :meth:`replay_snapshot` saved as ``data``, for the game of ``header``: every later fold, and
+        :meth:`document`, give what they give on the state folded from the header.
+
+        It can fold stored events, not decide lines: it knows no event line before the snapshot's
+        (:meth:`is_event_line` raises for one). Raises ValueError when ``data`` is not such a snapshot of this
+        game's state.
+        """
+        state = cls(header, header_line)
+        try:
+            saved = _RESUMABLE.decode(data)
+            state.restore(saved.play)
+        except (msgspec.DecodeError, TypeError) as exc:
+            raise ValueError(f"not a replay snapshot of a {cls.__name__}: {exc}") from exc
+        state.line = saved.line
+        state.voided = set(saved.voided)
+        state.corrections = set(saved.corrections)
+        state.findings = dict(saved.findings)
+        state.open_at_end = list(saved.open_at_end)
+        state.resumed_after = saved.line
+        return state
+
     # -- questions -----------------------------------------------------------------
 
     def is_event_line(self, line: int) -> bool:
-        """True when ``line`` holds an event (not the header, a blank or a comment)."""
+        """True when ``line`` holds an event (not the header, a blank or a comment).
+
+        Raises ValueError on a state resumed from a replay snapshot for a line at or before the snapshot's.
+        """
+        if self.resumed_after is not None and line <= self.resumed_after:
+            raise ValueError(f"this state was resumed after line {self.resumed_after}: it knows no event line before")
         i = bisect_left(self.event_lines, line)
         return i < len(self.event_lines) and self.event_lines[i] == line
 
@@ -258,6 +304,20 @@ class GameState(Dispatching):
 
 
 _ENCODER = msgspec.msgpack.Encoder()
+
+
+class _Resumable(msgspec.Struct, array_like=True):
+    """What :meth:`GameState.replay_snapshot` encodes."""
+
+    play: bytes
+    line: int
+    voided: list[int]
+    corrections: list[int]
+    findings: dict[str, int]
+    open_at_end: list[FindingRaised]
+
+
+_RESUMABLE = msgspec.msgpack.Decoder(_Resumable)
 
 
 @cache

@@ -106,18 +106,24 @@ def run(source: bytes | BinaryIO) -> DecidedLog:
 
 
 def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
-             turn: int | None = None, round: int | None = None) -> GameState:
+             turn: int | None = None, round: int | None = None, resumed: GameState | None = None) -> GameState:
     """The state after ``line``, at the end of turn ``turn`` or round ``round``, or at the end.
 
     A turn ends with its :class:`TurnFinished` event (everything decided on
     that line included); a round ends where the next round starts, or with the
     history. Raises :class:`PointNotReached` when the history stops before
     that point.
+
+    ``resumed``: a state restored from a replay snapshot (``GameState.resumed``), and ``events`` the history
+    after it (not from the header). The caller chooses a snapshot before the point (:func:`snapshot_serves`);
+    the state is then the one folding the whole history gives.
     """
     it = iter(events)
     rules = GAMES[game]
-    engine = rules.engine.from_history([next(it)], history=False)
-    state = engine.state
+    if resumed is None:
+        state = rules.engine.from_history([next(it)], history=False).state
+    else:
+        state = resumed
     # The engine keeps nothing (history=False), so folding an event is its state's handler alone: called here,
     # not through Engine.apply, as a replay's every event passes here.
     handlers = state.HANDLERS
@@ -141,6 +147,26 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     if round is not None and (state.round_number() or 0) < round:
         raise PointNotReached(f"the game has {plural(state.round_number() or 0, 'round')}, not {round}")
     return state
+
+
+def snapshot_serves(reached: tuple[int, int, int | None], *, line: int | None = None, turn: int | None = None,
+                    round: int | None = None) -> bool:
+    """Whether :func:`state_at` may resume from a snapshot to reach that point (the end when none is given).
+
+    ``reached`` is the highest line, turn and round the events up to the snapshot reached: the last recorded
+    line; the highest turn a ``TurnBegan`` or ``TurnFinished`` named (a correction may take the state's turn
+    back, not this); the highest round a recorded line began (None in a game without rounds). The fold from the
+    header stops at nothing the snapshot holds when no event up to it is past ``line``, none finished turn
+    ``turn`` and none began round ``round + 1``.
+    """
+    most_line, most_turn, most_round = reached
+    if line is not None:
+        return most_line <= line
+    if turn is not None:
+        return most_turn < turn
+    if round is not None:
+        return (most_round or 0) <= round
+    return True
 
 
 def _starts_round(rules: GameRules, event: Derived, round: int) -> bool:

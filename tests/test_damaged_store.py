@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from gamelog.cli.main import main
+from gamelog.projections.views import snapshots
 from tests.conftest import EXAMPLES
 from tests.test_hostile_store import rewrite
 from tests.test_tamper import Raw
@@ -27,6 +28,12 @@ REBUILD = "run `gamelog projections rebuild`"
 
 def gamelog(*args: str):
     return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture(autouse=True)
+def snapshots_every_8_events(monkeypatch):
+    """Replay snapshots every 8 events: the seed's game has some for the damage to reach."""
+    monkeypatch.setattr(snapshots, "EVERY", 8)
 
 
 @pytest.fixture
@@ -52,7 +59,7 @@ def assert_damaged(result, *words: str) -> None:
 # --- the umbrella: every derived table x edit, delete, insert, drop; every reading command ---
 
 DERIVED = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections",
-           "view_context", "view_moot", "view_derivation", "tracking", "gamelog_games")
+           "view_context", "view_moot", "view_snapshots", "view_derivation", "tracking", "gamelog_games")
 
 EDITS = {
     "view_lines": "UPDATE {t} SET line = line + 5000, turn = NULL, player = NULL WHERE line = 10",
@@ -63,6 +70,8 @@ EDITS = {
     "view_corrections": "UPDATE {t} SET voided = NULL",
     "view_context": "UPDATE {t} SET context = '{{}}'",
     "view_moot": "UPDATE {t} SET about = NULL",
+    # Every snapshot said to come before any point (a replay resumes from the last, past its point).
+    "view_snapshots": "UPDATE {t} SET line = 0, turn = 0, round = NULL",
     "view_derivation": "UPDATE {t} SET derivation = -1",
     "tracking": "UPDATE {t} SET notification_id = 1 WHERE application_name = 'gamelog'",
     "gamelog_games": "UPDATE {t} SET players = 'not json', events = -1, last_line = -1, winner = NULL",
@@ -76,6 +85,7 @@ INSERTS = {
     "view_corrections": f"INSERT INTO {{t}} VALUES ('{GAME}', 5005, 3, 'forged')",
     "view_context": "INSERT INTO {t} VALUES ('00ff', 'ghost', '{{}}')",
     "view_moot": f"INSERT INTO {{t}} VALUES ('{GAME}', 5005, 3, 'X', 'violation', 'Mallory', 'forged')",
+    "view_snapshots": f"INSERT INTO {{t}} VALUES ('{GAME}', 1000, 0, 0, NULL, NULL)",
     "view_derivation": "INSERT INTO {t} VALUES (-1)",
     "tracking": "INSERT INTO {t} VALUES ('ghost', 99999)",
     "gamelog_games": "INSERT INTO {t} VALUES ('ghost', '00ff', 'uchronia', '[\"Ann\", \"Bob\"]', 5, 5, 0, NULL, 5, "
@@ -102,6 +112,8 @@ def reading_commands(location: str) -> list[tuple[str, ...]]:
         ("audit", GAME, *store),
         ("audit", GAME, "--without", "5", *store),
         ("replay", GAME, *store),
+        ("replay", GAME, "--turn", "3", *store),
+        ("replay", GAME, "--line", "12", *store),
         ("games", *store),
         ("projections", "status", *store),
         ("verify", GAME, *store),

@@ -54,7 +54,7 @@ class Raw:
     def run(self, sql: str, *params) -> list[tuple]:
         sql = sql.replace("{events}", f'"{self.schema}".gamelog_events' if self.postgres else "stored_events")
         for table in ("gamelog_games", "view_lines", "view_turns", "view_tracks", "view_findings", "view_results",
-                      "view_corrections", "view_context", "view_moot", "tracking"):
+                      "view_corrections", "view_context", "view_moot", "view_snapshots", "tracking"):
             sql = sql.replace(f"{{{table}}}", self.name(table))
         if self.postgres:
             import psycopg

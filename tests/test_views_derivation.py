@@ -12,6 +12,7 @@ import json
 from click.testing import CliRunner
 
 from gamelog.cli.main import main
+from gamelog.domain.games import GAMES
 from gamelog.domain.replay import run
 from gamelog.projections.views.derivation import DERIVATION
 from gamelog.projections.views.folder import TABLES
@@ -23,20 +24,31 @@ DIGESTS = {
     # DERIVATION -> the digest of every example's views (views_digest). When a change to the folds changes it,
     # raise DERIVATION in projections/views/derivation.py (saying why there) and add its digest here.
     3: "69132f81fe4e262b3545c7fc49d78ff22e8bcaa0ad8fcbc8497338599f09bd49",
+    4: "3374448d0387210140a4af1593bbc7a4daa402d64878730505d21bc2b200d114",
 }
 
 
 def views_digest() -> str:
-    """A digest of every row of the views of every example log, folded in memory, table by table in key order."""
+    """A digest of every row of the views of every example log, folded in memory, table by table in key order;
+    and of the replay snapshot (``view_snapshots``) of each example's state after each of its lines, which the
+    examples are too short to hold many of: a change to a state's fold changes them."""
     digest = hashlib.sha256()
     for path in sorted(EXAMPLES.glob("*/*.jsonl")):
-        with derived_views(run(path.read_bytes()).events) as cursor:
+        events = run(path.read_bytes()).events
+        with derived_views(events) as cursor:
             for table in TABLES:
                 cursor.execute(f"SELECT * FROM {table}")
-                rows = sorted(json.dumps(list(row), sort_keys=True) for row in cursor.fetchall())
+                rows = sorted(json.dumps([v.hex() if isinstance(v, bytes) else v for v in row], sort_keys=True)
+                              for row in cursor.fetchall())
                 digest.update(f"{path.name}/{table}:{len(rows)}\n".encode())
                 for row in rows:
                     digest.update(row.encode() + b"\n")
+        state = GAMES[events[0].event.game].engine.from_history(events[:1], history=False).state
+        for before, event in zip(events, events[1:]):
+            if event.line != before.line:
+                digest.update(state.replay_snapshot())
+            state.apply(event)
+        digest.update(state.replay_snapshot())
     return digest.hexdigest()
 
 

@@ -40,13 +40,21 @@ def state_of(source: Source, *, line: int | None = None, turn: int | None = None
     name = source.game
     if round is not None and GAMES[name].round_of is None:
         raise NotPlayedInRounds(f"{source.name}: {name} is not played in rounds; give --turn or --line")
-    events = iter(source.history(turn=turn))
-    header = next(events)
+    # A stored game resumes from the views' last replay snapshot before the point, when they have one.
+    resumed = source.resumed(line=line, turn=turn, round=round)
+    if resumed is None:
+        events = iter(source.history(turn=turn))
+        header, state = next(events), None
+    else:
+        header, state, events = resumed
     if line is not None and line < header.line:
         raise PointNotInGame(f"{source.name}: line {line} is before the header (line {header.line}); "
                              "the game starts there")
     try:
-        state = state_at(name, chain([header], events), line=line, turn=turn, round=round)
+        if state is None:
+            state = state_at(name, chain([header], events), line=line, turn=turn, round=round)
+        else:
+            state = state_at(name, events, line=line, turn=turn, round=round, resumed=state)
     except PointNotReached as exc:
         raise PointNotInGame(f"{source.name}: {exc}") from exc
     if as_player is None:

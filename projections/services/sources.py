@@ -15,16 +15,21 @@ from functools import cached_property
 from itertools import chain
 from typing import Any, BinaryIO, Iterator
 
+from gamelog.domain.engine import GameState
 from gamelog.domain.errors import InputError, LogInvalid
+from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.replay import decide
 from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.reports.model import ContextDamaged, GameNotInViews
 from gamelog.projections.reports.states import LineNotInHistory
-from gamelog.projections.store.application import DEFAULT_STORE, GameStore, GameSummary, StoreDamaged, StoreError
+from gamelog.projections.store.application import (DEFAULT_STORE, TURN_SLACK, GameStore, GameSummary, StoreDamaged,
+                                                   StoreError)
 from gamelog.projections.store.backends import backend_class, scheme
 from gamelog.projections.store.verify import fingerprint_of
+from gamelog.projections.views.folder import KEPT
 from gamelog.projections.views.keeper import ViewKeeper, derived_views, views_damaged, views_in_memory
+from gamelog.projections.views.snapshots import nearest_snapshot
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 from .inputs import STDIN, export_hint, opened_source
@@ -87,9 +92,13 @@ class LogFile:
         """Every event of the game, the header's first (``turn``: :meth:`StoredGame.history`'s hint, not needed here)."""
         return self.events
 
+    def resumed(self, **point: int | None) -> None:
+        """A log file's replay folds its events in memory from the header (:meth:`StoredGame.resumed`): None."""
+        return None
+
     @cached_property
     def _views(self) -> Any:
-        return views_in_memory(self.events)
+        return views_in_memory(self.events, snapshots=False)  # a log file is replayed from its events in memory
 
     @contextmanager
     def views(self) -> Iterator[Any]:
@@ -138,16 +147,50 @@ class StoredGame:
     def game(self) -> str:
         return self.summary.game
 
-    def history(self, *, turn: int | None = None) -> Iterator[Any]:
+    def history(self, *, turn: int | None = None, first_page: int | None = None) -> Iterator[Any]:
         """Every stored event of the game, read as it goes (``turn``: the caller reads to the end of that turn,
-        a hint of how much to read at once); raises :class:`GameNotFound`, and ``StoreDamaged`` when the catalog
-        lists the game but none of its events can be read."""
-        history = self.store.history(self.summary.id, turn=turn)
+        and ``first_page``: how many events the first read reads, hints of how much to read at once); raises
+        :class:`GameNotFound`, and ``StoreDamaged`` when the catalog lists the game but none of its events can be
+        read."""
+        history = self.store.history(self.summary.id, turn=turn, first_page=first_page)
         first = next(history, None)  # raises StoreDamaged when it cannot be read
         if first is None:
             raise StoreDamaged(f"the catalog lists game {self.id!r} but none of its events are stored; "
                                f"`gamelog verify {self.id}` says more")
         return chain([first], history)
+
+    def resumed(self, *, line: int | None = None, turn: int | None = None,
+                round: int | None = None) -> tuple[Any, GameState, Iterator[Any]] | None:
+        """Where a replay to that point (the end when none is given) may start instead of the header: (the
+        header's event, the state restored from the views' last replay snapshot before the point, the stored
+        events after it), or None when there is no such snapshot, the views are not this gamelog's derivation,
+        or the snapshot cannot be read: then the replay folds the history from the header.
+
+        The views are not brought up to date (a snapshot is of events that never change); raises
+        :class:`GameNotFound`, and ``StoreDamaged`` for the game's header or a later event that cannot be read.
+        """
+        summary = self.summary
+        try:
+            with self.store.reading() as raw:
+                found = nearest_snapshot(self.store.backend.views_cursor(raw, KEPT), summary.id, summary.versions,
+                                         line=line, turn=turn, round=round)
+        except (StoreError, TypeError, ValueError):
+            # No views (a store never caught up, read-only), or a row that is not one gamelog wrote (verify
+            # names it): the history from the header.
+            return None
+        if found is None:
+            return None
+        version, data, following = found
+        header = next(self.history(first_page=1))
+        try:
+            state = GAMES[summary.game].engine.STATE.resumed(header.event, header.line, data)
+        except (ValueError, KeyError, AttributeError):
+            return None
+        # To a point: up to the next snapshot past it (about EVERY events; the point is before it, but for the end
+        # of a turn that began before it), then a page at a time; to the end, every event after it, so.
+        rest = self.store.history(summary.id, after=version, header=header,
+                                  first_page=None if following is None else following - version + TURN_SLACK)
+        return header, state, rest
 
     @contextmanager
     def views(self) -> Iterator[Any]:
@@ -181,6 +224,10 @@ class LogStream:
         self.id = game_id
         self._cursor = cursor
 
+    def resumed(self, **point: int | None) -> None:
+        """A log file's replay folds its events from the header (:meth:`StoredGame.resumed`): None."""
+        return None
+
     def history(self) -> Iterator[Any]:
         """Every event of the game, the header's first, decided again from the file as they are read."""
         with opened_source(self.path, self.name) as (handle, _, _), SpilledIndex() as index:
@@ -213,7 +260,8 @@ def streamed_log(path: str) -> Iterator[LogStream]:
     # The line index on disk (as an import's): what a correction needs of every line is not held either.
     with opened_source(path) as (handle, name, real), SpilledIndex() as index:
         reader = LogReader(handle)
-        with derived_views(remembered(decide(reader, index)), sums=False) as cursor:  # a report reads no sums
+        with derived_views(remembered(decide(reader, index)), sums=False,  # a report reads no sums
+                           snapshots=False) as cursor:
             if reader.errors or not first:
                 raise LogInvalid(name, export_hint(reader.errors, real))
             yield LogStream(name, path, reader.header.game, first[0].event.id, cursor)

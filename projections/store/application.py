@@ -269,12 +269,16 @@ class GameStore(Application):
                 return
             version = page[-1].originator_version
 
-    def history(self, game_id: str, *, turn: int | None = None) -> Iterator[Any]:
+    def history(self, game_id: str, *, turn: int | None = None, after: int = 0, header: Any = None,
+                first_page: int | None = None) -> Iterator[Any]:
         """The stored events of a game, decoded, in order.
 
         ``turn`` says the caller reads to the end of that turn (``replay --turn``): the events up to it are read
         in one query, the rest only if the caller goes on. A hint of how much to read at once; the events are
-        the same.
+        the same. ``first_page``, another such hint: how many rows the first query reads.
+
+        ``after``: only the events after that version (a replay resuming from a snapshot); ``header``, the
+        game's first event, which says what its events may be, is then required.
 
         Raises :class:`StoreDamaged`, naming the event, when one cannot be
         decoded (its bytes, NULL, a topic that is no registered game's event
@@ -283,10 +287,16 @@ class GameStore(Application):
         """
         decode, decode_sealed = self.mapper.decode_payload, self.mapper.decode_sealed
         allowed: set[type] = set()
-        first_page = PAGE
-        if turn is not None and (ends := self._turn_finished(game_id, turn)) is not None:
-            first_page = min(ends + TURN_SLACK, FIRST_PAGE_MOST)
-        for versions, topics, states in self._row_pages(game_id, first_page):
+        if after:
+            rules = header_rules(header)
+            if rules is None:
+                raise ValueError("history(after=) needs the game's header event")
+            allowed = set(rules.stored_types)
+        if first_page is None:
+            first_page = PAGE
+            if turn is not None and (ends := self._turn_finished(game_id, turn)) is not None:
+                first_page = min(ends - after + TURN_SLACK, FIRST_PAGE_MOST)
+        for versions, topics, states in self._row_pages(game_id, first_page, after):
             events = decode_sealed(topics, states)  # the whole page at once, or None: then row by row, below
             if events:
                 if not allowed and (rules := header_rules(events[0])) is not None:
@@ -309,14 +319,15 @@ class GameStore(Application):
                         raise self._damaged(game_id, version, f"is a {topic}, which is not an event of its game")
                 yield event
 
-    def _row_pages(self, game_id: str, first_page: int = PAGE) -> Iterator[tuple[Sequence[int], Sequence[str], Sequence[Any]]]:
-        """A game's stored rows, in version order, as three columns (versions, topics, states): ``first_page``
-        rows, then pages growing to :data:`PAGE`."""
+    def _row_pages(self, game_id: str, first_page: int = PAGE,
+                   after: int = 0) -> Iterator[tuple[Sequence[int], Sequence[str], Sequence[Any]]]:
+        """A game's stored rows after version ``after``, in version order, as three columns (versions, topics,
+        states): ``first_page`` rows, then pages growing to :data:`PAGE`."""
         uid = self.backend.originator(game_uuid(game_id))
         mark, state = self.backend.mark, self.backend.state
         sql = (f"SELECT originator_version, topic, state FROM {self.events_table} "
                f"WHERE originator_id = {mark} AND originator_version > {mark} ORDER BY originator_version LIMIT {mark}")
-        version, size = 0, first_page
+        version, size = after, max(first_page, 1)
         while True:
             versions, topics, states = self.backend.read_columns(sql, (uid, version, size), _COLUMNS)
             if not self.backend.bytes_states:

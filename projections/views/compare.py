@@ -18,7 +18,8 @@ PAGE = 5000
 """Rows read at a time from each side."""
 
 _KEYS = {"view_lines": ("line",), "view_turns": ("turn",), "view_tracks": ("seq",), "view_findings": ("seq",),
-         "view_corrections": ("line",), "view_stat_facts": ("seq",), "view_stat_periods": ("period", "player")}
+         "view_corrections": ("line",), "view_stat_facts": ("seq",), "view_stat_periods": ("period", "player"),
+         "view_snapshots": ("version",)}
 """The columns that key a game's rows in each view table keyed so (view_results has one row a game), the first a
 number: a game's score after each period is a row a player and period, as long as the game."""
 SHOWN = 10
@@ -172,11 +173,11 @@ def _shown(value: Any) -> str:
 
 
 def table_dump(cursor: Any) -> dict[str, list[tuple]]:
-    """Every view table's rows, sorted: for comparing two builds of the views."""
+    """Every view table's rows, sorted: for comparing two builds of the views (bytes as hex, JSON's text)."""
     out = {}
     for table in TABLES:
         cursor.execute(f"SELECT * FROM {table}")
-        rows = [tuple(r) for r in cursor.fetchall()]
+        rows = [tuple(bytes(v).hex() if isinstance(v, (bytes, memoryview)) else v for v in r) for r in cursor.fetchall()]
         if table == "view_context":  # the aggregate ID differs between a store and a log file
             rows = [r[1:] for r in rows]
         out[table] = sorted(rows, key=repr)

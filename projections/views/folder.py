@@ -10,6 +10,8 @@
 * ``view_results``: how each finished game ended;
 * ``view_corrections``: each correction, the line it voided and why;
 * ``view_moot``: each finding a correction made moot (``about`` its line), and the correction's line;
+* ``view_snapshots``: each game's state every so many events, which a replay resumes from
+  (``projections.views.snapshots``);
 * ``view_stat_games``, ``view_stat_seats``, ``view_stat_periods``, ``view_stat_facts`` and
   ``view_stat_tallies``: what ``gamelog stats`` adds up across games (each game's kind, players, date and
   expansions; each player's side and final score; each player's score after each round, or turn; each fact
@@ -40,6 +42,7 @@ from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain.phrases import tell
 from gamelog.domain.statistics import Fact
 from gamelog.projections.views import derivation
+from gamelog.projections.views import snapshots as replay_snapshots
 from gamelog.projections.views.sums import PARTS, SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
@@ -80,11 +83,12 @@ SCHEMA = (
     # The games a filter chooses are read off this index (view_stat_games' rows hold each game's part of the sums:
     # a page or more a game).
     "CREATE INDEX IF NOT EXISTS stat_games_by_kind ON view_stat_games (kind, game, players, goal, expansions, at)",
+    *replay_snapshots.SCHEMA,
     derivation.SCHEMA,
 )
 TABLES = ("view_lines", "view_turns", "view_tracks", "view_findings", "view_results", "view_corrections", "view_context",
           "view_moot", "view_stat_games", "view_stat_seats", "view_stat_periods", "view_stat_facts", "view_stat_tallies",
-          "view_stat_sums", "view_stat_parts")
+          "view_stat_sums", "view_stat_parts", "view_snapshots")
 """The tables of the views' rows (each holds rows of games, but ``view_stat_sums``, summed across them)."""
 KEPT = TABLES + (derivation.TABLE,)
 """Every table the views keep: their rows', and the number of the way they were derived (``derivation``)."""
@@ -119,8 +123,13 @@ class ViewFolder(Dispatching):
     of any other class changes no view.
     """
 
-    def __init__(self, cursor: Any):
+    def __init__(self, cursor: Any, *, snapshots: bool = True):
+        """``snapshots=False`` keeps no replay snapshots (the views of a log file, which nothing replays from)."""
         self.cursor = cursor
+        self.snapshots = snapshots
+        # Each game's domain state folded beside its views, for its replay snapshots (originator -> its tracking;
+        # None: none kept for it, its context saying so or its state failing to fold).
+        self._replaying: dict[str, replay_snapshots.Replaying | None] = {}
         self.contexts: dict[str, dict[str, Any]] = {}
         self.dirty: set[str] = set()
         self.rows: dict[str, list[tuple]] = {}  # table -> its new rows (``projections.views.rows``)
@@ -199,8 +208,22 @@ class ViewFolder(Dispatching):
             self._absent.discard(originator_id)
             self.dirty.add(originator_id)
             self._game_began(context, rules, header, event.line)
+            if self.snapshots:
+                self._replaying[originator_id] = replay_snapshots.Replaying.begin(header.game, event)
             return
         self.dirty.add(originator_id)
+        if self.snapshots:  # the replay snapshots (below): written out here, as every stored event passes
+            replaying = self._replaying.get(originator_id, False)
+            if replaying is False:
+                replaying = self._replaying[originator_id] = self._resumed(context)
+            if replaying is not None:
+                try:
+                    row = replaying.fold(context["id"], event)
+                except Exception:  # a state that cannot fold what the views can: the game keeps no more snapshots
+                    self._replaying[originator_id] = None
+                else:
+                    if row is not None:
+                        self._add(row)
         cls = type(event)
         fold = self._folds.get(cls)
         if fold is not None:
@@ -208,6 +231,22 @@ class ViewFolder(Dispatching):
         facts = self._facts.get(cls)
         if facts is not None and context["game"] in facts:
             self._count(context, event.line, facts[context["game"]](event, context["stat"]["memo"]), 0)
+
+    # -- the replay snapshots ------------------------------------------------------------
+
+    # Each game's domain state is folded beside its views (fold, above), and written as a replay snapshot where
+    # one falls due (``projections.views.snapshots.Replaying``).
+
+    @staticmethod
+    def _resumed(context: dict[str, Any]) -> replay_snapshots.Replaying | None:
+        """The tracking of a game's replay snapshots its context kept (None: it keeps none, or it cannot be read)."""
+        saved = context.get("replay")
+        if not saved:
+            return None
+        try:
+            return replay_snapshots.Replaying.resume(context["game"], saved)
+        except (KeyError, TypeError, ValueError):
+            return None
 
     # -- what the statistics count ------------------------------------------------------
 
@@ -403,6 +442,10 @@ class ViewFolder(Dispatching):
                     context.pop("unsettled", None)
                 else:
                     context["unsettled"] = 1
+            if self.snapshots:
+                replaying = self._replaying.get(originator_id, False)
+                if replaying is not False:  # (not folded since this folder read the context: kept as it is)
+                    context["replay"] = None if replaying is None else replaying.saved()
             self._write_context(originator_id, context)
         self.dirty.clear()
         if settled:

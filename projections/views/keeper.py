@@ -525,12 +525,14 @@ def create_views(cursor: Any) -> None:
         cursor.execute(statement)
 
 
-def views_in_memory(events: Iterable[Any]) -> Any:
-    """The views of one game's events (a log file read in memory), in an in-memory database (a DB-API connection)."""
+def views_in_memory(events: Iterable[Any], *, snapshots: bool = True) -> Any:
+    """The views of one game's events (a log file read in memory), in an in-memory database (a DB-API connection).
+
+    ``snapshots=False``: without replay snapshots (``ViewFolder``), which only a store's replay reads."""
     connection: Any = scratch_database(":memory:")
     cursor = connection.cursor()
     create_views(cursor)
-    folder = ViewFolder(cursor)
+    folder = ViewFolder(cursor, snapshots=snapshots)
     for event in events:
         folder.fold("log", event)
     folder.flush()
@@ -539,17 +541,18 @@ def views_in_memory(events: Iterable[Any]) -> Any:
 
 
 @contextmanager
-def derived_views(events: Iterable[Any], *, sums: bool = True) -> Iterator[Any]:
+def derived_views(events: Iterable[Any], *, sums: bool = True, snapshots: bool = True) -> Iterator[Any]:
     """The views of one game's events, folded into a private temporary database on disk (a game of any size).
 
     The folder writes a page of rows at a time, as a catch-up does. ``sums=False`` leaves the statistics' sums
-    across games unsettled (a report reads none of them; a long game's part of them is as long as the game).
+    across games unsettled (a report reads none of them; a long game's part of them is as long as the game);
+    ``snapshots=False``, the replay snapshots (``ViewFolder``), which only a store's replay reads.
     """
     connection: Any = scratch_database("")  # a temporary file, deleted when closed
     try:
         cursor = connection.cursor()
         create_views(cursor)
-        folder = ViewFolder(cursor)
+        folder = ViewFolder(cursor, snapshots=snapshots)
         for n, event in enumerate(events, 1):
             folder.fold("log", event)
             if n % PAGE == 0:

@@ -156,6 +156,18 @@ class StatTallyRow(NamedTuple):
     periods: int  # the sum of amount × period: the mean round of a fact is periods / amount
 
 
+class SnapshotRow(NamedTuple):
+    """``view_snapshots``: a game's state after every event of a line, which a replay resumes from
+    (``domain.engine.GameState.replay_snapshot``), and how far the events up to it reached."""
+
+    game: str
+    version: int  # the stored version of the line's last event
+    line: int  # the line (the highest any event up to it names)
+    turn: int  # the highest turn a TurnBegan or TurnFinished up to it names (0 before the first)
+    round: int | None  # the highest round a recorded line up to it began (None in a game without rounds)
+    state: bytes
+
+
 TABLE: dict[type, str] = {
     LineRow: "view_lines",
     TurnRow: "view_turns",
@@ -169,6 +181,7 @@ TABLE: dict[type, str] = {
     StatPeriodRow: "view_stat_periods",
     StatFactRow: "view_stat_facts",
     StatTallyRow: "view_stat_tallies",
+    SnapshotRow: "view_snapshots",
 }
 """Each row type's table."""
 

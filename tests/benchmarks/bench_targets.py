@@ -518,7 +518,7 @@ def main() -> None:
         other = args.other_lines or args.lines
         paths = write_inputs(folder, args.lines, args.games, args.game_lines, other)
         replay_store = os.path.join(folder, "replay.sqlite")
-        measure("import", paths["replay"], replay_store)
+        measure("import_command", paths["replay"], replay_store)  # the views too: its replay snapshots
         print(f"python tests/benchmarks/bench_targets.py --lines {args.lines} --games {args.games} "
               f"--game-lines {args.game_lines} --other-lines {other} --runs {args.runs}: {args.runs} interleaved runs, medians; "
               f"{cores} core(s); PostgreSQL: {'yes' if pg else 'no'}")
