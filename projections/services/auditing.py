@@ -155,7 +155,7 @@ def compared_without(source: Source, cursor: object, lines: Iterable[int]) -> It
     try:
         # The line index on disk, as an import's: what a correction needs of every line is not held either.
         with SpilledIndex() as index, derived_views(without_events(source.game, source.history(), set(lines), index),
-                                                    sums=False) as what_if_cursor:  # a report reads no sums
+                                                    sums=False, snapshots=False) as what_if_cursor:  # nor snapshots
             actual, what_if = report_head(cursor, source.id), report_head(what_if_cursor, source.id)
             diff = compare_paged(actual, report_periods(cursor, actual), what_if,
                                  report_periods(what_if_cursor, what_if), lines, what_if_cursor.connection.cursor())

@@ -141,7 +141,7 @@ def _what_if(source: Source, folded: Folded) -> WhatIfScores | None:
         hypothetical = replay_without(source.game, source.history(), lines)
     except PointNotReached as exc:
         raise PointNotInGame(f"{source.name}: {exc}") from exc
-    cursor = views_in_memory(hypothetical).cursor()
+    cursor = views_in_memory(hypothetical, snapshots=False).cursor()  # read for scores, never replayed
     return WhatIfScores(audit_parts(cursor, source.id).totals, report_head(cursor, source.id).result.winner)
 
 

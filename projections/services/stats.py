@@ -65,7 +65,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
     try:
         cursor = connection.cursor()
         create_views(cursor)
-        folder = ViewFolder(cursor)
+        folder = ViewFolder(cursor, snapshots=False)  # nothing replays log files' views
         for n, path in enumerate(files):
             for event in _events(path, source_format):
                 folder.fold(f"file{n}", event)
