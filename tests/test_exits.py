@@ -108,6 +108,14 @@ def two_logs(tmp_path):
     return str(big), events, str(SEED)
 
 
+def _stored_without_views(location: str, log: str) -> None:
+    """Import ``log`` through the store alone (no views folded alongside, none caught up after)."""
+    store = GameStore(location)
+    with open(log, "rb") as handle:
+        import_log(store, handle, log)
+    store.close()
+
+
 def test_ctrl_c_after_the_commit_says_the_log_was_stored_with_its_views(locations, tmp_path, two_logs):
     location = locations.new()
     big, events, seed = two_logs
@@ -129,10 +137,7 @@ def test_ctrl_c_after_the_commit_of_an_import_whose_views_were_behind_says_how_f
                                                                                           two_logs):
     location = locations.new()
     big, events, seed = two_logs
-    store = GameStore(location)
-    with open(seed, "rb") as handle:
-        import_log(store, handle, seed)  # stored without its views: the import after it cannot fold its own
-    store.close()
+    _stored_without_views(location, seed)  # the import after it cannot fold its own
     code, out, err = interrupt_import_at(location, [big, seed], "after-commit", tmp_path)
     assert code == 130
     assert out == f"{big}: imported {events} log lines (lines 2-{events + 1}) into game 'big' (stored before the interrupt)\n"
@@ -177,10 +182,7 @@ def test_ctrl_c_mid_import_stores_nothing_of_that_log_and_says_so(locations, tmp
 def test_ctrl_c_while_the_views_catch_up_leaves_every_log_stored(locations, tmp_path, two_logs):
     location = locations.new()
     big, events, seed = two_logs
-    store = GameStore(location)
-    with open(big, "rb") as handle:
-        import_log(store, handle, big)  # stored without its views: the views catch up after the next import
-    store.close()
+    _stored_without_views(location, big)  # the views catch up after the next import
     code, out, err = interrupt_import_at(location, [seed], "views", tmp_path)
     assert code == 130
     assert out == f"{seed}: imported 61 log lines (lines 5-78) into game 'seed-examples'\n"
