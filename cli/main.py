@@ -7,9 +7,11 @@ import sys
 
 import click
 
+from gamelog.cli.append import append
 from gamelog.cli.audit import audit
 from gamelog.cli.catalog import games, schema
 from gamelog.cli.convert import convert
+from gamelog.cli.export import export
 from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, cli_error
 from gamelog.cli.importing import import_
 from gamelog.cli.projections import projections
@@ -87,7 +89,7 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
 
 
 for command in (validate, import_, games, replay, report, stats, audit, reconcile, verify, projections, convert,
-                schema):
+                schema, append, export):
     main.add_command(command)
 
 

@@ -78,6 +78,7 @@ class GameRules:
     results: ResultSources = ResultSources()
     state_phrases: StatePhrases = PLAIN_STATE
     statistics: Any = None
+    offers: Callable[[Any, str | None], Mapping[str, Mapping[str, Any]]] | None = None
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

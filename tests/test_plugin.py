@@ -286,7 +286,7 @@ def test_the_fixture_has_the_modules_adding_a_game_lists():
     table = set(re.findall(r"^\| `(\w+)\.py` \|", page, re.MULTILINE))
     folder = {path.stem for path in (ROOT / "tests" / "fixtures" / "coin_toss").glob("*.py") if path.stem != "__init__"}
     assert table == folder == {"events", "state", "rules", "game", "replay_document", "reference", "phrases", "measures",
-                              "secrets", "statistics"}
+                              "secrets", "statistics", "entries"}
     for package in REAL_GAMES.values():
         folder = ROOT.joinpath(*package.removeprefix("gamelog.").split("."))
         assert {path.stem for path in folder.glob("*.py") if path.stem != "__init__"} == table, package

@@ -13,7 +13,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import measures, phrases, secrets, statistics
+from gamelog.domain.merchant_of_venus import entries, measures, phrases, secrets, statistics
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
     EVENTS,
@@ -241,6 +241,7 @@ class MerchantEngine(Engine):
 
 
 RULES = GameRules(
+    offers=entries.OFFERS,
     name="merchant-of-venus",
     events=EVENTS,
     engine=MerchantEngine,

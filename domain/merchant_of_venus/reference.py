@@ -145,3 +145,15 @@ def equipment_prices() -> dict[str, int]:
         if kind == "equipment" and field == "price":
             prices[item] = int(fact.value)
     return prices
+
+
+@cache
+def equipment_names() -> tuple[str, ...]:
+    """The names of the equipment and drives a port sells (the equipment table's rows that are no relic)."""
+    return tuple(r["item"] for r in _rows("mov_equipment_and_relics.csv") if r["category"] != "relic")
+
+
+@cache
+def relic_names() -> tuple[str, ...]:
+    """The names of the relics (the equipment table's relic rows)."""
+    return tuple(r["item"] for r in _rows("mov_equipment_and_relics.csv") if r["category"] == "relic")

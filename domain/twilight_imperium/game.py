@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import measures, phrases, secrets, statistics
+from gamelog.domain.twilight_imperium import entries, measures, phrases, secrets, statistics
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -319,6 +319,7 @@ RULE_TEXTS: dict[str, str] = {
 """The texts of Twilight Imperium's own rule IDs: those the seeds are silent on, so RULES.md does not hold them."""
 
 RULES = GameRules(
+    offers=entries.OFFERS,
     name="twilight-imperium-4",
     events=EVENTS,
     engine=TwilightEngine,

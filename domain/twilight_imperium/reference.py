@@ -113,3 +113,9 @@ def strategy_cards() -> dict[str, int]:
 
 TRADE_INITIATIVE = 5
 """ti4_strategy_cards.csv: Trade's initiative number (LRR 90)."""
+
+
+@cache
+def strategy_card_names() -> tuple[str, ...]:
+    """The 8 strategy cards' printed names, in initiative order."""
+    return tuple(r["name"] for r in sorted(_rows("ti4_strategy_cards.csv"), key=lambda r: int(r["initiative"])))

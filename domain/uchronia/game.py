@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.uchronia import measures, phrases, secrets, statistics
+from gamelog.domain.uchronia import entries, measures, phrases, secrets, statistics
 from gamelog.domain.uchronia import rules
 from gamelog.domain.uchronia.events import (
     EVENTS,
@@ -178,6 +178,7 @@ RULE_TEXTS: dict[str, str] = {
 """The texts of Uchronia's own rule IDs: those the seeds are silent on, so RULES.md does not hold them."""
 
 RULES = GameRules(
+    offers=entries.OFFERS,
     name="uchronia",
     events=EVENTS,
     engine=UchroniaEngine,

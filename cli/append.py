@@ -1,0 +1,46 @@
+"""``gamelog append``: one line added to a stored game, checked as the recorder checks an entry."""
+
+from __future__ import annotations
+
+import click
+
+from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from gamelog.cli.options import store_option
+from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.entries import render_entry_text
+from gamelog.recording import append_to
+
+
+@click.command()
+@click.argument("game")
+@click.argument("line")
+@click.option("--anyway", is_flag=True, help="Store the line even though it breaks a rule (the table agreed); its finding stands.")
+@click.option("--after", type=click.IntRange(min=1), metavar="N",
+              help="The lines of the log you made the entry against: if the game has moved past them, nothing is stored.")
+@click.option("--replaces", type=click.IntRange(min=1), metavar="L",
+              help="Void line L and record LINE in its place (a correction line, then LINE), in one write.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text",
+              show_default=True, help="json: what became of the line as one document (the recorder's answer).")
+@store_option
+def append(game: str, line: str, anyway: bool, after: int | None, replaces: int | None, fmt: str, store: str) -> None:
+    """Append LINE (one JSON object of the game's log) to the stored game GAME.
+
+    The line is read and decided as if it ended the game's log: an input
+    error exits 2 (nothing stored); a line that breaks a rule is not stored,
+    its finding printed with the rule's text, and exits 1, unless --anyway.
+
+    Examples:
+
+    \b
+      gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
+      gamelog append my-game '{"type": "note", "text": "agreed", "player": "Ann"}' --after 41
+      gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
+    """
+    result = append_to(store, game, line.encode("utf-8"), anyway=anyway, after=after, replaces=replaces)
+    if fmt == "json":
+        click.echo(encode(result, indent=2))
+    else:
+        click.echo(render_entry_text(result, game), err=not result.appended)
+    if result.errors:
+        raise SystemExit(EXIT_INPUT)
+    raise SystemExit(EXIT_OK if result.appended else EXIT_VIOLATION)

@@ -1,0 +1,202 @@
+"""Recording a game as it is played: a new game from its header, one entry at a time, and its log back out.
+
+What the table's recorder (``gamelog serve``) and ``gamelog append``/``export`` call. Each entry is read as a line
+of the game's log (the reader's own checks and messages), decided by the game's engine against the stored game
+before anything is stored (its findings), and stored only when it breaks no rule or the table agreed
+(``anyway``). Storing is an import of the stored log plus the entry (``projections.importing``): the store's
+optimistic concurrency decides between two entries made at once (one is stored, the other's import collides on
+the event version, rolls back, and is told the game moved), never a lock held in memory. Undo and fixing an old
+entry are ``correction`` lines (``replaces``: void the line and record what it should have been, in one entry):
+nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
+
+import msgspec
+
+from gamelog.domain.engine import VIOLATION
+from gamelog.domain.entries import no_offers, players_first
+from gamelog.domain.errors import InputError, LogInvalid
+from gamelog.domain.events import Correction, FindingRaised
+from gamelog.domain.games import GAMES
+from gamelog.domain.reader import LogReader
+from gamelog.domain.ruletext import rule
+from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.reports.documents import Finding, InputErrorEntry
+from gamelog.projections.reports.entries import EntryResult
+from gamelog.projections.reports.forms import EntryForm, EntryForms, entry_forms, header_form
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.views.keeper import ViewKeeper
+
+from .errors import BadInput, GameNotFound
+from .secrecy import redaction_at
+from .sources import StoredGame, opened_game_store
+
+__all__ = ["NotYourLine", "append_entry", "append_to", "export_log", "exported", "forms_for", "header_forms",
+           "log_lines", "new_game", "recorded_lines", "stored_lines"]
+
+_encode = msgspec.json.Encoder().encode
+ENTRY = "entry"
+"""How an entry is named in its input errors' messages (``entry:7: ...``): it is no file."""
+
+
+class NotYourLine(BadInput):
+    """Raised when a seat records a line of another player's (or voids one): only the host may."""
+
+
+def stored_lines(store: GameStore, game_id: str) -> int:
+    """The lines of the stored game's log (its last line's number: blank lines and comments count). Raises
+    :class:`GameNotFound`."""
+    summary = store.summary(game_id)
+    if summary is None:
+        raise GameNotFound(f"no stored game named {game_id!r}")
+    return summary.last_line
+
+
+def recorded_lines(store: GameStore, game_id: str) -> Iterator[tuple[int, Any]]:
+    """(line, recorded event) of every stored line of the game, the header's first. Raises :class:`GameNotFound`."""
+    source = StoredGame(store, game_id, "")
+    line_recorded = GAMES[source.game].engine.LINE_RECORDED
+    for event in source.history():
+        if type(event) is line_recorded:
+            yield event.line, event.event
+
+
+def log_lines(recorded: Iterable[tuple[int, Any]]) -> Iterator[bytes]:
+    """The log of ``recorded`` (line, event) pairs in line order, each at its own line number: an empty line
+    where the log had no event (a blank line or a comment), so that every line keeps its number."""
+    last = 0
+    for line, event in recorded:
+        yield from (b"" for _ in range(line - last - 1))
+        yield _encode(event)
+        last = line
+
+
+def export_log(store: GameStore, game_id: str) -> Iterator[bytes]:
+    """The stored game's log as JSON Lines, a line at a time (each ending ``\\n``): ``validate`` and ``import`` read
+    it back to the same game. Raises :class:`GameNotFound`."""
+    for line in log_lines(recorded_lines(store, game_id)):
+        yield line + b"\n"
+
+
+def new_game(store: GameStore, header: bytes) -> str:
+    """Store a new game from its header (a log's first line, JSON), checked exactly as a log's header; returns its
+    id. Raises :class:`~gamelog.domain.errors.LogInvalid` (named ``entry``) for a header that is not valid, and
+    :class:`BadInput` for a game already stored under that id."""
+    log = header.strip() + b"\n"
+    reader = LogReader(log)
+    if reader.header is None or reader.errors:
+        raise LogInvalid(ENTRY, reader.errors)
+    if store.summary(reader.header.id) is not None:
+        raise BadInput(f"a game with the id {reader.header.id!r} is stored already; give the new game another id")
+    result = _stored(store, log)
+    if result.outcome is not Outcome.IMPORTED:
+        raise BadInput(f"a game with the id {reader.header.id!r} is stored already; give the new game another id")
+    return reader.header.id
+
+
+def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | None = None, anyway: bool = False,
+                 replaces: int | None = None, seat: str | None = None) -> EntryResult:
+    """Decide ``entry`` (one line of the game's log, JSON) against the stored game and store it when it breaks no
+    rule, or when ``anyway``; its findings stand then like any other line's. Returns what became of it (findings
+    cite their rules, with each rule's text); never a partial write.
+
+    ``after`` is the lines of the log the entry was made against (None: the stored game as it is): a game that
+    has moved past them is not written to (``moved``). ``replaces`` voids that earlier line first (a ``correction``
+    line, then the entry), in one write. ``seat`` is the player recording (None: the host): a seat may record only
+    its own player's lines, lines that name no player, and corrections of those.
+
+    Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
+    and the store's errors (``StoreBusy``...).
+    """
+    lines = stored_lines(store, game_id)
+    if after is not None and after > lines:
+        raise BadInput(f"the game {game_id!r} has {lines} lines; an entry cannot be made after line {after}")
+    if after is not None and after < lines:
+        return EntryResult(appended=False, lines=lines, moved=True)
+    recorded = list(recorded_lines(store, game_id))
+    header_line, header = recorded[0]
+    wanted = ([_encode(Correction(voids=replaces, reason=f"replaced by line {lines + 2}"))] if replaces is not None
+              else []) + [entry.strip()]
+    reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1) + b"\n".join(wanted) + b"\n")
+    new = list(reader.events())
+    if reader.errors or len(new) != len(wanted):
+        return EntryResult(appended=False, lines=lines, errors=[
+            InputErrorEntry(line=e.line, path=e.path, message=e.message)
+            for e in reader.errors or [InputError(lines + 1, "not one entry")]])
+    if seat is not None:
+        _check_seat(seat, new, dict(recorded))
+    engine = GAMES[header.game].engine.from_history(StoredGame(store, game_id, "").history())
+    findings = [_finding(event) for line, event in new for event in engine.record(line, event)
+                if isinstance(event, FindingRaised) and not event.open_at_end]
+    texts = {f.rule: rule(f.rule).text for f in findings}
+    if any(f.severity == VIOLATION for f in findings) and not anyway:
+        return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
+    log = b"".join(line + b"\n" for line in log_lines([*recorded, *new]))
+    result = _stored(store, log)
+    if result.outcome is not Outcome.IMPORTED or result.last_line != new[-1][0]:
+        return EntryResult(appended=False, lines=stored_lines(store, game_id), moved=True)
+    return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
+
+
+def append_to(location: str, game_id: str, entry: bytes, **options: Any) -> EntryResult:
+    """:func:`append_entry` on the store at ``location`` (which must exist), opened for the call."""
+    with opened_game_store(location, must_exist=True) as store:
+        return append_entry(store, game_id, entry, **options)
+
+
+def _stored(store: GameStore, log: bytes) -> Any:
+    """Import ``log`` (the stored game's lines and what is new), the views folded in the same transaction."""
+    keeper = ViewKeeper(store)
+    result = import_log(store, log, ENTRY, along=keeper.alongside)
+    keeper.catch_up()
+    return result
+
+
+def _finding(event: FindingRaised) -> Finding:
+    return Finding(line=event.line, rule=event.rule, severity=event.severity, player=event.player,
+                   message=event.message)
+
+
+def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any]) -> None:
+    """Raise :class:`NotYourLine` when a line of ``new`` is another player's, or voids one."""
+    for line, event in new:
+        player = getattr(event, "player", None)
+        if player is not None and player != seat:
+            raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")
+        if isinstance(event, Correction):
+            voided = getattr(recorded.get(event.voids), "player", None)
+            if voided is not None and voided != seat:
+                raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
+
+
+def forms_for(store: GameStore, game_id: str, seat: str | None = None) -> EntryForms:
+    """The recorder's forms for the stored game at its end, offered what ``seat`` (None: the host or a spectator)
+    may know, the player due first. Raises :class:`GameNotFound` and the store's errors."""
+    source = StoredGame(store, game_id, "")
+    rules = GAMES[source.game]
+    engine = rules.engine.from_history(source.history(), history=False)
+    state = engine.state
+    due = state.active if state.active is not None else engine.expected_player()
+    offers = (rules.offers or no_offers)(state, seat or due)
+    forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
+                       lines=stored_lines(store, game_id),
+                       forms=entry_forms(rules.event_types, offers, players_first(state, due)))
+    return forms if seat is None else redaction_at(source, seat, state)(forms)
+
+
+def header_forms() -> dict[str, EntryForm]:
+    """The form of each game's header, by game: what a new game asks for."""
+    return {name: header_form(GAMES[name].header_type) for name in GAMES}
+
+
+@contextmanager
+def exported(location: str, game_id: str) -> Iterator[Iterator[bytes]]:
+    """:func:`export_log` of the game stored at ``location`` (which must exist), the store open for the block.
+    Raises :class:`GameNotFound` (when first read) and the store's errors."""
+    with opened_game_store(location, must_exist=True) as store:
+        stored_lines(store, game_id)  # an unknown game is said before anything is written
+        yield export_log(store, game_id)
