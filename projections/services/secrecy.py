@@ -19,7 +19,19 @@ from gamelog.projections.reports.redaction import Redaction
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["player_not_found", "redaction", "redaction_at"]
+__all__ = ["PUBLIC", "Public", "player_not_found", "redaction", "redaction_at"]
+
+
+class Public:
+    """The viewer who is none of the players (a spectator): what every player may know. A player's view hides
+    the others' secrets; this one hides every player's (each secret is hidden from every other player)."""
+
+    def __repr__(self) -> str:
+        return "PUBLIC"
+
+
+PUBLIC = Public()
+"""The public view: pass it where a player is asked for (``as_player``)."""
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -27,16 +39,19 @@ def player_not_found(game_id: str, players: Iterable[str], player: str) -> Playe
     return PlayerNotFound(f"no player {player!r} in {game_id!r} (players: {', '.join(players)})")
 
 
-def redaction_at(source: Source, player: str, state: Any) -> Redaction:
-    """What ``player`` may not see of ``source``'s game at ``state``'s point (its state there, from
-    ``domain.replay.state_at``). Raises :class:`~.errors.PlayerNotFound` for a player not in the game."""
+def redaction_at(source: Source, player: str | Public, state: Any) -> Redaction:
+    """What ``player`` (or :data:`PUBLIC`) may not see of ``source``'s game at ``state``'s point (its state there,
+    from ``domain.replay.state_at``). Raises :class:`~.errors.PlayerNotFound` for a player not in the game."""
     players = list(state.header.players)
+    if player is PUBLIC:
+        history = list(source.history())
+        return Redaction(frozenset().union(*(hidden_from(source.game, p, history, state) for p in players)))
     if player not in players:
         raise player_not_found(state.header.id, players, player)
     return Redaction(hidden_from(source.game, player, source.history(), state))
 
 
-def redaction(source: Source, player: str) -> Redaction:
+def redaction(source: Source, player: str | Public) -> Redaction:
     """What ``player`` may not see of ``source``'s game at the end of its history.
 
     Raises :class:`~.errors.PlayerNotFound` for a player not in the game.
@@ -44,6 +59,6 @@ def redaction(source: Source, player: str) -> Redaction:
     events = iter(source.history())
     header = next(events)
     players = list(header.event.players)
-    if player not in players:  # before folding the game: an unknown player costs nothing
+    if player is not PUBLIC and player not in players:  # before folding the game: an unknown player costs nothing
         raise player_not_found(header.event.id, players, player)
     return redaction_at(source, player, state_at(source.game, chain([header], events)))

@@ -123,7 +123,8 @@ class StoredGame:
         self.location = location
 
     def not_found(self) -> GameNotFound:
-        return GameNotFound(f"no log file or stored game named {self.id!r} (in {self.location})")
+        where = f" (in {self.location})" if self.location else ""
+        return GameNotFound(f"no log file or stored game named {self.id!r}{where}")
 
     def not_in_views(self) -> StoreError:
         """What it means that the views hold no game of this id: the catalog lists it, so the views are damaged

@@ -1,0 +1,63 @@
+"""Who a request is: the host, a seat or a spectator, from the bearer token it carries (docs/serve.md, "Security").
+
+The host's token is random (at least 128 bits) or given (``--host-token``, so that two ``gamelog serve`` processes
+on one store accept the same devices). Every seat's and spectator's token is derived from it (HMAC-SHA256 of the
+game's id and the player), so nothing is kept: a process that knows the host's token knows every token, and one
+that does not cannot make any. Tokens are compared in constant time and never logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+
+from gamelog.table import HOST, SEAT, SPECTATOR, Viewer
+
+MIN_TOKEN = 22
+"""The shortest host token accepted: 22 URL-safe characters carry 132 bits."""
+
+
+def new_token() -> str:
+    """A new random host token: 32 bytes (256 bits), URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+class Tokens:
+    """The tokens of one host: its own, and each game's seats' and spectators'."""
+
+    def __init__(self, host: str):
+        """Raises ValueError for a host token shorter than :data:`MIN_TOKEN`."""
+        if len(host) < MIN_TOKEN:
+            raise ValueError(f"a host token has at least {MIN_TOKEN} characters (about 128 bits)")
+        self._host = host.encode("utf-8")
+
+    def _derived(self, *parts: str) -> str:
+        message = "\0".join(parts).encode("utf-8")
+        return base64.urlsafe_b64encode(hmac.new(self._host, message, hashlib.sha256).digest()).decode().rstrip("=")
+
+    def seat(self, game_id: str, player: str) -> str:
+        """The token of ``player``'s seat at ``game_id``."""
+        return self._derived(SEAT, game_id, player)
+
+    def spectator(self, game_id: str) -> str:
+        """The token of a spectator of ``game_id``."""
+        return self._derived(SPECTATOR, game_id)
+
+    def is_host(self, token: str) -> bool:
+        return hmac.compare_digest(token.encode("utf-8"), self._host)
+
+    def viewer(self, token: str, game_id: str | None, players: list[str]) -> Viewer | None:
+        """Who ``token`` is at ``game_id`` (whose players are ``players``), or None: no one this host made. Every
+        candidate is compared, so the time taken does not tell which one came closest."""
+        found = Viewer(HOST) if self.is_host(token) else None
+        if game_id is None:
+            return found
+        given = token.encode("utf-8")
+        if hmac.compare_digest(given, self.spectator(game_id).encode()):
+            found = found or Viewer(SPECTATOR)
+        for player in players:
+            if hmac.compare_digest(given, self.seat(game_id, player).encode()):
+                found = found or Viewer(SEAT, player)
+        return found
