@@ -18,6 +18,7 @@ from gamelog.cli.projections import projections
 from gamelog.cli.reconcile import reconcile
 from gamelog.cli.replay import replay
 from gamelog.cli.report import report
+from gamelog.cli.serve import serve
 from gamelog.cli.stats import stats
 from gamelog.cli.terminal import COLORS, click_color
 from gamelog.cli.validate import validate
@@ -89,7 +90,7 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
 
 
 for command in (validate, import_, games, replay, report, stats, audit, reconcile, verify, projections, convert,
-                schema, append, export):
+                schema, append, export, serve):
     main.add_command(command)
 
 

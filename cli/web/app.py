@@ -48,7 +48,8 @@ _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                               "script-src 'self' 'unsafe-inline'; "
                                "frame-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'",
 }
 
@@ -70,7 +71,7 @@ class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
 
 
 @dataclass
-class Table:
+class Served:
     """What one serving process holds: the store (open), the host's tokens, where devices reach it, and which
     games let every seat record any player's lines (the host's choice, for this process)."""
 
@@ -128,7 +129,7 @@ def _checked_id(game_id: str) -> str:
     return game_id
 
 
-def _table(request: Request) -> Table:
+def _table(request: Request) -> Served:
     return request.app.state.table
 
 
@@ -157,7 +158,7 @@ async def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
     return await anyio.to_thread.run_sync(lambda: function(*args, **kwargs))
 
 
-def _seats(table: Table, game_id: str, players: list[str]) -> dict[str, Any]:
+def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
     """The join links of a game: a token and URL per seat, and the spectators'."""
     seats = {p: {"token": table.tokens.seat(game_id, p), "url": table.game_url(game_id, table.tokens.seat(game_id, p))}
              for p in players}
@@ -353,7 +354,7 @@ async def stream(request: Request, game_id: str, after: int | None = None) -> Se
 def create_app(location: str, host_token: str, url: str) -> Litestar:
     """The recorder's application over the store at ``location`` (opened at start-up, closed at shutdown), the
     host's token ``host_token`` (every other token derived from it), reached by devices at ``url``."""
-    table = Table(location, Tokens(host_token), url.rstrip("/"))
+    table = Served(location, Tokens(host_token), url.rstrip("/"))
 
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:

@@ -1,0 +1,368 @@
+// The recorder's page: the host's home (games, a new game, the seats' links) or one game as this device's token
+// sees it (standings, a form for each kind of line, the history, the report), following the game live.
+// Every value shown is set as text, never as HTML. The token stays in the URL's fragment and goes out only in the
+// Authorization header.
+"use strict";
+
+const params = new URLSearchParams(location.hash.slice(1));
+const token = params.get("token") || "";
+const gameMatch = location.pathname.match(/^\/games\/([^/]+)$/);
+const gameId = gameMatch ? decodeURIComponent(gameMatch[1]) : null;
+const $ = (id) => document.getElementById(id);
+let me = null, forms = null, lines = 0, seen = [], replacing = null, pending = null, reportUrl = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function problem(text) {
+  $("problem").hidden = !text;
+  $("problem").textContent = text || "";
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {...options, headers: {...(options.headers || {}), Authorization: `Bearer ${token}`,
+                                                            "Content-Type": "application/json"}});
+  const type = response.headers.get("content-type") || "";
+  const body = type.includes("json") && !type.includes("jsonl") ? await response.json() : await response.text();
+  return {status: response.status, body};
+}
+
+function errorsText(body) {
+  const errors = (body && body.errors) || [body];
+  return errors.map((e) => typeof e === "string" ? e : (e.line ? `line ${e.line}: ` : "") + `${e.message} at ${e.path}`).join("\n");
+}
+
+// -- forms, from the server's description of each kind of line ---------------------------------------------------
+
+function words(name) { return name.replace(/_/g, " "); }
+
+function fieldInput(field, path, players) {
+  const id = `f-${path}`;
+  const label = words(field.name) + (field.required ? "" : " (optional)");
+  if (field.kind === "bool") {
+    return el("label", {class: "check"}, el("input", {type: "checkbox", id, "data-path": path, "data-kind": "bool",
+                                                      checked: field.default === true}), label);
+  }
+  if (field.kind === "group") {
+    return el("fieldset", {}, el("legend", {}, label), field.fields.map((f) => fieldInput(f, `${path}.${f.name}`, players)));
+  }
+  if (field.kind === "map") {
+    return el("fieldset", {"data-map": path}, el("legend", {}, label + " by player"),
+              players().map((p) => fieldInput({...field.item, name: p, required: false}, `${path}.${p}`, players)));
+  }
+  if (field.kind === "list") {
+    const rows = el("div", {"data-list": path});
+    const add = () => rows.append(fieldInput({...field.item, name: `${words(field.name)} ${rows.children.length + 1}`,
+                                              required: false}, `${path}[${rows.children.length}]`, players));
+    add();
+    return el("fieldset", {}, el("legend", {}, label), rows, el("button", {type: "button", onclick: add}, "+ another"));
+  }
+  let input;
+  if (field.kind === "choice" || (field.kind === "text" && field.offered.length && field.player)) {
+    const options = field.kind === "choice" ? field.choices : field.offered;
+    input = el("select", {id, "data-path": path, "data-kind": field.kind === "choice" && typeof options[0] === "number" ? "number" : "text"},
+               field.required ? [] : [el("option", {value: ""}, "—")],
+               options.map((o) => el("option", {value: o, selected: field.default === o}, o)));
+  } else if (field.kind === "text" && field.offered.length) {
+    const list = el("datalist", {id: `${id}-offered`}, field.offered.map((o) => el("option", {value: o})));
+    input = el("input", {id, "data-path": path, "data-kind": "text", list: `${id}-offered`,
+                         value: field.offered.length === 1 ? field.offered[0] : ""});
+    return el("label", {}, label, input, list);
+  } else if (field.kind === "number") {
+    input = el("input", {id, "data-path": path, "data-kind": "number", type: "number", inputmode: "numeric",
+                         min: field.minimum, max: field.maximum, placeholder: field.default ?? ""});
+  } else if (field.kind === "json") {
+    input = el("textarea", {id, "data-path": path, "data-kind": "json", placeholder: "JSON"});
+  } else {
+    input = el("input", {id, "data-path": path, "data-kind": "text"});
+  }
+  return el("label", {}, label, input);
+}
+
+function setAt(target, path, value) {
+  const keys = path.split(/\.|\[(\d+)\]/).filter((k) => k !== undefined && k !== "");
+  let at = target;
+  keys.forEach((key, i) => {
+    const last = i === keys.length - 1;
+    const nextIsIndex = !last && /^\d+$/.test(keys[i + 1]);
+    if (last) { if (Array.isArray(at)) at.push(value); else at[key] = value; }
+    else { at[key] = at[key] ?? (nextIsIndex ? [] : {}); at = at[key]; }
+  });
+}
+
+function collect(container, type) {
+  const out = type ? {type} : {};
+  for (const input of container.querySelectorAll("[data-path]")) {
+    let value;
+    if (input.dataset.kind === "bool") { if (!input.checked) continue; value = true; }
+    else {
+      const text = input.value.trim();
+      if (text === "") continue;
+      value = input.dataset.kind === "number" ? Number(text) : input.dataset.kind === "json" ? JSON.parse(text) : text;
+    }
+    setAt(out, input.dataset.path, value);
+  }
+  return out;
+}
+
+function fill(container, values, prefix = "") {
+  for (const [key, value] of Object.entries(values)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === "object" && !Array.isArray(value)) { fill(container, value, path); continue; }
+    const input = container.querySelector(`[data-path="${CSS.escape(path)}"]`);
+    if (!input) continue;
+    if (input.dataset.kind === "bool") input.checked = value === true;
+    else {
+      if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === String(value)))
+        input.append(el("option", {value: String(value)}, String(value)));
+      input.value = String(value);
+    }
+  }
+}
+
+// -- the host's home ---------------------------------------------------------------------------------------------
+
+async function home() {
+  $("home").hidden = false;
+  $("who").textContent = "host";
+  const listed = await api("/api/games");
+  if (listed.status !== 200) return problem(errorsText(listed.body));
+  $("games").replaceChildren(...listed.body.games.map((g) => el("li", {},
+    el("a", {href: `/games/${encodeURIComponent(g.id)}#token=${encodeURIComponent(token)}`}, `${g.id} (${g.game}, ${g.players.join(", ")})`))));
+  const headers = (await api("/api/headers")).body;
+  const kinds = Object.keys(headers);
+  $("new-kind").replaceChildren(...kinds.map((k) => el("option", {value: k}, k)));
+  const players = () => [...$("new-fields").querySelectorAll('[data-path^="players["]')].map((i) => i.value.trim()).filter(Boolean);
+  const show = () => {
+    const form = headers[$("new-kind").value];
+    const fields = form.fields.filter((f) => f.name !== "version");
+    $("new-fields").replaceChildren(...fields.map((f) => fieldInput(f, f.name, players)));
+    const list = $("new-fields").querySelector('[data-list="players"]');
+    list.parentElement.querySelector("button").click();  // two seats to start with
+    list.addEventListener("change", () => {  // the values by player follow the players named
+      for (const map of $("new-fields").querySelectorAll("[data-map]")) {
+        const field = fields.flatMap((f) => f.fields.length ? f.fields : [f]).find((f) => map.dataset.map.endsWith(f.name));
+        if (field) map.replaceWith(fieldInput(field, map.dataset.map, players));
+      }
+    });
+  };
+  $("new-kind").onchange = show;
+  show();
+  $("new-game").onsubmit = async (event) => {
+    event.preventDefault();
+    let header;
+    try { header = collect($("new-fields"), "game"); } catch (e) { return problem(`not JSON: ${e.message}`); }
+    header.game = $("new-kind").value;
+    const made = await api("/api/games", {method: "POST", body: JSON.stringify(header)});
+    if (made.status !== 201) return problem(errorsText(made.body));
+    problem("");
+    await showSeats(made.body.id, $("seat-links"));
+    await home();
+  };
+}
+
+async function showSeats(id, into) {
+  const got = await api(`/api/games/${encodeURIComponent(id)}/seats`);
+  if (got.status !== 200) return problem(errorsText(got.body));
+  const qr = (svg) => { const node = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement; return document.importNode(node, true); };
+  const link = (who, l) => el("div", {class: "seat"}, qr(l.qr), el("div", {class: "link"}, el("strong", {}, who), el("br"),
+                                                                 el("a", {href: l.url, target: "_blank", rel: "noopener"}, "join link")));
+  const allow = el("label", {class: "check"}, el("input", {type: "checkbox", checked: got.body.any_seat, onchange: async (e) => {
+    await api(`/api/games/${encodeURIComponent(id)}/settings`, {method: "POST", body: JSON.stringify({any_seat: e.target.checked})});
+  }}), "every seat may record any player's lines");
+  into.replaceChildren(el("h2", {}, `Seats of ${id}`), allow,
+                       ...Object.entries(got.body.seats).map(([p, l]) => link(p, l)), link("spectators", got.body.spectator),
+                       el("p", {}, el("a", {href: `/games/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`}, "open the game as host")));
+}
+
+// -- one game -----------------------------------------------------------------------------------------------------
+
+function showForm(type, values) {
+  const form = forms.forms.find((f) => f.type === type) || forms.forms[0];
+  $("kind").value = form.type;
+  const players = () => forms.players;
+  const fields = form.fields.map((f) => {
+    // A seat records its own player's lines: their name comes first, picked already.
+    if (f.player && me.role === "seat") f = {...f, offered: [me.player, ...f.offered.filter((p) => p !== me.player)]};
+    return fieldInput(f, f.name, players);
+  });
+  $("fields").replaceChildren(...fields);
+  if (values) fill($("fields"), values);
+}
+
+async function refresh() {
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  const [history, got, state] = await Promise.all([api(`${base}/history`), api(`${base}/forms`), api(`${base}/replay`)]);
+  if (history.status !== 200) return problem(errorsText(history.body));
+  seen = history.body.lines;
+  lines = got.body.lines;
+  const keep = forms && $("kind").value;
+  const kept = forms && collect($("fields"));
+  forms = got.body;
+  $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, words(f.type))));
+  showForm(keep || forms.forms[0].type, kept);
+  showStandings(state.body);
+  showHistory();
+  showReport();
+}
+
+function showStandings(state) {
+  const cards = Object.entries(state.players || {}).map(([name, p]) => el("div", {class: name === forms.due ? "standing due" : "standing"},
+    el("div", {class: "name"}, name + (name === forms.due ? " (due)" : "")),
+    Object.entries(p).filter(([, v]) => typeof v === "number").slice(0, 4).map(([k, v]) => el("div", {class: "figure"}, `${words(k)}: ${v}`))));
+  const status = state.finished ? `the game is over${state.winner ? `: ${state.winner} wins` : ""}` : `line ${state.line}`;
+  $("standings").replaceChildren(...cards, el("div", {class: "standing"}, status));
+}
+
+function mayReplace(line) {
+  if (line.type === "game" || line.type === "correction" || line.voided_by) return false;
+  return me.role === "host" || (me.role === "seat" && (!line.player || line.player === me.player));
+}
+
+function showHistory() {
+  $("history").replaceChildren(...seen.slice().reverse().map((line) => el("li", {class: line.voided_by ? "voided" : "", "data-line": line.line},
+    el("span", {class: "no"}, line.line),
+    el("span", {class: "words"}, line.words || line.type, line.findings.map((f) => el("span", {class: `finding ${f.severity}`},
+      el("span", {class: "rule"}, `${f.rule} `), f.message))),
+    mayReplace(line) ? el("button", {type: "button", onclick: () => startReplace(line)}, "Replace") : "")));
+}
+
+function startReplace(line) {
+  replacing = line.line;
+  $("replacing").hidden = false;
+  $("replacing").textContent = `Replacing line ${line.line}: ${line.words}. It stays in the history, struck through.`;
+  $("cancel-replace").hidden = false;
+  $("record").textContent = "Replace";
+  const {type, ...values} = line.entry;
+  showForm(type, values);
+  $("entry").scrollIntoView();
+}
+
+function endReplace() {
+  replacing = null;
+  $("replacing").hidden = true;
+  $("cancel-replace").hidden = true;
+  $("record").textContent = "Record";
+}
+
+function findingsList(result) {
+  return result.findings.map((f) => el("div", {class: `finding ${f.severity}`},
+    el("span", {class: "rule"}, `${f.rule} `), `${f.severity}: line ${f.line}: ${f.message}`,
+    result.rules && result.rules[f.rule] ? el("span", {class: "text"}, result.rules[f.rule]) : ""));
+}
+
+async function submit(entry, anyway) {
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify({line: entry, after: lines, anyway, replaces: replacing})});
+    if (sent.status === 409) {  // the game moved: read it again, and decide the entry again against it
+      lines = sent.body.lines;
+      $("verdict").replaceChildren(el("p", {}, `The game moved on (line ${lines}); checking the entry again.`));
+      continue;
+    }
+    if (sent.status === 201) {
+      pending = null;
+      endReplace();
+      $("verdict").replaceChildren(el("p", {class: "stored"}, `Stored as line ${sent.body.line}.`), ...findingsList(sent.body));
+      await refresh();
+      return;
+    }
+    if (sent.status === 200) {
+      pending = entry;
+      $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body),
+        el("button", {type: "button", class: "anyway", onclick: () => submit(pending, true)}, "Record anyway: the table agreed"));
+      return;
+    }
+    $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
+    return;
+  }
+}
+
+async function follow() {
+  // Server-sent events read through fetch, so that the token goes in a header; resumed with Last-Event-ID.
+  let last = seen.length ? seen[seen.length - 1].line : 0;
+  for (;;) {
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/stream`,
+                                   {headers: {Authorization: `Bearer ${token}`, "Last-Event-ID": String(last)}});
+      if (response.status === 401 || response.status === 403) return problem("this link is not valid for this game");
+      $("live").textContent = "live";
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        let moved = false;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const id = block.split("\n").find((l) => l.startsWith("id:"));
+          if (id) { last = Number(id.slice(3).trim()); moved = true; }
+        }
+        if (moved && last > lines) await refresh();
+      }
+    } catch (e) { /* the connection dropped: catch up from the last line seen */ }
+    $("live").textContent = "reconnecting";
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+let reportTimer = null;
+function showReport() {
+  clearTimeout(reportTimer);
+  reportTimer = setTimeout(async () => {  // one report for a burst of lines
+    const got = await api(`/api/games/${encodeURIComponent(gameId)}/report?format=html`);
+    if (got.status !== 200) return;
+    if (reportUrl) URL.revokeObjectURL(reportUrl);
+    reportUrl = URL.createObjectURL(new Blob([got.body], {type: "text/html"}));
+    $("report").src = reportUrl;
+  }, 300);
+}
+
+async function download() {
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/log`, {headers: {Authorization: `Bearer ${token}`}});
+  if (response.status !== 200) return problem("the log cannot be downloaded from this device");
+  const url = URL.createObjectURL(await response.blob());
+  const a = el("a", {href: url, download: `${gameId}.jsonl`});
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+async function table() {
+  const who = await api(`/api/me?game=${encodeURIComponent(gameId)}`);
+  if (who.status !== 200) return problem(errorsText(who.body));
+  me = who.body;
+  $("title").textContent = gameId;
+  $("who").textContent = me.role === "seat" ? me.player : me.role;
+  $("table").hidden = false;
+  if (me.role === "spectator") $("entry").hidden = true;
+  $("download").hidden = me.role === "seat";
+  $("show-seats").hidden = me.role !== "host";
+  $("download").onclick = download;
+  $("show-seats").onclick = () => showSeats(gameId, $("table-seats"));
+  $("kind").onchange = () => showForm($("kind").value);
+  $("cancel-replace").onclick = () => { endReplace(); showForm($("kind").value); };
+  $("entry").onsubmit = (event) => {
+    event.preventDefault();
+    let entry;
+    try { entry = collect($("fields"), $("kind").value); } catch (e) { return problem(`not JSON: ${e.message}`); }
+    submit(entry, false);
+  };
+  await refresh();
+  follow();
+}
+
+if (!token) problem("open this page through a join link: it carries this device's token");
+else if (gameId) table();
+else home();
