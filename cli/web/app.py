@@ -10,6 +10,7 @@ reaches a client: every error is ``{"errors": [...]}`` with its status.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ import segno
 from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.params import FromPath, FromQuery
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
@@ -34,6 +37,7 @@ from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen,
 from .follow import Follower, wait
 from .tokens import Tokens
 
+LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024
 """The largest request body taken (a header or a line is far smaller): a larger one is 413."""
 MAX_ID = 200
@@ -110,6 +114,8 @@ def _errors(request: Request, exc: Exception) -> Response:
         return _problem(503, "the store is busy; try again")
     if isinstance(exc, StoreDamaged):
         return _problem(500, "the store is damaged; `gamelog verify` says more")
+    # What the server's own log keeps of a failure (never a token: they travel in headers, which are not logged).
+    LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     if isinstance(exc, (StoreError, GamelogError)):
         return _problem(500, "the store cannot be used now")
     return _problem(500, "internal error")
@@ -158,7 +164,7 @@ async def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
     return await anyio.to_thread.run_sync(lambda: function(*args, **kwargs))
 
 
-def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
+def _seats(table: Served, game_id: FromPath[str], players: list[str]) -> dict[str, Any]:
     """The join links of a game: a token and URL per seat, and the spectators'."""
     seats = {p: {"token": table.tokens.seat(game_id, p), "url": table.game_url(game_id, table.tokens.seat(game_id, p))}
              for p in players}
@@ -180,12 +186,12 @@ async def host_page() -> Response:
 
 
 @get("/games/{game_id:str}", include_in_schema=False)
-async def game_page(game_id: str) -> Response:
+async def game_page(game_id: FromPath[str]) -> Response:
     return _page()
 
 
 @get("/assets/{name:str}", include_in_schema=False)
-async def asset(name: str) -> Response:
+async def asset(name: FromPath[str]) -> Response:
     if name not in _ASSETS:
         raise HTTPException(status_code=404, detail="no such file")
     return Response(content=STATIC.joinpath(name).read_bytes(), media_type=_ASSETS[name], headers=_SECURITY_HEADERS)
@@ -195,7 +201,7 @@ async def asset(name: str) -> Response:
 
 
 @get("/api/me")
-async def me(request: Request, game: str | None = None) -> Response:
+async def me(request: Request, game: FromQuery[str | None] = None) -> Response:
     """Who the token is (at ``game``, when given): ``{"role", "player"}``."""
     viewer = await _viewer(request, game)
     return _answer({"role": viewer.role, "player": viewer.player})
@@ -227,7 +233,7 @@ async def create_game(request: Request) -> Response:
 
 
 @get("/api/games/{game_id:str}/seats")
-async def seats(request: Request, game_id: str) -> Response:
+async def seats(request: Request, game_id: FromPath[str]) -> Response:
     """The join links (host): per seat its token, URL and QR code (SVG), and the spectators'."""
     table = _table(request)
     _host_only(await _viewer(request, game_id))
@@ -242,7 +248,7 @@ async def seats(request: Request, game_id: str) -> Response:
 
 
 @post("/api/games/{game_id:str}/settings")
-async def settings(request: Request, game_id: str) -> Response:
+async def settings(request: Request, game_id: FromPath[str]) -> Response:
     """Whether every seat may record any player's lines (host)."""
     table = _table(request)
     _host_only(await _viewer(request, game_id))
@@ -261,7 +267,7 @@ def _decoded(body: bytes, kind: type) -> Any:
 
 
 @post("/api/games/{game_id:str}/lines")
-async def lines(request: Request, game_id: str) -> Response:
+async def lines(request: Request, game_id: FromPath[str]) -> Response:
     """Record one line: 201 stored, 200 not stored (it breaks a rule and ``anyway`` is not set), 409 the game moved
     past ``after``, 422 malformed, 403 another player's line from a seat."""
     table = _table(request)
@@ -277,28 +283,28 @@ async def lines(request: Request, game_id: str) -> Response:
 
 
 @get("/api/games/{game_id:str}/replay")
-async def replay(request: Request, game_id: str, line: int | None = None) -> Response:
+async def replay(request: Request, game_id: FromPath[str], line: FromQuery[int | None] = None) -> Response:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
     viewer = await _viewer(request, game_id)
     return _answer(await _run(replay_seen, _table(request).store, game_id, viewer, line))
 
 
 @get("/api/games/{game_id:str}/history")
-async def history(request: Request, game_id: str, after: int = 0) -> Response:
+async def history(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0) -> Response:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
     viewer = await _viewer(request, game_id)
     return _answer(await _run(lines_seen, _table(request).store, game_id, viewer, after))
 
 
 @get("/api/games/{game_id:str}/forms")
-async def forms(request: Request, game_id: str) -> Response:
+async def forms(request: Request, game_id: FromPath[str]) -> Response:
     """A form for each kind of line at the game's current state, offered what the token's viewer may know."""
     viewer = await _viewer(request, game_id)
     return _answer(await _run(forms_seen, _table(request).store, game_id, viewer))
 
 
 @get("/api/games/{game_id:str}/log")
-async def log(request: Request, game_id: str) -> Response:
+async def log(request: Request, game_id: FromPath[str]) -> Response:
     """The log as JSON Lines (host, spectator: a seat reads its own view, never the log)."""
     viewer = await _viewer(request, game_id)
     if viewer.role == SEAT:
@@ -314,7 +320,7 @@ async def log(request: Request, game_id: str) -> Response:
 
 
 @get("/api/games/{game_id:str}/report")
-async def report(request: Request, game_id: str, format: str = "html") -> Response:
+async def report(request: Request, game_id: FromPath[str], format: FromQuery[str] = "html") -> Response:
     """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it."""
     viewer = await _viewer(request, game_id)
     table = _table(request)
@@ -328,7 +334,7 @@ async def report(request: Request, game_id: str, format: str = "html") -> Respon
 
 
 @get("/api/games/{game_id:str}/stream")
-async def stream(request: Request, game_id: str, after: int | None = None) -> ServerSentEvent:
+async def stream(request: Request, game_id: FromPath[str], after: FromQuery[int | None] = None) -> ServerSentEvent:
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
     :class:`~gamelog.table.LineSeen`), from after ``Last-Event-ID`` (or ``after``) on, as the token's viewer sees
     it; a comment every so often while nothing is stored."""
@@ -373,8 +379,8 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
         lifespan=[opened],
         exception_handlers={Exception: _errors},
         request_max_body_size=MAX_BODY,
-        openapi_config=OpenAPIConfig(title="gamelog recorder", version="1", path="/api", render_plugins=[],
-                                     enabled_endpoints={"openapi.json"}, use_handler_docstrings=True),
+        openapi_config=OpenAPIConfig(title="gamelog recorder", version="1", path="/api",
+                                     render_plugins=[JsonRenderPlugin()], use_handler_docstrings=True),
         debug=False,
         logging_config=None,
     )

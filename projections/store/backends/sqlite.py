@@ -106,7 +106,10 @@ class DurableSQLiteFactory(SQLiteFactory):
     def __init__(self, env: Any):
         super().__init__(env)
         old = self.datastore.pool
-        self.datastore.pool = DurablePool(db_name=old.db_name, lock_timeout=old.lock_timeout)
+        # A writer of this process waits for another of its threads' writes as long as for another process's
+        # (the lock timeout), not the pool's own 5 s: two devices' entries at once are both decided.
+        self.datastore.pool = DurablePool(db_name=old.db_name, lock_timeout=old.lock_timeout,
+                                          pool_timeout=float(old.lock_timeout or 5))
         old.close()
 
 
