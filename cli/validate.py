@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
-from gamelog.cli.options import max_errors_option
+from gamelog.cli.options import from_option, max_errors_option
 from gamelog.domain.engine import VIOLATION
 from gamelog.projections.reports.validation import error_lines, finding_lines, validation_json_pieces
 from gamelog.validating import validate_each
@@ -16,7 +16,8 @@ from gamelog.validating import validate_each
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people, json for programs (one document on stdout; `gamelog schema validate`).")
 @max_errors_option
-def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
+@from_option(help="The files are exports of TOOL (ti-assistant...), checked as the logs they convert to.")
+def validate(logs: tuple[str, ...], fmt: str, max_errors: int, source_format: str | None) -> None:
     """Check logs: report every input error and every rule finding; store nothing.
 
     Exit 0 when no log breaks a rule, 1 when one does (a violation), 2 when a
@@ -28,12 +29,13 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
       gamelog validate game.jsonl
       gamelog validate --format json logs/*.jsonl
       cat game.jsonl | gamelog validate -
+      gamelog validate --from ti-assistant export.json
     """
     malformed = violated = False
 
     def checked():  # each log's check as it is read, what it adds up to noted on the way
         nonlocal malformed, violated
-        for check in validate_each(logs):
+        for check in validate_each(logs, source_format):
             malformed, violated = malformed or bool(check.errors), violated or bool(check.counts[VIOLATION])
             yield check
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
-from gamelog.cli.options import store_option
+from gamelog.cli.options import from_option, store_option
 from gamelog.projections.reports.documents import Verification
 from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
@@ -20,8 +20,10 @@ from gamelog.verifying import match_log, verify as verify_of
 @click.option("--against", "against", metavar="GAME", help="GAME is then a log file: say whether it still matches this stored game.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="json: one document on stdout (`gamelog schema verify`, or `verify-against` with --against).")
+@from_option(help="GAME (a file) is an export of TOOL (ti-assistant...), read as the log it converts to.")
 @store_option
-def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, store: str) -> None:
+def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, source_format: str | None,
+           store: str) -> None:
     """Check that the stored history of GAME is intact (exit 3 naming every altered event).
 
     Every stored event carries a hash chained to the one before it; verify
@@ -36,12 +38,13 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
       gamelog verify my-game-id
       gamelog verify my-game-id --fingerprint 091f5cd18eb23135
       gamelog verify game.jsonl --against my-game-id
+      gamelog verify --from ti-assistant export.json --against my-game-id
     """
     if against is not None:
-        match = match_log(store, game, against)
+        match = match_log(store, game, against, source_format)
         click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
         raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    verified = verify_of(store, game, fingerprint)
+    verified = verify_of(store, game, fingerprint, source_format)
     document = verified.document
     if fmt == "json":
         click.echo(render_verification_json(document))

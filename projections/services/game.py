@@ -156,16 +156,19 @@ class Game:
             return self._view()(build_report(cursor, self.id, by))
 
 
-def read_log(source: str | os.PathLike[str] | BinaryIO, *, strict: bool = True, name: str | None = None) -> Game:
-    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle.
+def read_log(log: str | os.PathLike[str] | BinaryIO, /, *, strict: bool = True, name: str | None = None,
+             source: str | None = None) -> Game:
+    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle; with
+    ``source`` (``--from``: ``"ti-assistant"``...), that tool's export, read as the log it converts to.
 
     ``strict`` (the default) raises :class:`~gamelog.errors.LogInvalid` at the first input error, reading no
     further (its ``errors`` holds that one; ``lines()`` reads it as ``FILE:LINE: ... at $.path``); with
     ``strict=False`` every input error is kept on the game's ``errors`` instead, and the game is what the valid
     lines make (``LogInvalid``, with every error, only when not even the header can be read). ``name`` names the log in messages (by default
     the path, or the handle's ``name``). Raises :class:`~gamelog.errors.BadInput` for a file that cannot be read,
-    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are).
+    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are). With
+    ``source``, :class:`~gamelog.errors.BadInput` for an unknown tool or an export its converter cannot read.
     """
-    if isinstance(source, io.TextIOBase):
+    if isinstance(log, io.TextIOBase):
         raise TypeError("read_log takes a path or a binary handle: open the log with 'rb'")
-    return Game(read_log_file(source, name, on_error="stop" if strict else "keep"))
+    return Game(read_log_file(log, name, on_error="stop" if strict else "keep", source_format=source))

@@ -25,7 +25,6 @@ from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
-from .converting import convert_file
 from .errors import BadInput, GameNotFound, PlayerNotFound
 from .outputs import check_output
 from .reporting import report
@@ -77,12 +76,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
 
 def _events(path: str, source_format: str | None) -> list[Any]:
     """The decided events of one log (or, with ``source_format``, one export converted in memory)."""
-    if source_format is None:
-        return read_log_file(path).events
-    import io
-
-    converted = convert_file(path, source_format)
-    return read_log_file(io.BytesIO(converted.log), f"{path} (converted)").events
+    return read_log_file(path, source_format=source_format).events
 
 
 def _check_folded(cursor: Any) -> None:
