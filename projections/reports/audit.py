@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from itertools import islice, takewhile
 from typing import Any, Iterable, Iterator
 
+from gamelog.domain.engine import UNVERIFIABLE
 from gamelog.domain.games import GAMES
+from gamelog.domain.messages import not_recorded
 from gamelog.domain.ruletext import rule
 from gamelog.projections.reports.documents import Audit, AuditFinding, CorrectionEntry, Score, ScoreEntry
 from gamelog.projections.reports.model import finding_counts, paged, read_context
@@ -78,6 +80,9 @@ class AuditParts:
                     # seq order is line order (the store keeps events in line order): stop past the claim's line.
                     finding.derivation = list(takewhile(lambda e: e.line <= row.line,
                                                         player_entries(cursor, self.head.game, game_id, row.player)))
+                lacking = not_recorded(row.message) if row.severity == UNVERIFIABLE else None
+                if lacking is not None:
+                    finding.not_recorded = lacking[0].replace(" ", "_")
                 moot_by = moot.get((row.line, row.rule, row.severity, row.player, row.message))
                 if moot_by is not None:
                     finding.moot_by = moot_by

@@ -205,6 +205,10 @@ class AuditFinding(Finding, kw_only=True):
     finding open at the end of an earlier import, the first line that extends the log."""
     moot_why: str | UnsetType = UNSET
     """Why it is moot, in words (with ``moot_by``)."""
+    not_recorded: str | UnsetType = UNSET
+    """What the log's source does not record, so that the rule cannot be checked on this line (the header's
+    ``not_recorded`` name: ``secret_objectives``); there only for such an unverifiable finding. The text and
+    Markdown audits group these by it, under the other findings."""
 
 
 class Score(Document, kw_only=True):
