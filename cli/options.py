@@ -64,8 +64,8 @@ class RegistryChoice(click.Choice):
 
 as_option = click.option(
     "--as", "as_player", metavar="PLAYER",
-    help="Show only what PLAYER may know at that point of the game: another player's secrets (such as unscored secret "
-         "objectives) read [hidden] everywhere (docs/secrets.md).")
+    help="Show only what PLAYER (a name in any case, or the faction they play) may know at that point of the game: "
+         "another player's secrets (such as unscored secret objectives) read [hidden] everywhere (docs/secrets.md).")
 
 
 def from_option(*, required: bool = False,

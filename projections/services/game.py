@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import player_not_found, redaction
+from .secrecy import player_named, player_not_found, redaction, seats_of
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -69,15 +69,14 @@ class Game:
         return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players){viewer}>"
 
     def as_player(self, player: str) -> Game:
-        """This game as ``player`` may know it (``--as PLAYER``, docs/secrets.md): every answer of the view
-        hides what the game's rules keep from that player (as the game's ``secrets.py`` says: another player's
-        unscored secret objectives, say) at the point it shows: a state at its own point, everything else at the
-        end of the history. The history itself is not changed.
+        """This game as ``player`` (a name in any case, or the faction they play) may know it (``--as PLAYER``,
+        docs/secrets.md): every answer of the view hides what the game's rules keep from that player (as the
+        game's ``secrets.py`` says: another player's unscored secret objectives, say) at the point it shows: a
+        state at its own point, everything else at the end of the history. The history itself is not changed.
 
         Raises :class:`~gamelog.errors.PlayerNotFound`.
         """
-        if player not in self.players:
-            raise player_not_found(self.id, self.players, player)
+        player = player_named(player, seats_of(self.header.game, self.header), repr(self.id))
         view = Game(self._source)
         view.errors, view.viewer = self.errors, player
         return view

@@ -25,7 +25,8 @@ from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
-from .errors import BadInput, GameNotFound, PlayerNotFound
+from .errors import BadInput, GameNotFound
+from .secrecy import player_named
 from .outputs import check_output
 from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
@@ -118,9 +119,8 @@ def _check_viewer(cursor: Any, as_player: str | None) -> None:
     Raises :class:`~.errors.PlayerNotFound`."""
     if as_player is None:
         return
-    cursor.execute("SELECT 1 FROM view_stat_seats WHERE player = ? LIMIT 1", (as_player,))
-    if cursor.fetchone() is None:
-        raise PlayerNotFound(f"no player {as_player!r} in the games counted")
+    cursor.execute("SELECT DISTINCT player, side FROM view_stat_seats ORDER BY player, side")
+    player_named(as_player, cursor.fetchall(), "the games counted")
 
 
 def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
