@@ -31,7 +31,7 @@ def player_not_found(game_id: str, players: Iterable[str], player: str) -> Playe
 
 def seats_of(game: str, header: Any) -> list[tuple[str, str]]:
     """(player, the side they play) for each player of a game's header: the side as the game's statistics name it
-    (a Twilight Imperium faction), the player's own name in a game without sides."""
+    (a faction), the player's own name in a game without sides."""
     statistics = GAMES[game].statistics
     return [(p, statistics.side(header, p) if statistics is not None else p) for p in header.players]
 
