@@ -203,6 +203,17 @@ Route = Callable[..., list[Explained]]
 """The lines behind one figure: called with the figures and each name the figure's pattern gives, in order."""
 
 
+def side_routes(sides: str, side: str, score: str, periods: str, period: str) -> dict[str, Route]:
+    """The routes every game has (``players/PLAYER/wins``...: ``sides``, ``side`` and ``score`` name them as the
+    game's document does): a side's wins, its mean final score, its mean score after a period (``periods``,
+    ``period``: ``turns/TURN`` or ``rounds/ROUND``)."""
+    return {
+        f"{sides}/{side}/wins": lambda figures, chosen: figures.win_lines(chosen),
+        f"{sides}/{side}/{score}": lambda figures, chosen: figures.score_lines(chosen, None),
+        f"{periods}/{period}/{side}/{score}": lambda figures, at, chosen: figures.score_lines(chosen, at),
+    }
+
+
 def explainer(routes: Mapping[str, Route]) -> Callable[[Figures, str], list[Explained]]:
     """A game's ``Statistics.explain`` made of its figures' routes, the one router of every game: each pattern (one
     of ``Statistics.figures``: ``players/PLAYER/wins``, lower case as written, upper case a name to give) with the

@@ -17,16 +17,15 @@ EXPORT = str(EXAMPLES / "twilight-imperium-4" / "ti-assistant-small.json")
 GAME_ID = "ti-assistant-20250208T073320Z"  # the id the converter takes from the export's start time
 
 
-@pytest.fixture
-def gamelog_cli(tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def _a_folder_of_its_own(tmp_path, monkeypatch):
+    """Each test in a fresh folder (its default store there), whatever GAMELOG_STORE says."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GAMELOG_STORE", raising=False)
-    runner = CliRunner()
 
-    def invoke(*args: str):
-        return runner.invoke(main, list(args), catch_exceptions=False)
 
-    return invoke
+def gamelog_cli(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 # Each command that reads a log, as it is asked of an export, and what its answer says of the game.
@@ -46,7 +45,7 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_every_command_that_reads_a_log_takes_the_from_its_hint_gives(gamelog_cli, command):
+def test_every_command_that_reads_a_log_takes_the_from_its_hint_gives(command):
     args, says = COMMANDS[command]
     hinted = gamelog_cli(*args, EXPORT)
     assert hinted.exit_code == 2
@@ -56,20 +55,20 @@ def test_every_command_that_reads_a_log_takes_the_from_its_hint_gives(gamelog_cl
     assert says(answered.stdout)
 
 
-def test_from_takes_the_tool_in_any_case_and_names_the_known_ones_for_another(gamelog_cli):
+def test_from_takes_the_tool_in_any_case_and_names_the_known_ones_for_another():
     assert gamelog_cli("replay", "--from", "TI-Assistant", EXPORT).exit_code == 0
     wrong = gamelog_cli("audit", "--from", "tabletopia", EXPORT)
     assert wrong.exit_code == 2
     assert "'tabletopia' is not one of" in wrong.output and "ti-assistant" in wrong.output
 
 
-def test_from_with_a_stored_games_id_says_an_export_is_a_file(gamelog_cli):
+def test_from_with_a_stored_games_id_says_an_export_is_a_file():
     result = gamelog_cli("audit", "--from", "ti-assistant", "some-game-id")
     assert result.exit_code == 2
     assert "no such export file: some-game-id (--from ti-assistant reads a file, not a stored game)" in result.output
 
 
-def test_an_export_the_converter_cannot_read_is_one_error_of_validate(gamelog_cli, tmp_path):
+def test_an_export_the_converter_cannot_read_is_one_error_of_validate(tmp_path):
     log = tmp_path / "game.jsonl"
     log.write_bytes((EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl").read_bytes())
     result = gamelog_cli("validate", "--format", "json", "--from", "ti-assistant", str(log))
@@ -79,7 +78,7 @@ def test_an_export_the_converter_cannot_read_is_one_error_of_validate(gamelog_cl
     assert len(checked["errors"]) == 1 and checked["errors"][0]["line"] is None
 
 
-def test_verify_against_a_stored_game_reads_the_export_converted(gamelog_cli):
+def test_verify_against_a_stored_game_reads_the_export_converted():
     assert gamelog_cli("import", "--from", "ti-assistant", EXPORT).exit_code == 0
     result = gamelog_cli("verify", "--from", "ti-assistant", EXPORT, "--against", GAME_ID)
     assert result.exit_code == 0

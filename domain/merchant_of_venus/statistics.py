@@ -21,7 +21,7 @@ from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
 from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
-                                      explainer, mean, named, rate, spread)
+                                      explainer, mean, named, rate, side_routes, spread)
 
 _INCOME = {"MOV-SELL": "sales", "MOV-COMMISSION": "commissions", "MOV-PASSENGER": "fares", "MOV-PAY": "bonuses"}
 _SPENDING = {"MOV-BUY": "purchases", "MOV-HAZARD": "hazards", "MOV-PAY": "payments"}
@@ -146,10 +146,8 @@ def document(figures: Figures) -> Stats:
 
 
 ROUTES: dict[str, Route] = {
-    "players/PLAYER/wins": lambda figures, player: figures.win_lines(player),
-    "players/PLAYER/mean_net_worth": lambda figures, player: figures.score_lines(player, None),
+    **side_routes("players", "PLAYER", "mean_net_worth", "turns", "TURN"),
     "players/PLAYER/turns": lambda figures, player: figures.fact_lines("turn", None, None, player),
-    "turns/TURN/PLAYER/mean_net_worth": lambda figures, turn, player: figures.score_lines(player, turn),
     "money/PLAYER/income/KIND":
         lambda figures, player, kind: figures.fact_lines("income", named(list(INCOME), kind, "income"), None, player),
     "money/PLAYER/spending/KIND":

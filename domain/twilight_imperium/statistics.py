@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from gamelog.domain.events import CORRECTION_RULE, Correction
 from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Explained, Fact, Figures, Route, Statistics, StatsDocument, by_name,
-                                      by_period, explainer, mean, named, rate, spread)
+                                      by_period, explainer, mean, named, rate, side_routes, spread)
 from gamelog.domain.twilight_imperium import measures, reference
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpGained, VpLost, VpScored)
@@ -307,9 +307,7 @@ def _tallied(figures: Figures, fact: str, given: str, what: str) -> list[Explain
 
 
 ROUTES: dict[str, Route] = {
-    "factions/FACTION/wins": lambda figures, faction: figures.win_lines(faction),
-    "factions/FACTION/mean_vp": lambda figures, faction: figures.score_lines(faction, None),
-    "rounds/ROUND/FACTION/mean_vp": lambda figures, round_, faction: figures.score_lines(faction, round_),
+    **side_routes("factions", "FACTION", "mean_vp", "rounds", "ROUND"),
     "objectives/OBJECTIVE/scored": lambda figures, objective: _tallied(figures, "scored", objective, "objective"),
     "objectives/OBJECTIVE/revealed": lambda figures, objective: _tallied(figures, "revealed", objective, "objective"),
     "vp_sources/FACTION/SOURCE":

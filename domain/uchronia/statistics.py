@@ -18,7 +18,7 @@ from typing import Iterable
 from gamelog.domain.events import GameWon
 from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
-                                      explainer, mean, named, rate, spread)
+                                      explainer, mean, named, rate, side_routes, spread)
 from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
 from gamelog.domain.uchronia.reference import COLORS
 
@@ -166,10 +166,8 @@ def document(figures: Figures) -> Stats:
 
 
 ROUTES: dict[str, Route] = {
-    "players/PLAYER/wins": lambda figures, player: figures.win_lines(player),
-    "players/PLAYER/mean_vp": lambda figures, player: figures.score_lines(player, None),
+    **side_routes("players", "PLAYER", "mean_vp", "turns", "TURN"),
     "players/PLAYER/buildings": lambda figures, player: figures.fact_lines("built", None, None, player),
-    "turns/TURN/PLAYER/mean_vp": lambda figures, turn, player: figures.score_lines(player, turn),
     "buildings/COLOR/built":
         lambda figures, color: figures.fact_lines("built", named(list(COLORS), color, "colour"), None, None),
     "forum/COLOR/added":
