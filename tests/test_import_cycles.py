@@ -23,10 +23,17 @@ def _module_names() -> dict[str, Path]:
 
 
 def _imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The package's modules that ``path`` imports anywhere in it (at its top or inside a function)."""
+    """The package's modules that ``path`` imports anywhere in it (at its top or inside a function), but for a type
+    checker's."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # What only a type checker reads (``if TYPE_CHECKING:``) runs no import: no circle at run time.
+    checked_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                    and ast.unparse(block.test) == "TYPE_CHECKING" for n in ast.walk(block)}
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in checked_only:
+            continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):

@@ -21,7 +21,7 @@ from gamelog.domain.measures import Measures
 from gamelog.projections.reports.documents import (FindingCounts, Line, LineFinding, MeasureChange, Period, Report,
                                                    Result, Standings)
 from gamelog.projections.reports.states import line_states
-from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
+from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, ChangeRow, select
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 
@@ -105,7 +105,7 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     game = context["game"]
     rules = GAMES[game]
     counted = finding_counts(cursor, game_id)
-    opening = {(t.subject, t.measure): t.value for t in paged(cursor, TrackRow, game_id, "seq", "rule = ?", "setup")}
+    opening = {(t.subject, t.measure): t.value for t in paged(cursor, ChangeRow, game_id, "seq", "rule = ?", "setup")}
     return Report(
         game=game,
         id=game_id,
@@ -159,7 +159,7 @@ def _result(rows: list[ResultRow]) -> Result:
 def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     """The periods of the report ``head`` (from :func:`report_head`), one at a time, read a page at a time.
 
-    The lines (in line order), the tracks and the findings (in ``seq`` order)
+    The lines (in line order), the measure changes and the findings (in ``seq`` order)
     are merged in one pass: the store keeps a game's events in line order (a
     correction's changes and findings are on its own line), so ``seq`` order
     is line order. A change or finding goes with the line it names; each
@@ -168,7 +168,7 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     """
     measures = GAMES[head.game].measures
     values: dict[tuple[str, str], int] = {}
-    tracks = _Ahead(paged(cursor, TrackRow, head.id, "seq"))
+    measure_changes = _Ahead(paged(cursor, ChangeRow, head.id, "seq"))
     findings = _Ahead(paged(cursor, FindingRow, head.id, "seq"))
     number: int | None = None
     run: list[Line] = []
@@ -179,8 +179,8 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
             run = []
         number = at
         changes = []
-        while tracks.next is not None and tracks.next.line <= row.line:
-            t = tracks.take()
+        while measure_changes.next is not None and measure_changes.next.line <= row.line:
+            t = measure_changes.take()
             values[(t.subject, t.measure)] = t.value
             if t.line == row.line:
                 changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value,
