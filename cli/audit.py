@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from gamelog.auditing import audit as audit_of, what_if_output
+from gamelog.auditing import audit_output
 from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION
 from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.registry import Layout, audit_formats
+from gamelog.formats import Layout, audit_formats
 
 
 def _lines(text: str) -> list[int]:
@@ -46,15 +46,10 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, as_play
       gamelog audit game.jsonl --as Ann
       gamelog audit --from ti-assistant export.json
     """
-    layout = Layout(width=text_width())
-    if without_ is not None:
-        with what_if_output(game, store, _lines(without_), player=player, fmt=fmt, layout=layout,
-                            as_player=as_player, source_format=source_format) as answer:
-            write_pieces(answer.pieces)  # as it is read: a standings change, a finding at a time
-            violations = answer.violations
-    else:
-        with audit_of(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player,
-                      source_format=source_format) as audited:
-            write_pieces(audited.pieces)  # as it is read: a finding, a correction, a score entry at a time
-            violations = audited.violations
+    without = None if without_ is None else _lines(without_)
+    with audit_output(game, store, without=without, player=player, fmt=fmt, layout=Layout(width=text_width()),
+                      as_player=as_player, source_format=source_format) as audited:
+        # As it is read: a finding, a correction, a score entry (or, --without, a standings change) at a time.
+        write_pieces(audited.pieces)
+        violations = audited.violations
     raise SystemExit(EXIT_VIOLATION if violations else EXIT_OK)

@@ -10,7 +10,7 @@ import click
 from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, MAX_ERRORS, capped
 from gamelog.cli.options import from_option, max_errors_option, store_option
 from gamelog.cli.terminal import progress
-from gamelog.domain.messages import plural
+from gamelog.formats import plural
 from gamelog.importing import ImportResult, Importer, Interruption, LogConverted, LogImported, Outcome
 
 

@@ -7,7 +7,7 @@ import click
 from gamelog.cli.options import RegistryChoice, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.registry import reconcile_formats
+from gamelog.formats import reconcile_formats
 from gamelog.reconciling import TableInvalid, reconciled
 
 

@@ -9,7 +9,7 @@ import click
 from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import progress, styled, text_width
-from gamelog.projections.reports.registry import Layout, report_formats
+from gamelog.formats import Layout, report_formats
 from gamelog.reporting import report as report_of
 
 

@@ -6,12 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
 from gamelog.cli.options import from_option, store_option
-from gamelog.projections.reports.documents import Verification
-from gamelog.projections.reports.safe import clean
-from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
-                                                       render_verification_json, render_verification_text)
-from gamelog.projections.store.verify import SHORT
-from gamelog.verifying import match_log, verify as verify_of
+from gamelog.verifying import verify_output
 
 
 @click.command()
@@ -40,23 +35,9 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, so
       gamelog verify game.jsonl --against my-game-id
       gamelog verify --from ti-assistant export.json --against my-game-id
     """
-    if against is not None:
-        match = match_log(store, game, against, source_format)
-        click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
-        raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    verified = verify_of(store, game, fingerprint, source_format)
-    document = verified.document
-    if fmt == "json":
-        click.echo(render_verification_json(document))
-    elif verified.log_file is not None:
-        click.echo(_log_file_text(verified.log_file, document))
-    else:
-        click.echo(render_verification_text(document))
-    raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
-
-
-def _log_file_text(path: str, document: Verification) -> str:
-    """The log's fingerprint in one line, then, if it differs from the one kept, why (cleaned of control characters)."""
-    out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
-    out += [f"{path}: {p.message}" for p in document.problems]
-    return "\n".join(clean(line) for line in out)
+    checked = verify_output(store, game, fingerprint=fingerprint, against=against, fmt=fmt,
+                            source_format=source_format)
+    click.echo(checked.text)
+    if checked.ok:
+        raise SystemExit(EXIT_OK)
+    raise SystemExit(EXIT_VIOLATION if checked.against else EXIT_TAMPERED)

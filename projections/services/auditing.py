@@ -84,6 +84,23 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
 
+@contextmanager
+def audit_output(game: str, store: str, *, without: Iterable[int] | None = None, player: str | None = None,
+                 fmt: str = "text", layout: Layout = Layout(), as_player: str | None = None,
+                 source_format: str | None = None) -> Iterator[Audited]:
+    """``gamelog audit``: :func:`audit` of GAME, or with ``without`` (lines), :func:`what_if_output`: its pieces and
+    its violations (the game's, or the game's without those lines), for the ``with`` block. Raises what those
+    raise."""
+    if without is None:
+        with audit(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                   source_format=source_format) as audited:
+            yield audited
+    else:
+        with what_if_output(game, store, without, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                            source_format=source_format) as answer:
+            yield answer
+
+
 def what_if(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
             layout: Layout = Layout(), as_player: str | None = None,
             source_format: str | None = None) -> WhatIfAnswer:

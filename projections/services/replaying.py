@@ -7,6 +7,8 @@ from itertools import chain
 from gamelog.domain.replay_document import Replay
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay import PointNotReached, state_at
+from gamelog.projections.reports.replay import render_replay_json, render_replay_text
+from gamelog.projections.reports.terminal import WIDTH
 
 from .errors import NotPlayedInRounds, PointNotInGame
 from .secrecy import redaction_at
@@ -24,6 +26,16 @@ def replay(game: str, store: str, *, line: int | None = None, turn: int | None =
     """
     with open_game(game, store, source_format) as source:
         return state_of(source, line=line, turn=turn, round=round, as_player=as_player)
+
+
+def replay_output(game: str, store: str, *, fmt: str = "text", width: int = WIDTH, line: int | None = None,
+                  turn: int | None = None, round: int | None = None, as_player: str | None = None,
+                  source_format: str | None = None) -> str:
+    """``gamelog replay``: :func:`replay`'s document as text for ``width`` columns, or JSON (``fmt``). Raises what
+    :func:`replay` raises."""
+    document = replay(game, store, line=line, turn=turn, round=round, as_player=as_player,
+                      source_format=source_format)
+    return render_replay_json(document) if fmt == "json" else render_replay_text(document, width)
 
 
 def state_of(source: Source, *, line: int | None = None, turn: int | None = None,

@@ -10,7 +10,8 @@ import msgspec
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.errors import InputError
 from gamelog.projections.reports.documents import FileCheck, InputErrorEntry
-from gamelog.projections.reports.validation import CheckedLog, check_log
+from gamelog.projections.reports.validation import (CheckedLog, check_log, error_lines, finding_lines,
+                                                    validation_json_pieces)
 
 from .errors import BadInput
 from .inputs import STDIN, check_export_format, export_hint, input_name, open_input, opened_source
@@ -42,6 +43,36 @@ def validate(paths: Iterable[str], source_format: str | None = None) -> Validate
     for checked in validate_each(paths, source_format):
         checks.append(FileCheck(path=checked.path, errors=checked.errors, findings=list(checked.findings())))
     return Validated(checks)
+
+
+class ValidationOutput:
+    """``gamelog validate``'s output, each log read as it is written: in text (:meth:`text`: each log's input
+    errors, for stderr, and its findings, one a line, then its summary) or as one JSON document
+    (:meth:`json_pieces`); ``malformed`` and ``violated`` say what the logs read so far add up to."""
+
+    def __init__(self, paths: Iterable[str], source_format: str | None = None):
+        if source_format is not None:
+            check_export_format(source_format)  # before any log is read
+        self._paths, self._source_format = paths, source_format
+        self.malformed = False
+        """Whether a log read has an input error (or could not be read)."""
+        self.violated = False
+        """Whether a log read breaks a rule."""
+
+    def _checked(self) -> Iterator[CheckedLog]:
+        for check in validate_each(self._paths, self._source_format):
+            self.malformed = self.malformed or bool(check.errors)
+            self.violated = self.violated or bool(check.counts[VIOLATION])
+            yield check
+
+    def text(self) -> Iterator[tuple[list[str], Iterator[str]]]:
+        """Each log's (input errors, one a line; its findings, one a line, then a summary), read in turn."""
+        for check in self._checked():
+            yield error_lines(check), finding_lines(check)
+
+    def json_pieces(self) -> Iterator[str]:
+        """``validate --format json``'s document, in pieces (``gamelog schema validate``)."""
+        return validation_json_pieces(self._checked())
 
 
 def validate_each(paths: Iterable[str], source_format: str | None = None) -> Iterator[CheckedLog]:

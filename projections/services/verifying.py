@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from gamelog.projections.reports.documents import LogMatch, Problem, Verification
-from gamelog.projections.reports.verification import log_match, verification
+from gamelog.projections.reports.verification import (log_match, render_log_file_text, render_log_match_json,
+                                                       render_log_match_text, render_verification_json,
+                                                       render_verification_text, verification)
 from gamelog.projections.store.application import GameStore, game_uuid
 from gamelog.projections.store.catalog import rows_without_events
 from gamelog.projections.store.chain import ChainBreak
@@ -93,6 +95,35 @@ def verify(store: str, game: str, fingerprint: str | None = None, source_format:
     if is_log_file(game):
         return Verified(verify_log_file(game, fingerprint, source_format), input_name(game))
     return Verified(verify_stored(store, game, fingerprint))
+
+
+@dataclass(frozen=True)
+class VerifyOutput:
+    """``gamelog verify``'s answer: its text (or JSON), and whether what it checked holds (``ok``): with
+    ``against``, whether the log still matches the stored game; else whether the history is intact."""
+
+    text: str
+    ok: bool
+    against: bool
+
+
+def verify_output(store: str, game: str, *, fingerprint: str | None = None, against: str | None = None,
+                  fmt: str = "text", source_format: str | None = None) -> VerifyOutput:
+    """``gamelog verify``: with ``against``, :func:`match_log` of the log file GAME; else :func:`verify` of GAME,
+    in ``fmt`` (text, json). Raises what those raise."""
+    if against is not None:
+        match = match_log(store, game, against, source_format)
+        return VerifyOutput(render_log_match_json(match) if fmt == "json" else render_log_match_text(match),
+                            match.matches, True)
+    verified = verify(store, game, fingerprint, source_format)
+    document = verified.document
+    if fmt == "json":
+        text = render_verification_json(document)
+    elif verified.log_file is not None:
+        text = render_log_file_text(verified.log_file, document)
+    else:
+        text = render_verification_text(document)
+    return VerifyOutput(text, document.intact, False)
 
 
 def match_log(store: str, path: str, against: str, source_format: str | None = None) -> LogMatch:
