@@ -1,5 +1,5 @@
-"""A count the log's source does not record (the header's ``not_recorded``) is null in ``replay --format json``, never
-a number (issue 32, section 3), and ``gamelog schema replay`` says it may be."""
+"""A count the log's source does not record (the header's ``not_recorded``) is null in ``replay --format json`` (and in
+the report's standings), never a number (issue 32, section 3), and ``gamelog schema replay`` says it may be."""
 
 from __future__ import annotations
 
@@ -64,3 +64,19 @@ def test_the_replay_schema_says_what_may_be_null(field):
     player = schema["$defs"]["gamelog.domain.twilight_imperium.replay_document.Player"]["properties"]
     assert {"type": "null"} in player[field]["anyOf"]
     assert player["vp"] == {"type": "integer"}  # what every log records stays a number
+
+
+def test_the_report_gives_no_total_of_what_is_not_recorded_but_keeps_each_change():
+    export = str(TI4 / "ti-assistant-small.json")
+    report = json.loads(run("report", "--from", "ti-assistant", export, "--format", "json"))
+    assert report["not_recorded"] == ["trade_goods"]
+    assert {p: row["trade_goods"] for p, row in report["opening"].items()} == {"Ann": None, "Bob": None, "Cat": None}
+    assert {row["trade_goods"] for period in report["periods"] for row in period["standings"].values()} == {None}
+    changes = [c for period in report["periods"] for line in period["lines"] for c in line["changes"]]
+    trade_goods = [c for c in changes if c["measure"] == "trade_goods"]
+    assert trade_goods and {c["value"] for c in trade_goods} == {None}
+    assert all(isinstance(c["delta"], int) for c in trade_goods)  # what the log holds: the change itself
+    assert all(isinstance(c["value"], int) for c in changes if c["measure"] == "vp")
+    text = run("report", "--from", "ti-assistant", export)
+    said = [line for line in text.splitlines() if " trade goods +" in line or " trade goods -" in line]
+    assert said and not [line for line in said if " = " in line.split("trade goods", 1)[1].split("[")[0]]

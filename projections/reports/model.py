@@ -106,6 +106,7 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     rules = GAMES[game]
     counted = finding_counts(cursor, game_id)
     opening = {(t.subject, t.measure): t.value for t in paged(cursor, ChangeRow, game_id, "seq", "rule = ?", "setup")}
+    not_recorded = _unrecorded(context)
     return Report(
         game=game,
         id=game_id,
@@ -115,9 +116,9 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
         goal=context["goal"],
         result=_result(select(cursor, ResultRow, "game = ?", game_id)),
         findings=FindingCounts(**{s: counted.get(s, 0) for s in SEVERITIES}),
-        opening=_standings(rules.measures, context["players"], opening),
+        opening=_standings(rules.measures, context["players"], opening, _known(not_recorded)),
         periods=[],
-        not_recorded=_unrecorded(context),
+        not_recorded=not_recorded,
     )
 
 
@@ -141,6 +142,11 @@ def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iter
     if history is not None:
         report.states = line_states(report.game, history, [line.line for p in report.periods for line in p.lines])
     return report
+
+
+def _known(not_recorded: list[str] | Any) -> frozenset[str]:
+    """The measures whose totals the report gives as null: those the log's source does not record."""
+    return frozenset(not_recorded) if not_recorded is not UNSET else frozenset()
 
 
 def _unrecorded(context: dict[str, Any]) -> list[str] | Any:
@@ -167,6 +173,7 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     being built is held.
     """
     measures = GAMES[head.game].measures
+    unknown = _known(head.not_recorded)
     values: dict[tuple[str, str], int] = {}
     measure_changes = _Ahead(paged(cursor, ChangeRow, head.id, "seq"))
     findings = _Ahead(paged(cursor, FindingRow, head.id, "seq"))
@@ -175,7 +182,7 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     for row in paged(cursor, LineRow, head.id, "line"):
         at = (row.turn if head.by == "turn" else row.round) or 0
         if run and at != number:
-            yield _period(measures, head.players, number, run, values)
+            yield _period(measures, head.players, number, run, values, unknown)
             run = []
         number = at
         changes = []
@@ -183,8 +190,9 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
             t = measure_changes.take()
             values[(t.subject, t.measure)] = t.value
             if t.line == row.line:
-                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value,
-                                             rule=t.rule, reason=t.reason))
+                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta,
+                                             value=None if t.measure in unknown else t.value, rule=t.rule,
+                                             reason=t.reason))
         found = []
         while findings.next is not None and findings.next.line <= row.line:
             f = findings.take()
@@ -193,7 +201,7 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
         run.append(Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
                         changes=changes, findings=found))
     if run:
-        yield _period(measures, head.players, number or 0, run, values)
+        yield _period(measures, head.players, number or 0, run, values, unknown)
 
 
 class _Ahead:
@@ -209,13 +217,16 @@ class _Ahead:
 
 
 def _period(measures: Measures, players: list[str], number: int, run: list[Line],
-            values: dict[tuple[str, str], int]) -> Period:
+            values: dict[tuple[str, str], int], unknown: frozenset[str]) -> Period:
     acted = list(dict.fromkeys(line.player for line in run if line.player))
     board = measures.board.counts(values) if measures.board else None
     return Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                  standings=_standings(measures, players, values), board=board,
+                  standings=_standings(measures, players, values, unknown), board=board,
                   forum=board)  # the deprecated name of "board", kept for one schema version (docs/cli.md)
 
 
-def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
-    return {player: measures.standing(player, values) for player in players}
+def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int],
+               unknown: frozenset[str]) -> Standings:
+    """Each player's totals after ``values``: null for a measure the log's source does not record (``unknown``)."""
+    return {player: {m: None if m in unknown else v for m, v in measures.standing(player, values).items()}
+            for player in players}
