@@ -118,7 +118,8 @@ def _lacks(reason: str, count: int) -> str:
 def _unchecked_line(f: AuditFinding) -> str:
     """What cannot be checked on a line: the log's words there when the source's lack is the reason (the group
     says it), else the finding's own message, which says what is missing."""
-    said = (f.log or not_recorded(f.message)[1]) if f.not_recorded is not UNSET else f.message  # type: ignore[index]
+    lacking = not_recorded(f.message) if f.not_recorded is not UNSET else None
+    said = f.message if lacking is None else f.log or lacking[1]
     return said + ("" if f.moot_by is UNSET else f" (moot: {f.moot_why})")
 
 
