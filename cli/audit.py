@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from gamelog.auditing import audit as audit_of, what_if_output
+from gamelog.auditing import audit_output
 from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION
-from gamelog.cli.options import RegistryChoice, as_option, store_option
+from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.registry import Layout, audit_formats
+from gamelog.formats import Layout, audit_formats
 
 
 def _lines(text: str) -> list[int]:
@@ -28,8 +28,10 @@ def _lines(text: str) -> list[int]:
 @click.option("--without", "without_", metavar="LINE[,LINE...]", help="Replay as if these lines were void and show what changes; nothing is edited.")
 @click.option("--format", "fmt", type=RegistryChoice(audit_formats), default="text", show_default=True)
 @as_option
+@from_option()
 @store_option
-def audit(game: str, player: str | None, without_: str | None, fmt: str, as_player: str | None, store: str) -> None:
+def audit(game: str, player: str | None, without_: str | None, fmt: str, as_player: str | None,
+          source_format: str | None, store: str) -> None:
     """Audit GAME: every finding (violation, unverifiable, warning) with its line, its rule and what the log says.
 
     GAME is a log file or a stored game's id. Exit 1 when the game (or, with
@@ -42,15 +44,12 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, as_play
       gamelog audit game.jsonl --player Ann
       gamelog audit my-game-id --without 12,40
       gamelog audit game.jsonl --as Ann
+      gamelog audit --from ti-assistant export.json
     """
-    layout = Layout(width=text_width())
-    if without_ is not None:
-        with what_if_output(game, store, _lines(without_), player=player, fmt=fmt, layout=layout,
-                            as_player=as_player) as answer:
-            write_pieces(answer.pieces)  # as it is read: a standings change, a finding at a time
-            violations = answer.violations
-    else:
-        with audit_of(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player) as audited:
-            write_pieces(audited.pieces)  # as it is read: a finding, a correction, a score entry at a time
-            violations = audited.violations
+    without = None if without_ is None else _lines(without_)
+    with audit_output(game, store, without=without, player=player, fmt=fmt, layout=Layout(width=text_width()),
+                      as_player=as_player, source_format=source_format) as audited:
+        # As it is read: a finding, a correction, a score entry (or, --without, a standings change) at a time.
+        write_pieces(audited.pieces)
+        violations = audited.violations
     raise SystemExit(EXIT_VIOLATION if violations else EXIT_OK)

@@ -8,8 +8,7 @@ import click
 
 from gamelog.cli.options import store_option
 from gamelog.cli.terminal import text_width
-from gamelog.listing import SCHEMAS, list_games, schema as schema_of
-from gamelog.projections.reports.catalog import render_games_json, render_games_text
+from gamelog.listing import SCHEMAS, games_output, schema as schema_of
 
 
 @click.command()
@@ -31,8 +30,7 @@ def games(fmt: str, store: str) -> None:
       gamelog games
       gamelog games --store games.sqlite --format json
     """
-    document = list_games(store)
-    click.echo(render_games_json(document) if fmt == "json" else render_games_text(document, store, text_width()))
+    click.echo(games_output(store, fmt, text_width()))
 
 
 @click.command()

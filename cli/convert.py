@@ -9,12 +9,12 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.output import write_file
-from gamelog.converting import convert_file, export_formats
+from gamelog.cli.options import from_option
+from gamelog.converting import convert_file
 
 
 @click.command()
-@click.option("--from", "source_format", required=True, type=click.Choice(export_formats(), case_sensitive=False),
-              help="The tool that wrote the export.")
+@from_option(required=True, help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
 @click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")
 @click.option("--id", "game_id", metavar="ID", help="The game's id in a store (default: taken from the export).")

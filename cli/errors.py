@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import click
 
-from gamelog.errors import GamelogError, LogInvalid
-from gamelog.projections.store.application import StoreDamaged, StoreError
+from gamelog.errors import GamelogError, LogInvalid, StoreDamaged, StoreError
 
 EXIT_OK = 0
 EXIT_VIOLATION = 1  # a rule violation found, or a conflicting import refused

@@ -8,10 +8,9 @@ from contextlib import closing
 import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, MAX_ERRORS, capped
-from gamelog.cli.options import max_errors_option, store_option
+from gamelog.cli.options import from_option, max_errors_option, store_option
 from gamelog.cli.terminal import progress
-from gamelog.converting import export_formats
-from gamelog.domain.messages import plural
+from gamelog.formats import plural
 from gamelog.importing import ImportResult, Importer, Interruption, LogConverted, LogImported, Outcome
 
 
@@ -63,8 +62,7 @@ def _tell_interruption(stopped: Interruption) -> None:
 
 @click.command(name="import")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--from", "source_format", type=click.Choice(export_formats(), case_sensitive=False),
-              help="The files are another tool's exports: convert each, then import it.")
+@from_option(help="The files are another tool's exports: convert each, then import it.")
 @click.option("--id", "game_id", metavar="ID", help="With --from: the game's id (default: taken from the export).")
 @max_errors_option
 @store_option

@@ -1,4 +1,4 @@
-"""The options several commands share: ``--store``, and ``--format`` choices read from a registry."""
+"""The options several commands share: ``--store``, ``--from``, ``--as``, and ``--format`` choices read from a registry."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 import click
 
+from gamelog.converting import export_formats
 from gamelog.errors import UnsupportedStore
 from gamelog.sources import DEFAULT_STORE, STORE_ENV, check_store_location
 
@@ -63,5 +64,14 @@ class RegistryChoice(click.Choice):
 
 as_option = click.option(
     "--as", "as_player", metavar="PLAYER",
-    help="Show only what PLAYER may know at that point of the game: another player's secrets (such as unscored secret "
-         "objectives) read [hidden] everywhere (docs/secrets.md).")
+    help="Show only what PLAYER (a name in any case, or the faction they play) may know at that point of the game: "
+         "another player's secrets (such as unscored secret objectives) read [hidden] everywhere (docs/secrets.md).")
+
+
+def from_option(*, required: bool = False,
+                help: str = "GAME is an export of TOOL (ti-assistant...), read as the log it converts to: nothing "
+                            "is written (gamelog convert writes the log).") -> Callable:
+    """``--from TOOL``: the files a command reads are that tool's exports, converted as they are read (the same
+    option on every command that reads a log, so the hint ``give --from ti-assistant`` always applies)."""
+    return click.option("--from", "source_format", metavar="TOOL", required=required,
+                        type=RegistryChoice(export_formats), help=help)

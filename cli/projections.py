@@ -6,7 +6,7 @@ import click
 
 from gamelog.cli.options import store_option
 from gamelog.cli.terminal import progress
-from gamelog.domain.messages import plural
+from gamelog.formats import plural
 from gamelog.views import VIEWS, rebuild_views, views_status
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.options import RegistryChoice, store_option
+from gamelog.cli.options import RegistryChoice, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.registry import reconcile_formats
+from gamelog.formats import reconcile_formats
 from gamelog.reconciling import TableInvalid, reconciled
 
 
@@ -21,9 +21,10 @@ from gamelog.reconciling import TableInvalid, reconciled
                    "Records' GameID, Player, Faction, Score, Win, or the usual names: docs/cli.md).")
 @click.option("--format", "fmt", type=RegistryChoice(reconcile_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@from_option()
 @store_option
 def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: str, output: str | None,
-              store: str) -> None:
+              source_format: str | None, store: str) -> None:
     """Set GAME's declared result against the one its log computes, player by player.
 
     For each player: the computed score by source (objectives by stage,
@@ -45,9 +46,10 @@ def reconcile(game: str | None, declared: str | None, columns: str | None, fmt: 
       gamelog reconcile my-game-id --declared results.csv --format json
       gamelog reconcile --declared ti4_master_data.csv
       gamelog reconcile game.jsonl --declared r.csv --columns player=Who,score=Pts
+      gamelog reconcile --from ti-assistant export.json
     """
     answer = reconciled(game, store, declared=declared, columns=columns, fmt=fmt.lower(), width=text_width(),
-                        output=output)
+                        output=output, source_format=source_format)
     write_pieces([answer.text], output)
     if output:
         click.echo(f"the {fmt} reconciliation written to {output}", err=True)

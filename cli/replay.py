@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.options import as_option, store_option
+from gamelog.cli.options import as_option, from_option, store_option
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.replay import render_replay_json, render_replay_text
-from gamelog.replaying import replay as replay_of
+from gamelog.replaying import replay_output
 
 
 @click.command()
@@ -18,9 +17,10 @@ from gamelog.replaying import replay as replay_of
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people (wrapped to the terminal's width), json for programs (docs/cli.md).")
 @as_option
+@from_option()
 @store_option
 def replay(game: str, line: int | None, turn: int | None, round_: int | None, fmt: str, as_player: str | None,
-           store: str) -> None:
+           source_format: str | None, store: str) -> None:
     """Show what GAME looked like after a line, turn or round (the end by default).
 
     GAME is a log file (read in memory, nothing stored) or a stored game's id.
@@ -31,8 +31,9 @@ def replay(game: str, line: int | None, turn: int | None, round_: int | None, fm
       gamelog replay game.jsonl --turn 3
       gamelog replay my-game-id --round 2 --format json
       gamelog replay game.jsonl --round 3 --as Ann
+      gamelog replay --from ti-assistant export.json --format json
     """
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")
-    document = replay_of(game, store, line=line, turn=turn, round=round_, as_player=as_player)
-    click.echo(render_replay_json(document) if fmt == "json" else render_replay_text(document, text_width()))
+    click.echo(replay_output(game, store, fmt=fmt, width=text_width(), line=line, turn=turn, round=round_,
+                             as_player=as_player, source_format=source_format))

@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from gamelog.cli.options import RegistryChoice, as_option, store_option
+from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import progress, styled, text_width
-from gamelog.projections.reports.registry import Layout, report_formats
+from gamelog.formats import Layout, report_formats
 from gamelog.reporting import report as report_of
 
 
@@ -19,8 +19,10 @@ from gamelog.reporting import report as report_of
 @click.option("--format", "fmt", type=RegistryChoice(report_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @as_option
+@from_option()
 @store_option
-def report(game: str, by: str | None, fmt: str, output: str | None, as_player: str | None, store: str) -> None:
+def report(game: str, by: str | None, fmt: str, output: str | None, as_player: str | None,
+           source_format: str | None, store: str) -> None:
     """Report GAME turn by turn (or round by round): who did what, each change with its line, the findings, the standings.
 
     GAME is a log file (nothing stored) or a stored game's id. Formats: text
@@ -28,7 +30,8 @@ def report(game: str, by: str | None, fmt: str, output: str | None, as_player: s
     for a forge, json and csv for programs, html for one self-contained page
     with charts (of a log longer than 3,000 lines, every k-th line: the page
     says so). The fields of json: docs/cli.md. A long game shows a progress
-    bar on stderr.
+    bar on stderr. --from TOOL reports another tool's export as the log it
+    converts to.
 
     Examples:
 
@@ -37,12 +40,13 @@ def report(game: str, by: str | None, fmt: str, output: str | None, as_player: s
       gamelog report my-game-id --format html -o report.html
       gamelog report game.jsonl --by round --format markdown
       gamelog report my-game-id --as Ann --format html -o ann.html
+      gamelog report --from ti-assistant export.json
     """
     layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
     # A bar on stderr for a long game, on a terminal, unless the report itself is printed on it.
     shown = progress if sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) else None
     with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, progress=shown,
-                   as_player=as_player) as pieces:
+                   as_player=as_player, source_format=source_format) as pieces:
         write_pieces(pieces, output)
     if output:
         click.echo(f"{game}: the {fmt} report written to {output}", err=True)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import datetime
 import os
-from pathlib import Path
 
 import click
 
-from gamelog.cli.options import RegistryChoice, as_option, store_option
+from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
-from gamelog.projections.reports.registry import Layout, stats_formats
 from gamelog.cli.errors import InputProblem
-from gamelog.stats import Filters, explain, game_reports, stats_output, stats_pieces, stats_traced
+from gamelog.formats import Layout, stats_formats
+from gamelog.stats import Filters, stats_command
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -40,7 +39,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.option("--since", callback=_date, metavar="DATE", help="Only games whose header's date is on or after DATE.")
 @click.option("--until", callback=_date, metavar="DATE", help="Only games whose header's date is on or before DATE.")
 @click.option("--clean", is_flag=True, help="Only games with no violation.")
-@click.option("--from", "source_format", metavar="TOOL", help="GAME files are exports of TOOL (ti-assistant...).")
+@from_option(help="GAME files are exports of TOOL (ti-assistant...).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @click.option("--reports", metavar="DIR",
               help="html: where the page links each game's own report, relative to the page "
@@ -79,37 +78,22 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
                       until=until, clean=clean)
     if (reports is not None or write_reports) and (fmt != "html" or figure is not None):
         raise click.UsageError("--reports and --write-reports go with --format html (not --explain)")
-    if figure is not None:
-        document = explain(store, figure, games, game=kind, filters=filters, source_format=source_format,
-                           as_player=as_player)
-    elif fmt == "html":
-        if reports is None:
-            reports = f"{Path(output).stem}-games" if output else "stats-games"
-        document = stats_traced(store, games, game=kind, filters=filters, source_format=source_format,
-                                as_player=as_player, reports=reports)
-    else:
-        with stats_output(store, games, fmt, table=table, layout=Layout(width=text_width()), output=output, game=kind,
-                          filters=filters, source_format=source_format, as_player=as_player) as pieces:
-            write_pieces(pieces, output)
-        if output:
-            click.echo(f"the {fmt} statistics written to {output}", err=True)
-        return
-    pieces = stats_pieces(document, fmt, table=table, layout=Layout(width=text_width()), output=output, store=store,
-                          inputs=games)
-    if write_reports:
-        # The games' reports first: when the page is there, so is every report it links to.
-        folder = os.path.join(os.path.dirname(output) if output else "", reports)
-        written = 0
-        for game_id, path, report in game_reports(store, games, folder, game=kind, filters=filters, page=output):
-            if not written:
-                try:
-                    os.makedirs(folder, exist_ok=True)
-                except OSError as exc:
-                    raise InputProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
-            with report as report_pieces:
-                write_pieces(report_pieces, path)
-            written += 1
-        click.echo(f"{written} game reports written to {folder}", err=True)
-    write_pieces(pieces, output)
+    with stats_command(store, games, fmt, figure=figure, table=table, layout=Layout(width=text_width()),
+                       output=output, game=kind, filters=filters, source_format=source_format, as_player=as_player,
+                       reports=reports, write_reports=write_reports) as answer:
+        if answer.folder is not None:
+            # The games' reports first: when the page is there, so is every report it links to.
+            written = 0
+            for path, report in answer.reports:
+                if not written:
+                    try:
+                        os.makedirs(answer.folder, exist_ok=True)
+                    except OSError as exc:
+                        raise InputProblem(f"cannot make the folder {answer.folder}: {exc.strerror or exc}") from exc
+                with report as report_pieces:
+                    write_pieces(report_pieces, path)
+                written += 1
+            click.echo(f"{written} game reports written to {answer.folder}", err=True)
+        write_pieces(answer.pieces, output)
     if output:
         click.echo(f"the {fmt} statistics written to {output}", err=True)

@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import click
 
-from gamelog.projections.reports.terminal import WIDTH
+from gamelog.formats import WIDTH
 
 BAR_TEMPLATE = "%(label)s  [%(bar)s]  %(info)s"
 INFO = len("100%")

@@ -5,10 +5,8 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
-from gamelog.cli.options import max_errors_option
-from gamelog.domain.engine import VIOLATION
-from gamelog.projections.reports.validation import error_lines, finding_lines, validation_json_pieces
-from gamelog.validating import validate_each
+from gamelog.cli.options import from_option, max_errors_option
+from gamelog.validating import ValidationOutput
 
 
 @click.command()
@@ -16,7 +14,8 @@ from gamelog.validating import validate_each
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text for people, json for programs (one document on stdout; `gamelog schema validate`).")
 @max_errors_option
-def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
+@from_option(help="The files are exports of TOOL (ti-assistant...), checked as the logs they convert to.")
+def validate(logs: tuple[str, ...], fmt: str, max_errors: int, source_format: str | None) -> None:
     """Check logs: report every input error and every rule finding; store nothing.
 
     Exit 0 when no log breaks a rule, 1 when one does (a violation), 2 when a
@@ -28,25 +27,19 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
       gamelog validate game.jsonl
       gamelog validate --format json logs/*.jsonl
       cat game.jsonl | gamelog validate -
+      gamelog validate --from ti-assistant export.json
     """
-    malformed = violated = False
-
-    def checked():  # each log's check as it is read, what it adds up to noted on the way
-        nonlocal malformed, violated
-        for check in validate_each(logs):
-            malformed, violated = malformed or bool(check.errors), violated or bool(check.counts[VIOLATION])
-            yield check
-
+    checked = ValidationOutput(logs, source_format)  # each log read as it is written
     if fmt == "json":
-        for piece in validation_json_pieces(checked()):
+        for piece in checked.json_pieces():
             click.echo(piece, nl=False)
         click.echo()
     else:
-        for check in checked():
-            for line in capped(error_lines(check), max_errors):
+        for errors, findings in checked.text():
+            for line in capped(errors, max_errors):
                 click.echo(line, err=True)
-            for line in finding_lines(check):
+            for line in findings:
                 click.echo(line)
-    if malformed:
+    if checked.malformed:
         raise SystemExit(EXIT_INPUT)
-    raise SystemExit(EXIT_VIOLATION if violated else EXIT_OK)
+    raise SystemExit(EXIT_VIOLATION if checked.violated else EXIT_OK)

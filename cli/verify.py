@@ -5,13 +5,8 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
-from gamelog.cli.options import store_option
-from gamelog.projections.reports.documents import Verification
-from gamelog.projections.reports.safe import clean
-from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
-                                                       render_verification_json, render_verification_text)
-from gamelog.projections.store.verify import SHORT
-from gamelog.verifying import match_log, verify as verify_of
+from gamelog.cli.options import from_option, store_option
+from gamelog.verifying import verify_output
 
 
 @click.command()
@@ -20,8 +15,10 @@ from gamelog.verifying import match_log, verify as verify_of
 @click.option("--against", "against", metavar="GAME", help="GAME is then a log file: say whether it still matches this stored game.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="json: one document on stdout (`gamelog schema verify`, or `verify-against` with --against).")
+@from_option(help="GAME (a file) is an export of TOOL (ti-assistant...), read as the log it converts to.")
 @store_option
-def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, store: str) -> None:
+def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, source_format: str | None,
+           store: str) -> None:
     """Check that the stored history of GAME is intact (exit 3 naming every altered event).
 
     Every stored event carries a hash chained to the one before it; verify
@@ -36,24 +33,11 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
       gamelog verify my-game-id
       gamelog verify my-game-id --fingerprint 091f5cd18eb23135
       gamelog verify game.jsonl --against my-game-id
+      gamelog verify --from ti-assistant export.json --against my-game-id
     """
-    if against is not None:
-        match = match_log(store, game, against)
-        click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
-        raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    verified = verify_of(store, game, fingerprint)
-    document = verified.document
-    if fmt == "json":
-        click.echo(render_verification_json(document))
-    elif verified.log_file is not None:
-        click.echo(_log_file_text(verified.log_file, document))
-    else:
-        click.echo(render_verification_text(document))
-    raise SystemExit(EXIT_OK if document.intact else EXIT_TAMPERED)
-
-
-def _log_file_text(path: str, document: Verification) -> str:
-    """The log's fingerprint in one line, then, if it differs from the one kept, why (cleaned of control characters)."""
-    out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
-    out += [f"{path}: {p.message}" for p in document.problems]
-    return "\n".join(clean(line) for line in out)
+    checked = verify_output(store, game, fingerprint=fingerprint, against=against, fmt=fmt,
+                            source_format=source_format)
+    click.echo(checked.text)
+    if checked.ok:
+        raise SystemExit(EXIT_OK)
+    raise SystemExit(EXIT_VIOLATION if checked.against else EXIT_TAMPERED)

@@ -19,19 +19,43 @@ The same deciding again answers ``audit --without`` (``domain.replay.without``).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, runtime_checkable
 
-from gamelog.domain.events import Correction, Derived, FindingMooted, FindingRaised, StateRestated, Tally
+from gamelog.domain.events import Correction, Derived, FindingMooted, FindingRaised, Recorded, StateRestated, Tally
+from gamelog.domain.history import Checkpoints, EventIndex
 
-def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
-    """What to store on ``line``, the correction of line ``voided`` by ``engine`` (a ``domain.engine.Engine``).
+if TYPE_CHECKING:  # the engine imports this module: its state's class is named for the type checker only
+    from gamelog.domain.engine import GameState
+
+
+@runtime_checkable
+class Restating(Protocol):
+    """What :func:`restate` asks of the engine that hands itself down (``domain.engine.Engine``, which imports this
+    module): its state, checkpoints and line index, its class of recorded lines, a fresh engine of its own class
+    from the header, and the deciding of one recorded line."""
+
+    LINE_RECORDED: ClassVar[type]
+    state: GameState
+    checkpoints: Checkpoints
+    index: EventIndex | None
+
+    def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True) -> None: ...
+
+    def record(self, line: int, event: Recorded) -> list[Derived]:
+        """Decide and fold one recorded event; the events to store for it."""
+
+
+def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
+    """What to store on ``line``, the correction of line ``voided`` by ``engine`` (a ``domain.engine.Engine``, which
+    keeps its history: an ``index``).
 
     From the latest checkpoint before ``voided`` (or the header), every
     later line up to this one is decided again by a fresh engine, the void
     lines left out and corrections read as the remarks they are then; the
     events are those the module's docstring lists, the state last.
     """
-    s = engine.state
+    s, index = engine.state, engine.index
+    assert index is not None  # the engine says it keeps no history before it asks (Engine.correction)
     start = engine.checkpoints.before(voided)
     again = type(engine)(s.header, s.header_line, opening=start is None)
     first = s.header_line + 1
@@ -42,7 +66,7 @@ def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
     again.state.corrections = set(s.corrections)
     counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
     before: dict[tuple, FindingRaised] = {}
-    for at, event in engine.index.between(first, line - 1):
+    for at, event in index.between(first, line - 1):
         cls = type(event)
         if cls is engine.LINE_RECORDED:
             if at not in s.voided and type(event.event) is not Correction:
@@ -58,6 +82,7 @@ def restate(engine: Any, line: int, voided: int) -> Iterator[Derived]:
         else:
             _count(counts, event, -1)
     after: dict[tuple, FindingRaised] = {}
+    assert again.index is not None  # a fresh engine keeps its history
     for at, event in again.index.between(first, line - 1):
         cls = type(event)
         if cls is FindingRaised:

@@ -51,7 +51,7 @@ from gamelog.domain.events import (
     TurnStarted,
 )
 from gamelog.domain import corrections
-from gamelog.domain.history import Checkpoints, LineIndex
+from gamelog.domain.history import Checkpoints, EventIndex, LineIndex
 from gamelog.domain.replay_document import Replay, shared_fields
 
 VIOLATION = "violation"
@@ -393,7 +393,7 @@ class Engine(Dispatching):
         cls._AFTER = own if cls.after_event is not Engine.after_event else frozenset()
 
     def __init__(self, header: Any, header_line: int = 1, *, opening: bool = True,
-                 index: LineIndex | None = None, history: bool = True, found: list[FindingRaised] | None = None):
+                 index: EventIndex | None = None, history: bool = True, found: list[FindingRaised] | None = None):
         """``index`` keeps the events a correction needs (in memory by default); ``history=False``
         keeps none (a replay that folds stored events and decides nothing).
 
@@ -420,7 +420,7 @@ class Engine(Dispatching):
         self._opening = self._out
 
     @classmethod
-    def from_history(cls, events: Iterable[Derived], index: LineIndex | None = None, *, history: bool = True) -> "Engine":
+    def from_history(cls, events: Iterable[Derived], index: EventIndex | None = None, *, history: bool = True) -> "Engine":
         """Rebuild an engine from stored events: the first must record the header."""
         it = iter(events)
         first = next(it)

@@ -3,8 +3,8 @@
 A log can be wrong in two ways. It can be *invalid*: not JSON Lines, an unknown
 ``type``, a missing or mistyped field. That is an :class:`InputError`, found by
 the reader, and nothing of such a file is stored. Or it can be well formed and
-break a game rule: that is a *finding* (``domain.findings``), which never stops
-a replay. This module holds the first kind only.
+break a game rule: that is a *finding* (``domain.engine.RuleFinding``, stored as
+``domain.events.FindingRaised``), which never stops a replay. This module holds the first kind only.
 """
 
 from __future__ import annotations

@@ -72,10 +72,10 @@ MAX_PLAYERS = 100
 a field of every state each), so their number is bounded as the lines are (``MAX_LINES``)."""
 
 PLAYER: dict[str, frozenset[str]] = {"player": frozenset()}
+"""``Recorded.PLAYER_FIELDS`` of an event whose only player field is ``player``."""
 
 CORRECTION_RULE = "LOG-CORRECTION"
 """A correction voids an earlier event line: not the header, not a correction, and no line twice."""
-"""``Recorded.PLAYER_FIELDS`` of an event whose only player field is ``player``."""
 
 
 FORMAT_VERSION = 1

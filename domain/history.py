@@ -3,15 +3,17 @@
 A correction makes the log as if the voided line had never been written: the
 engine goes back to a state it had before that line (a :class:`Checkpoints`
 entry), decides every later line again without it, and stores what changed.
-For that it needs every line's events since the checkpoint (a
-:class:`LineIndex`): the recorded ones to decide again, the derived ones to
+For that it needs every line's events since the checkpoint (an
+:class:`EventIndex`): the recorded ones to decide again, the derived ones to
 compare with what the rules decide now.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Iterator
+from typing import Iterator, Protocol, runtime_checkable
+
+from gamelog.domain.events import Derived
 
 CHECKPOINT_EVERY = 256
 """Event lines between two checkpoints: a correction decides again at most this many lines before the voided one."""
@@ -21,21 +23,32 @@ CHECKPOINTS_KEPT = 48
 recent lines stay cheap to correct and memory stays bounded on logs of any length."""
 
 
-class LineIndex:
-    """Every event stored for each line, in order, kept in memory.
+@runtime_checkable
+class EventIndex(Protocol):
+    """Where an engine keeps every event stored for each line, in order, for a correction to decide them again.
 
-    An importer of long logs passes one that keeps older lines on disk
-    (``projections.importing.spill``): same two methods.
+    The domain keeps them in memory (:class:`LineIndex`); a floor above that reads logs of millions of lines hands
+    the engine one that keeps older lines on disk (``projections.importing.spill.SpilledIndex``): these two methods.
     """
 
-    def __init__(self) -> None:
-        self._events: list[tuple[int, Any]] = []
+    def add(self, line: int, event: Derived) -> None:
+        """Keep ``event``, stored for ``line`` (lines never decrease)."""
 
-    def add(self, line: int, event: Any) -> None:
+    def between(self, first: int, last: int) -> Iterator[tuple[int, Derived]]:
+        """(line, event) for every event of lines ``first`` to ``last``, in the order they were stored."""
+
+
+class LineIndex:
+    """An :class:`EventIndex` in memory."""
+
+    def __init__(self) -> None:
+        self._events: list[tuple[int, Derived]] = []
+
+    def add(self, line: int, event: Derived) -> None:
         """Keep ``event``, stored for ``line`` (lines never decrease)."""
         self._events.append((line, event))
 
-    def between(self, first: int, last: int) -> Iterator[tuple[int, Any]]:
+    def between(self, first: int, last: int) -> Iterator[tuple[int, Derived]]:
         """(line, event) for every event of lines ``first`` to ``last``, in the order they were stored."""
         start = bisect_left(self._events, first, key=lambda pair: pair[0])
         for line, event in self._events[start:]:

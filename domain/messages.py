@@ -12,6 +12,7 @@ a second error line or reach a terminal.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Iterable, Mapping
 
@@ -57,6 +58,23 @@ def finding(where: str, severity: str, rule: str, player: str | None, message: s
     """A finding: ``WHERE: severity RULE [player]: message``; ``where`` is ``FILE:LINE`` or ``line N``; always one line."""
     who = f" [{player}]" if player else ""
     return printable(f"{where}: {severity} {rule}{who}: {message}")
+
+
+_UNRECORDED = re.compile(r" \(the log's source does not record ([a-z ]+)\)$")
+
+
+def unrecorded(message: str, what: str) -> str:
+    """A finding's message that only what the log's source does not record (``what``: ``secret objectives``, a
+    header's ``not_recorded`` name in words) could decide: ``MESSAGE (the log's source does not record WHAT)``, the
+    form :func:`not_recorded` reads back."""
+    return f"{message} (the log's source does not record {what})"
+
+
+def not_recorded(message: str) -> tuple[str, str] | None:
+    """(what the log's source does not record, the message without saying so) for a message :func:`unrecorded`
+    made, else None: how an audit groups the findings that cannot be checked by what the source lacks."""
+    found = _UNRECORDED.search(message)
+    return None if found is None else (found.group(1), message[:found.start()])
 
 
 SEVERITIES = ("violation", "unverifiable", "warning")

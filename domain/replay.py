@@ -14,7 +14,7 @@ from gamelog.domain.engine import Engine, GameState
 from gamelog.domain.errors import InputError
 from gamelog.domain.events import Correction, Derived, FindingRaised, TurnFinished
 from gamelog.domain.games import GAMES, GameRules
-from gamelog.domain.history import LineIndex
+from gamelog.domain.history import EventIndex
 from gamelog.domain.messages import plural
 from gamelog.domain.reader import LogReader
 
@@ -23,7 +23,7 @@ class PointNotReached(Exception):
     """Raised when the asked line, turn or round is not in the game's history."""
 
 
-def decide(reader: LogReader, index: LineIndex | None = None) -> Iterator[Derived]:
+def decide(reader: LogReader, index: EventIndex | None = None) -> Iterator[Derived]:
     """Every event to store for the log: the header's, then each line's in order.
 
     Input errors are appended to ``reader.errors`` as the lines are read; a
@@ -49,7 +49,7 @@ class HistoryNeeded(Exception):
         self.line = line
 
 
-def decide_lines(reader: LogReader, index: LineIndex | None = None) -> Iterator[tuple[int, list[Derived]]]:
+def decide_lines(reader: LogReader, index: EventIndex | None = None) -> Iterator[tuple[int, list[Derived]]]:
     """(line, its events) for the header, then for each line in order, then the log's end (the last line's number,
     :meth:`Engine.finish_log`'s events): the events :func:`decide` yields."""
     if reader.header is None:
@@ -194,7 +194,7 @@ def without(game: str, events: Iterable[Derived], lines: set[int]) -> list[Deriv
 
 
 def without_events(game: str, events: Iterable[Derived], lines: set[int],
-                   index: LineIndex | None = None) -> Iterator[Derived]:
+                   index: EventIndex | None = None) -> Iterator[Derived]:
     """:func:`without`'s history as it is decided, a line at a time (a game of any length in bounded memory, with
     ``index`` kept where the caller says: ``domain.history``).
 

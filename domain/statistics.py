@@ -193,6 +193,56 @@ def spread(total: int, squares: int, count: int) -> float | None:
     return round(variance ** 0.5, 2)
 
 
+SIDES = frozenset({"PLAYER", "FACTION"})
+"""The names a figure's pattern gives a side by (:func:`explainer`): resolved among the sides of the games chosen."""
+
+NUMBERS = frozenset({"TURN", "ROUND"})
+"""The names a figure's pattern gives a period by: a whole number."""
+
+Route = Callable[..., list[Explained]]
+"""The lines behind one figure: called with the figures and each name the figure's pattern gives, in order."""
+
+
+def side_routes(sides: str, side: str, score: str, periods: str, period: str) -> dict[str, Route]:
+    """The routes every game has (``players/PLAYER/wins``...: ``sides``, ``side`` and ``score`` name them as the
+    game's document does): a side's wins, its mean final score, its mean score after a period (``periods``,
+    ``period``: ``turns/TURN`` or ``rounds/ROUND``)."""
+    return {
+        f"{sides}/{side}/wins": lambda figures, chosen: figures.win_lines(chosen),
+        f"{sides}/{side}/{score}": lambda figures, chosen: figures.score_lines(chosen, None),
+        f"{periods}/{period}/{side}/{score}": lambda figures, at, chosen: figures.score_lines(chosen, at),
+    }
+
+
+def explainer(routes: Mapping[str, Route]) -> Callable[[Figures, str], list[Explained]]:
+    """A game's ``Statistics.explain`` made of its figures' routes, the one router of every game: each pattern (one
+    of ``Statistics.figures``: ``players/PLAYER/wins``, lower case as written, upper case a name to give) with the
+    function of the lines behind it.
+
+    A figure takes the first pattern of as many parts whose written parts it repeats; what it gives for a
+    :data:`SIDES` name is the side (the player, the faction) of the games chosen it names in any case
+    (:func:`named`), for a :data:`NUMBERS` name its number (a figure whose part there is no number takes no
+    pattern), for any other (an objective, a colour) the text as given, which the route names in its own list.
+    Raises KeyError saying there is no such figure (naming the patterns), or no such side.
+    """
+
+    def explain(figures: Figures, figure: str) -> list[Explained]:
+        parts = figure.split("/")
+        for pattern, route in routes.items():
+            slots = pattern.split("/")
+            if len(slots) != len(parts) or any(not slot.isupper() and slot != part for slot, part in zip(slots, parts)):
+                continue
+            if any(slot in NUMBERS and not part.isdigit() for slot, part in zip(slots, parts)):
+                continue
+            sides = [s.side for s in figures.sides()] if SIDES & set(slots) else []
+            given = [named(sides, part, slot.lower()) if slot in SIDES else int(part) if slot in NUMBERS else part
+                     for slot, part in zip(slots, parts) if slot.isupper()]
+            return route(figures, *given)
+        raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(routes)}")
+
+    return explain
+
+
 def named(names: Iterable[str], given: str, what: str) -> str:
     """The name in ``names`` that ``given`` is, in any case (``--explain`` takes names as typed); raises KeyError
     saying there is no such ``what`` in the games chosen."""

@@ -22,7 +22,7 @@ from gamelog.projections.reports.schemas import _open
 from gamelog.projections.reports.schemas import SCHEMAS
 from gamelog.projections.store.application import game_uuid
 from gamelog.projections.views.keeper import views_in_memory
-from gamelog.projections.views.rows import FindingRow, LineRow, TrackRow, TurnRow, select
+from gamelog.projections.views.rows import FindingRow, LineRow, ChangeRow, TurnRow, select
 from tests.conftest import EXAMPLES
 
 LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
@@ -178,7 +178,7 @@ def test_view_rows_are_read_back_by_name():
     assert turns[3] == TurnRow(game="seed-examples", turn=4, round=None, player="Human", first_line=20, last_line=28)
     (line,) = select(cursor, LineRow, "game = ? AND line = ?", "seed-examples", 20)
     assert (line.type, line.player, line.turn, line.voided) == ("turn_started", "Human", 4, 0)
-    paid = select(cursor, TrackRow, "game = ? AND turn = 1 AND rule != 'setup'", "seed-examples")
+    paid = select(cursor, ChangeRow, "game = ? AND turn = 1 AND rule != 'setup'", "seed-examples")
     assert [(t.subject, t.measure, t.delta, t.value) for t in paid] == [("Qossuth", "credits", -10, 90)]
     # The seed's own examples give no finding (issue 12 item 8); the disputed log's line 17 gives two.
     assert select(cursor, FindingRow, "game = ?", "seed-examples") == []

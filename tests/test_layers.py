@@ -115,3 +115,54 @@ def test_the_front_door_imports_only_from_the_service_layer():
     assert isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)  # its docstring
     sources = {node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1}
     assert sources == {"errors", "game", "stores"}
+
+
+def _service_modules() -> set[str]:
+    """The modules of the service layer, as the package names them (``gamelog.reporting``...)."""
+    return {f"gamelog.{p.stem}" for p in _modules("projections/services") if p.stem != "__init__"}
+
+
+SHARED_SERVICES = {"gamelog.errors", "gamelog.formats", "gamelog.sources", "gamelog.converting"}
+"""What every command may ask besides its own service: the errors, the formats and their layout, and what the shared
+options read (``cli/options.py``: the store's location, the tools ``--from`` takes)."""
+
+
+def test_the_cli_imports_only_the_service_layer_click_and_its_own_modules():
+    services, stdlib = _service_modules(), __import__("sys").stdlib_module_names
+    found = []
+    for path in _modules("cli"):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if name.startswith("gamelog.cli") or top in ("click", "__future__") or top in stdlib:
+                continue
+            if name in services or name.rpartition(".")[0] in services:  # a module, or a name from one
+                continue
+            found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []
+
+
+def _imported_from(path: Path) -> dict[str, str]:
+    """Each name ``path`` imports from a module of the service layer -> that module."""
+    names = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module in _service_modules():
+            names.update({alias.asname or alias.name: node.module for alias in node.names})
+    return names
+
+
+def test_each_command_calls_one_service():
+    """A command's function calls one function of its service (the shared ones aside: errors, formats, options)."""
+    calls = {}
+    for path in _modules("cli"):
+        imported = _imported_from(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            decorated = [ast.unparse(d) for d in function.decorator_list]
+            if not any(d.startswith(("click.command", "click.group", "projections.command")) for d in decorated):
+                continue
+            called = {ast.unparse(n.func).split(".")[0] for n in ast.walk(function) if isinstance(n, ast.Call)}
+            calls[f"{path.stem}.{function.name}"] = sorted(
+                name for name in called if name in imported and imported[name] not in SHARED_SERVICES
+                and name[:1].islower())  # a service function, not a class of values it takes (Filters)
+    assert {"report.report", "stats.stats", "audit.audit", "validate.validate", "verify.verify"} <= set(calls)
+    assert {command: names for command, names in calls.items() if len(names) > 1} == {}

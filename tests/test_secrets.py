@@ -102,7 +102,8 @@ def test_an_unknown_player_is_player_not_found_in_the_command_and_the_api():
     for args in (["replay", str(TI4)], ["report", str(TI4)], ["audit", str(TI4)], ["audit", str(TI4), "--without", "5"]):
         code, output = run(*args, "--as", "Zed")
         assert code == 2, args
-        assert output == "Error: no player 'Zed' in 'ti4-complete-4p' (players: Ann, Bob, Cy, Dee)\n", args
+        assert output == ("Error: no player 'Zed' in 'ti4-complete-4p' (players: Ann, Bob, Cy, Dee; or a faction: "
+                          "Emirates of Hacan, Federation of Sol, Arborec, Barony of Letnev)\n"), args
     with pytest.raises(gamelog.PlayerNotFound):
         gamelog.read_log(TI4).as_player("Zed")
 

@@ -20,8 +20,8 @@ from typing import Any, Iterable
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
 from gamelog.domain.replay_document import Document, StreamedRows
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
-                                      named, rate, spread)
+from gamelog.domain.statistics import (Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
+                                      explainer, mean, named, rate, side_routes, spread)
 
 _INCOME = {"MOV-SELL": "sales", "MOV-COMMISSION": "commissions", "MOV-PASSENGER": "fares", "MOV-PAY": "bonuses"}
 _SPENDING = {"MOV-BUY": "purchases", "MOV-HAZARD": "hazards", "MOV-PAY": "payments"}
@@ -145,36 +145,24 @@ def document(figures: Figures) -> Stats:
                  commission_shares=shares, turns_to_goal=mean(won_turns, wins))
 
 
-FIGURES = ("players/PLAYER/wins", "players/PLAYER/mean_net_worth", "players/PLAYER/turns",
-           "turns/TURN/PLAYER/mean_net_worth", "money/PLAYER/income/KIND", "money/PLAYER/spending/KIND")
-"""The figures ``--explain`` opens (upper case: a name to give)."""
+ROUTES: dict[str, Route] = {
+    **side_routes("players", "PLAYER", "mean_net_worth", "turns", "TURN"),
+    "players/PLAYER/turns": lambda figures, player: figures.fact_lines("turn", None, None, player),
+    "money/PLAYER/income/KIND":
+        lambda figures, player, kind: figures.fact_lines("income", named(list(INCOME), kind, "income"), None, player),
+    "money/PLAYER/spending/KIND":
+        lambda figures, player, kind: figures.fact_lines("spending", named(list(SPENDING), kind, "spending"), None,
+                                                         player),
+}
+"""The figures ``--explain`` opens (upper case: a name to give, in any case) and the lines behind each."""
 
-
-def explain(figures: Figures, figure: str) -> list[Explained]:
-    """The lines behind ``figure`` (one of :data:`FIGURES`, names in any case); raises KeyError naming them."""
-    parts = figure.split("/")
-    sides = [s.side for s in figures.sides()]
-    if parts[0] == "players" and len(parts) == 3:
-        player = named(sides, parts[1], "player")
-        if parts[2] == "wins":
-            return figures.win_lines(player)
-        if parts[2] == "mean_net_worth":
-            return figures.score_lines(player, None)
-        if parts[2] == "turns":
-            return figures.fact_lines("turn", None, None, player)
-    if parts[0] == "turns" and len(parts) == 4 and parts[1].isdigit() and parts[3] == "mean_net_worth":
-        return figures.score_lines(named(sides, parts[2], "player"), int(parts[1]))
-    if parts[0] == "money" and len(parts) == 4 and parts[2] in ("income", "spending"):
-        kinds = INCOME if parts[2] == "income" else SPENDING
-        return figures.fact_lines(parts[2], named(list(kinds), parts[3], parts[2]), None,
-                                  named(sides, parts[1], "player"))
-    raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
+FIGURES = tuple(ROUTES)
 
 
 STATISTICS = Statistics(
     facts=FACTS,
     document=document,
-    explain=explain,
+    explain=explainer(ROUTES),
     figures=FIGURES,
     charts=(("bars", "players", "player", "win_rate", "games"),
             ("lines", "turns", "player", "mean_net_worth", "turn"),

@@ -10,18 +10,22 @@ from gamelog.domain import replay_document as common
 class Player(common.Document, kw_only=True):
     """One player's faction, VP, trade goods, commodities and their value, command tokens, objectives, home;
     ``vp_by_source`` splits the VP (``stage I``, ``stage II``, ``secrets``, ``other``); ``color`` is the player's
-    colour at the table, when the header's ``setup.colors`` names it."""
+    colour at the table, when the header's ``setup.colors`` names it.
+
+    What the header's ``not_recorded`` names is null, never a number the log cannot know: ``trade_goods`` (for
+    ``trade_goods``), the three token pools (for ``command_tokens``), ``secret_objectives_held`` (for
+    ``secret_objectives``)."""
 
     faction: str | None
     vp: int
-    trade_goods: int
+    trade_goods: int | None
     commodities: int
     commodity_value: int
-    strategy_tokens: int
-    tactic_tokens: int
-    fleet_tokens: int
+    strategy_tokens: int | None
+    tactic_tokens: int | None
+    fleet_tokens: int | None
     scored: list[str]
-    secret_objectives_held: list[str]
+    secret_objectives_held: list[str] | None
     controls_home_system: bool
     vp_by_source: dict[str, int]
     color: str | UnsetType = UNSET

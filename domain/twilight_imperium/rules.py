@@ -14,6 +14,7 @@ import re
 
 
 from gamelog.domain.engine import UNVERIFIABLE, RuleFinding
+from gamelog.domain.messages import unrecorded
 from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.twilight_imperium.events import (
     ObjectiveMadePublic,
@@ -521,8 +522,7 @@ def unless_not_recorded(state: TwilightState, problem: RuleFinding) -> RuleFindi
     topic = _topic(problem)
     if problem.severity == UNVERIFIABLE or topic is None or topic not in state.not_recorded:
         return problem
-    what = topic.replace("_", " ")
-    return RuleFinding(problem.rule, f"{_without_counts(problem)} (the log's source does not record {what})", UNVERIFIABLE)
+    return RuleFinding(problem.rule, unrecorded(_without_counts(problem), topic.replace("_", " ")), UNVERIFIABLE)
 
 
 _UNKNOWN_COUNTS = (

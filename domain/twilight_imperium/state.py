@@ -379,19 +379,24 @@ class TwilightState(GameState):
     DOCUMENT = replay_document.Replay
 
     def document_fields(self) -> dict[str, Any]:
-        """Its players, and the rest of its part of ``replay --format json``."""
+        """Its players, and the rest of its part of ``replay --format json``: what the log's source does not
+        record (``not_recorded``) null, as the log does not know it."""
+
+        def known(what: str, value: Any) -> Any:
+            return None if what in self.not_recorded else value
+
         players = {
             name: replay_document.Player(
                 faction=p.faction,
                 vp=p.vp,
-                trade_goods=p.trade_goods,
+                trade_goods=known("trade_goods", p.trade_goods),
                 commodities=p.commodities,
                 commodity_value=p.commodity_value,
-                strategy_tokens=p.tokens["strategy"],
-                tactic_tokens=p.tokens["tactic"],
-                fleet_tokens=p.tokens["fleet"],
+                strategy_tokens=known("command_tokens", p.tokens["strategy"]),
+                tactic_tokens=known("command_tokens", p.tokens["tactic"]),
+                fleet_tokens=known("command_tokens", p.tokens["fleet"]),
                 scored=list(p.scored),
-                secret_objectives_held=list(p.secrets),
+                secret_objectives_held=known("secret_objectives", list(p.secrets)),
                 controls_home_system=p.home_control,
                 vp_by_source=dict(p.vp_by_source),
                 **({} if p.color is None else {"color": p.color}),

@@ -23,8 +23,8 @@ from typing import Any, Iterable
 
 from gamelog.domain.events import CORRECTION_RULE, Correction
 from gamelog.domain.replay_document import Document, StreamedRows
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
-                                      named, rate, spread)
+from gamelog.domain.statistics import (Explained, Fact, Figures, Route, Statistics, StatsDocument, by_name,
+                                      by_period, explainer, mean, named, rate, side_routes, spread)
 from gamelog.domain.twilight_imperium import measures, reference
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpGained, VpLost, VpScored)
@@ -301,40 +301,25 @@ def document(figures: Figures) -> Stats:
 
 # -- --explain ---------------------------------------------------------------------------
 
-FIGURES = (
-    "factions/FACTION/wins", "factions/FACTION/mean_vp", "rounds/ROUND/FACTION/mean_vp",
-    "objectives/OBJECTIVE/scored", "objectives/OBJECTIVE/revealed", "vp_sources/FACTION/SOURCE",
-    "custodians/FACTION/taken", "strategy_cards/CARD/picks", "imperial_points",
-)
-"""The figures ``--explain`` opens (upper case: a name to give)."""
+def _tallied(figures: Figures, fact: str, given: str, what: str) -> list[Explained]:
+    """The lines of fact ``fact`` of the name ``given`` (in any case) among those the games chosen tally."""
+    return figures.fact_lines(fact, named([t.name for t in figures.tallies(fact, False)], given, what), None, None)
 
 
-def explain(figures: Figures, figure: str) -> list[Explained]:
-    """The lines behind ``figure`` (one of :data:`FIGURES`, names in any case); raises KeyError naming them."""
-    parts = figure.split("/")
-    shape = (parts[0], len(parts), parts[-1])
-    sides = [s.side for s in figures.sides()]
-    if shape == ("factions", 3, "wins"):
-        return figures.win_lines(named(sides, parts[1], "faction"))
-    if shape == ("factions", 3, "mean_vp"):
-        return figures.score_lines(named(sides, parts[1], "faction"), None)
-    if shape == ("rounds", 4, "mean_vp") and parts[1].isdigit():
-        return figures.score_lines(named(sides, parts[2], "faction"), int(parts[1]))
-    if shape[:2] == ("objectives", 3) and parts[2] in ("scored", "revealed"):
-        fact = parts[2]
-        names = [t.name for t in figures.tallies(fact, False)]
-        return figures.fact_lines(fact, named(names, parts[1], "objective"), None, None)
-    if shape[:2] == ("vp_sources", 3):
-        return figures.fact_lines("vp", named(list(SOURCES), parts[2], "source"), None,
-                                  named(sides, parts[1], "faction"))
-    if shape == ("custodians", 3, "taken"):
-        return figures.fact_lines("vp", "custodians", None, named(sides, parts[1], "faction"))
-    if shape == ("strategy_cards", 3, "picks"):
-        names = [t.name for t in figures.tallies("picked", False)]
-        return figures.fact_lines("picked", named(names, parts[1], "strategy card"), None, None)
-    if figure == "imperial_points":
-        return figures.fact_lines("vp", "imperial", None, None)
-    raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
+ROUTES: dict[str, Route] = {
+    **side_routes("factions", "FACTION", "mean_vp", "rounds", "ROUND"),
+    "objectives/OBJECTIVE/scored": lambda figures, objective: _tallied(figures, "scored", objective, "objective"),
+    "objectives/OBJECTIVE/revealed": lambda figures, objective: _tallied(figures, "revealed", objective, "objective"),
+    "vp_sources/FACTION/SOURCE":
+        lambda figures, faction, source: figures.fact_lines("vp", named(list(SOURCES), source, "source"), None,
+                                                            faction),
+    "custodians/FACTION/taken": lambda figures, faction: figures.fact_lines("vp", "custodians", None, faction),
+    "strategy_cards/CARD/picks": lambda figures, card: _tallied(figures, "picked", card, "strategy card"),
+    "imperial_points": lambda figures: figures.fact_lines("vp", "imperial", None, None),
+}
+"""The figures ``--explain`` opens (upper case: a name to give, in any case) and the lines behind each."""
+
+FIGURES = tuple(ROUTES)
 
 
 def faction_of(header: Any, player: str) -> str:
@@ -351,7 +336,7 @@ def faction_of(header: Any, player: str) -> str:
 STATISTICS = Statistics(
     facts=FACTS,
     document=document,
-    explain=explain,
+    explain=explainer(ROUTES),
     side=faction_of,
     side_name="faction",
     expansions=lambda header: tuple(header.setup.expansions),

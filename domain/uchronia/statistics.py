@@ -17,8 +17,8 @@ from typing import Iterable
 
 from gamelog.domain.events import GameWon
 from gamelog.domain.replay_document import Document, StreamedRows
-from gamelog.domain.statistics import (Explained, Fact, Figures, Statistics, StatsDocument, by_name, by_period, mean,
-                                      named, rate, spread)
+from gamelog.domain.statistics import (Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
+                                      explainer, mean, named, rate, side_routes, spread)
 from gamelog.domain.uchronia.events import BuildingCompleted, ForumChanged, MonopolySet
 from gamelog.domain.uchronia.reference import COLORS
 
@@ -165,39 +165,26 @@ def document(figures: Figures) -> Stats:
                  tie_breaks=sum(e.games for e in endings if e.how == "tie-break"))
 
 
-FIGURES = ("players/PLAYER/wins", "players/PLAYER/mean_vp", "players/PLAYER/buildings", "turns/TURN/PLAYER/mean_vp",
-           "buildings/COLOR/built", "forum/COLOR/added", "forum/COLOR/removed", "tie_breaks")
-"""The figures ``--explain`` opens (upper case: a name to give)."""
+ROUTES: dict[str, Route] = {
+    **side_routes("players", "PLAYER", "mean_vp", "turns", "TURN"),
+    "players/PLAYER/buildings": lambda figures, player: figures.fact_lines("built", None, None, player),
+    "buildings/COLOR/built":
+        lambda figures, color: figures.fact_lines("built", named(list(COLORS), color, "colour"), None, None),
+    "forum/COLOR/added":
+        lambda figures, color: figures.fact_lines("forum", named(list(COLORS), color, "colour"), "in", None),
+    "forum/COLOR/removed":
+        lambda figures, color: figures.fact_lines("forum", named(list(COLORS), color, "colour"), "out", None),
+    "tie_breaks": lambda figures: figures.fact_lines("end", "tie-break", None, None),
+}
+"""The figures ``--explain`` opens (upper case: a name to give, in any case) and the lines behind each."""
 
-
-def explain(figures: Figures, figure: str) -> list[Explained]:
-    """The lines behind ``figure`` (one of :data:`FIGURES`, names in any case); raises KeyError naming them."""
-    parts = figure.split("/")
-    sides = [s.side for s in figures.sides()]
-    if parts[0] == "players" and len(parts) == 3:
-        player = named(sides, parts[1], "player")
-        if parts[2] == "wins":
-            return figures.win_lines(player)
-        if parts[2] == "mean_vp":
-            return figures.score_lines(player, None)
-        if parts[2] == "buildings":
-            return figures.fact_lines("built", None, None, player)
-    if parts[0] == "turns" and len(parts) == 4 and parts[1].isdigit() and parts[3] == "mean_vp":
-        return figures.score_lines(named(sides, parts[2], "player"), int(parts[1]))
-    if parts[0] == "buildings" and len(parts) == 3 and parts[2] == "built":
-        return figures.fact_lines("built", named(list(COLORS), parts[1], "colour"), None, None)
-    if parts[0] == "forum" and len(parts) == 3 and parts[2] in ("added", "removed"):
-        return figures.fact_lines("forum", named(list(COLORS), parts[1], "colour"),
-                                  "in" if parts[2] == "added" else "out", None)
-    if figure == "tie_breaks":
-        return figures.fact_lines("end", "tie-break", None, None)
-    raise KeyError(f"no figure {figure!r}: --explain takes {', '.join(FIGURES)}")
+FIGURES = tuple(ROUTES)
 
 
 STATISTICS = Statistics(
     facts=FACTS,
     document=document,
-    explain=explain,
+    explain=explainer(ROUTES),
     figures=FIGURES,
     charts=(("bars", "players", "player", "win_rate", "games"),
             ("lines", "turns", "player", "mean_vp", "turn"),

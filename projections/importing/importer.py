@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Protocol
 
 from gamelog.domain.engine import Engine
-from gamelog.domain.history import LineIndex
+from gamelog.domain.history import EventIndex
 from gamelog.domain.errors import LogInvalid
 from gamelog.domain.reader import LogReader
 from gamelog.projections.importing.spill import SpilledIndex
@@ -222,7 +222,7 @@ def store_errors(store: GameStore, filename: str, game_id: str) -> Iterator[None
         raise StoreBusy(f"{filename}: {busy}; nothing stored, import again") from busy
 
 
-def _resume(store: GameStore, reader: LogReader, index: LineIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
+def _resume(store: GameStore, reader: LogReader, index: EventIndex) -> tuple[Engine, int, Iterator[tuple[int, Any]]]:
     """Fold the stored game while checking that the log repeats it line for line.
 
     Returns the engine at the end of the stored history, the number of stored

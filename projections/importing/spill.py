@@ -2,7 +2,7 @@
 
 The engine keeps every line's recorded event, findings and counts, in case a
 later correction has to decide the log again from before a line
-(``domain.history.LineIndex``). On a log of millions of lines that would be
+(``domain.history.LineIndex``, an ``EventIndex``). On a log of millions of lines that would be
 most of an import's memory, and corrections are rare: :class:`SpilledIndex`
 keeps the latest events in memory and writes older ones, a chunk at a time,
 to a temporary file, reading chunks back only when a correction asks for
@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import tempfile
 from bisect import bisect_left
-from typing import Any, BinaryIO, Iterator
+from typing import BinaryIO, Iterator
 
 import msgspec
 
-from gamelog.domain.history import LineIndex
+from gamelog.domain.events import Derived
 
 FLUSH = 20_000
 """Events kept in memory before they go to disk, as one chunk: small logs never touch the disk."""
 
 
-class SpilledIndex(LineIndex):
-    """The line index, spilling to a temporary file; use it as a context manager.
+class SpilledIndex:
+    """The line index (a ``domain.history.EventIndex``), spilling to a temporary file; use it as a context manager.
 
     Lines only grow, so each chunk on disk covers a range of lines, in order.
     A chunk is one msgpack array of ``[line, class number, event]``; the
@@ -34,16 +34,15 @@ class SpilledIndex(LineIndex):
     """
 
     def __init__(self) -> None:
-        super().__init__()
         self._file: BinaryIO | None = None
-        self._pending: list[tuple[int, Any]] = []
+        self._pending: list[tuple[int, Derived]] = []
         self._chunks: list[tuple[int, int, int, int]] = []  # last line, first line, offset, size
         self._size = 0
         self._classes: list[type] = []
         self._numbers: dict[type, int] = {}
         self._encoder = msgspec.msgpack.Encoder()
 
-    def add(self, line: int, event: Any) -> None:
+    def add(self, line: int, event: Derived) -> None:
         self._pending.append((line, event))
         if len(self._pending) >= FLUSH:
             self._flush()
@@ -63,7 +62,7 @@ class SpilledIndex(LineIndex):
         self._size += len(blob)
         self._pending = []
 
-    def between(self, first: int, last: int) -> Iterator[tuple[int, Any]]:
+    def between(self, first: int, last: int) -> Iterator[tuple[int, Derived]]:
         for last_line, first_line, offset, size in self._chunks[bisect_left(self._chunks, (first,)):]:
             if first_line > last:
                 return

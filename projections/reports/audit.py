@@ -16,18 +16,20 @@ from dataclasses import dataclass
 from itertools import islice, takewhile
 from typing import Any, Iterable, Iterator
 
+from gamelog.domain.engine import UNVERIFIABLE
 from gamelog.domain.games import GAMES
+from gamelog.domain.messages import not_recorded
 from gamelog.domain.ruletext import rule
 from gamelog.projections.reports.documents import Audit, AuditFinding, CorrectionEntry, Score, ScoreEntry
 from gamelog.projections.reports.model import finding_counts, paged, read_context
-from gamelog.projections.views.rows import CorrectionRow, FindingRow, MootRow, TrackRow, select
+from gamelog.projections.views.rows import CorrectionRow, FindingRow, MootRow, ChangeRow, select
 
 
 def _score_measures(game: str) -> tuple[str, ...]:
     return tuple(GAMES[game].measures.score)
 
 
-def _entries(rows: Iterable[TrackRow], measures: tuple[str, ...]) -> Iterator[tuple[str, ScoreEntry]]:
+def _entries(rows: Iterable[ChangeRow], measures: tuple[str, ...]) -> Iterator[tuple[str, ScoreEntry]]:
     """(player, entry) for each score track row in order, each entry with its player's running total."""
     totals: dict[str, int] = {}
     for row in rows:
@@ -37,10 +39,10 @@ def _entries(rows: Iterable[TrackRow], measures: tuple[str, ...]) -> Iterator[tu
         yield row.subject, ScoreEntry(line=row.line, points=row.delta, source=source, rule=row.rule, total=total)
 
 
-def _score_rows(cursor: Any, game: str, game_id: str, player: str | None = None) -> Iterator[TrackRow]:
+def _score_rows(cursor: Any, game: str, game_id: str, player: str | None = None) -> Iterator[ChangeRow]:
     measures = _score_measures(game)
     where = f"measure IN ({', '.join('?' * len(measures))})" + ("" if player is None else " AND subject = ?")
-    return paged(cursor, TrackRow, game_id, "seq", where, *measures, *(() if player is None else (player,)))
+    return paged(cursor, ChangeRow, game_id, "seq", where, *measures, *(() if player is None else (player,)))
 
 
 def player_entries(cursor: Any, game: str, game_id: str, player: str) -> Iterator[ScoreEntry]:
@@ -78,6 +80,9 @@ class AuditParts:
                     # seq order is line order (the store keeps events in line order): stop past the claim's line.
                     finding.derivation = list(takewhile(lambda e: e.line <= row.line,
                                                         player_entries(cursor, self.head.game, game_id, row.player)))
+                lacking = not_recorded(row.message) if row.severity == UNVERIFIABLE else None
+                if lacking is not None:
+                    finding.not_recorded = lacking[0].replace(" ", "_")
                 moot_by = moot.get((row.line, row.rule, row.severity, row.player, row.message))
                 if moot_by is not None:
                     finding.moot_by = moot_by

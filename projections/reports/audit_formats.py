@@ -3,7 +3,9 @@
 Pure functions of what they render, like the report's renderers (``formats``);
 an audit is written a finding, an entry, a correction at a time, as its parts
 are read.
-A finding reads as everywhere else (``domain.messages``).
+A finding reads as everywhere else (``domain.messages``). The unverifiable findings follow the others, grouped
+by reason (what the log's source does not record: an export without secret objectives; else what the log cannot
+hold) and by rule, each with its count: what leads is what the log shows.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from typing import Any, Iterable, Iterator
 
 from msgspec import UNSET
 
-from gamelog.domain.messages import finding, severity_counts, signed
+from gamelog.domain.engine import UNVERIFIABLE
+from gamelog.domain.messages import finding, not_recorded, plural, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.domain.replay_document import held
-from gamelog.projections.reports.documents import (Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode,
-                                                   encode_pieces)
+from gamelog.projections.reports.documents import (AuditFinding, Result, ScoreEntry, Standings, StandingsChange,
+                                                   WhatIf, encode, encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown
@@ -63,6 +66,63 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
                           ("version", head.version)]))
 
 
+def _reason(f: AuditFinding) -> str | None:
+    """The group of an unverifiable finding: what the log's source does not record (``secret_objectives``), ``""``
+    for another reason (what the log cannot hold, which its message says); None for a violation or a warning."""
+    if f.not_recorded is not UNSET:
+        return f.not_recorded
+    return "" if f.severity == UNVERIFIABLE else None
+
+
+class _Unchecked:
+    """An audit's findings read in two parts: :meth:`others` (the violations and warnings, in line order), then
+    :meth:`groups` (the unverifiable ones, by reason, then by rule, in the order first found, each group read
+    again from the views when it is written: none is held)."""
+
+    def __init__(self, parts: AuditParts):
+        self.parts = parts
+        self.counts: dict[str, dict[str, int]] = {}
+        """Reason (:func:`_reason`) -> rule -> how many findings, as :meth:`others` counted them."""
+
+    def others(self) -> Iterator[AuditFinding]:
+        for f in self.parts.findings():
+            reason = _reason(f)
+            if reason is None:
+                yield f
+            else:
+                rules = self.counts.setdefault(reason, {})
+                rules[f.rule] = rules.get(f.rule, 0) + 1
+
+    def groups(self) -> Iterator[tuple[str, str, int, Iterator[tuple[str, int, Iterator[AuditFinding]]]]]:
+        """(the reason in words, ``""`` for what the log cannot hold; the group's heading; how many findings; each
+        rule's (ID, count, findings)), once :meth:`others` has been read: what the source does not record first."""
+        for reason in sorted(self.counts, key=lambda r: r == ""):
+            rules = self.counts[reason]
+            count = sum(rules.values())
+            yield (reason.replace("_", " "), _lacks(reason, count), count,
+                   ((rule, n, self._of(reason, rule)) for rule, n in rules.items()))
+
+    def _of(self, reason: str, rule: str) -> Iterator[AuditFinding]:
+        return (f for f in self.parts.findings() if _reason(f) == reason and f.rule == rule)
+
+
+def _lacks(reason: str, count: int) -> str:
+    """A group's heading: what the log lacks, and what that leaves unchecked."""
+    rules = "its rule" if count == 1 else "their rules"
+    if not reason:
+        return f"the log does not hold what {plural(count, 'line')} need to be checked against {rules}"
+    return f"the log's source does not record {reason.replace('_', ' ')}, so {plural(count, 'line')} cannot be " \
+           f"checked against {rules}"
+
+
+def _unchecked_line(f: AuditFinding) -> str:
+    """What cannot be checked on a line: the log's words there when the source's lack is the reason (the group
+    says it), else the finding's own message, which says what is missing."""
+    lacking = not_recorded(f.message) if f.not_recorded is not UNSET else None
+    said = f.message if lacking is None else f.log or lacking[1]
+    return said + ("" if f.moot_by is UNSET else f" (moot: {f.moot_why})")
+
+
 def _joined(lines: Iterable[str]) -> Iterator[str]:
     """The pieces of ``"\\n".join(lines)``, without holding the lines."""
     first = True
@@ -89,7 +149,8 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
 
     yield from say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
                    f"{severity_counts(parts.counts)}", hanging=2)
-    for f in parts.findings():
+    unchecked = _Unchecked(parts)
+    for f in unchecked.others():
         yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4)
         yield from say(f.rule_text, "    rule: ")
         if f.log:
@@ -99,6 +160,16 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
         if f.derivation is not UNSET:  # a CLAIM: even an empty derivation says how the score stood
             yield from say(f"the log's {label(audit.score)} up to line {f.line}:", 4, 6)
             yield from _entries_text(f.derivation, "      ", width)
+    for _, heading, _, rules in unchecked.groups():
+        yield from say(f"{heading}:", hanging=2)
+        for rule_id, n, findings in rules:
+            first = True
+            for f in findings:
+                if first:
+                    yield from say(f"{rule_id} ({n}): {f.rule_text}", 2, 4)
+                    first = False
+                yield from say(f"line {f.line}" + (f" [{f.player}]" if f.player else "") + f": {_unchecked_line(f)}",
+                               4, 6)
     for c in parts.corrections():
         yield from say(f"correction at line {c.line}: voids line {c.voids} ({c.reason}): {c.voided_line}", hanging=2)
     yield from say(f"{label(audit.score)}: " + ", ".join(f"{p} {parts.totals[p]}" for p in parts.players), hanging=2)
@@ -120,10 +191,22 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
     yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
-    for f in parts.findings():
+    unchecked = _Unchecked(parts)
+    for f in unchecked.others():
         moot = "" if f.moot_by is UNSET else f" (moot: {f.moot_why})"
         yield (f"| {f.line} | {f.severity} | `{f.rule}` | {markdown(f.player)} | {markdown(f.message)}{moot} | "
                f"{markdown(f.rule_text)} | {markdown(f.log)} |")
+    for reason, heading, count, rules in unchecked.groups():
+        title = f"Not recorded by the log's source: {reason}" if reason else "Not held by the log"
+        yield from ["", f"## {markdown(title)} ({count})", "", f"{markdown(heading[:1].upper() + heading[1:])}."]
+        for rule_id, n, findings in rules:
+            first = True
+            for f in findings:
+                if first:
+                    yield from ["", f"`{rule_id}` ({n}): {markdown(f.rule_text)}", "",
+                                "| line | player | " + ("log |" if reason else "finding |"), "| ---: | --- | --- |"]
+                    first = False
+                yield f"| {f.line} | {markdown(f.player)} | {markdown(_unchecked_line(f))} |"
     heading = ["", "## Corrections", ""]
     for c in parts.corrections():
         yield from heading

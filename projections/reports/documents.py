@@ -81,8 +81,9 @@ class Games(Document, kw_only=True):
 
 # -- report -----------------------------------------------------------------------
 
-Standings = dict[str, dict[str, int]]
-"""Player -> measure -> value, the score (its ``score_name``) last."""
+Standings = dict[str, dict[str, int | None]]
+"""Player -> measure -> value, the score (its ``score_name``) last; null for a measure the log's source does not
+record (the report's ``not_recorded``)."""
 
 
 class Result(Document, kw_only=True):
@@ -104,12 +105,14 @@ class FindingCounts(Document, kw_only=True):
 
 
 class MeasureChange(Document, kw_only=True):
-    """A change of a running total: who or what, which measure, by how much, the total after it, and why."""
+    """A change of a running total: who or what, which measure, by how much, the total after it, and why. The
+    total is null for a measure the log's source does not record (the report's ``not_recorded``): the log holds
+    the change, not what it was added to."""
 
     subject: str
     measure: str
     delta: int
-    value: int
+    value: int | None
     rule: str
     reason: str
 
@@ -205,6 +208,10 @@ class AuditFinding(Finding, kw_only=True):
     finding open at the end of an earlier import, the first line that extends the log."""
     moot_why: str | UnsetType = UNSET
     """Why it is moot, in words (with ``moot_by``)."""
+    not_recorded: str | UnsetType = UNSET
+    """What the log's source does not record, so that the rule cannot be checked on this line (the header's
+    ``not_recorded`` name: ``secret_objectives``); there only for such an unverifiable finding. The text and
+    Markdown audits group these by it, under the other findings."""
 
 
 class Score(Document, kw_only=True):

@@ -28,7 +28,9 @@ def _plain(text: str, **_: Any) -> str:
 
 
 def _change(change: MeasureChange) -> str:
-    return f"{change.subject} {label(change.measure)} {signed(change.delta)} = {change.value}"
+    """A change and the total after it (none for a measure the log's source does not record: not known)."""
+    total = "" if change.value is None else f" = {change.value}"
+    return f"{change.subject} {label(change.measure)} {signed(change.delta)}{total}"
 
 
 def _title(report: Report) -> str:

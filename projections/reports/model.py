@@ -21,7 +21,7 @@ from gamelog.domain.measures import Measures
 from gamelog.projections.reports.documents import (FindingCounts, Line, LineFinding, MeasureChange, Period, Report,
                                                    Result, Standings)
 from gamelog.projections.reports.states import line_states
-from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, TrackRow, select
+from gamelog.projections.views.rows import FindingRow, LineRow, ResultRow, ChangeRow, select
 
 SEVERITIES = ("violation", "unverifiable", "warning")
 
@@ -105,7 +105,8 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
     game = context["game"]
     rules = GAMES[game]
     counted = finding_counts(cursor, game_id)
-    opening = {(t.subject, t.measure): t.value for t in paged(cursor, TrackRow, game_id, "seq", "rule = ?", "setup")}
+    opening = {(t.subject, t.measure): t.value for t in paged(cursor, ChangeRow, game_id, "seq", "rule = ?", "setup")}
+    not_recorded = _unrecorded(context)
     return Report(
         game=game,
         id=game_id,
@@ -115,9 +116,9 @@ def report_head(cursor: Any, game_id: str, by: str | None = None) -> Report:
         goal=context["goal"],
         result=_result(select(cursor, ResultRow, "game = ?", game_id)),
         findings=FindingCounts(**{s: counted.get(s, 0) for s in SEVERITIES}),
-        opening=_standings(rules.measures, context["players"], opening),
+        opening=_standings(rules.measures, context["players"], opening, _known(not_recorded)),
         periods=[],
-        not_recorded=_unrecorded(context),
+        not_recorded=not_recorded,
     )
 
 
@@ -143,6 +144,11 @@ def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iter
     return report
 
 
+def _known(not_recorded: list[str] | Any) -> frozenset[str]:
+    """The measures whose totals the report gives as null: those the log's source does not record."""
+    return frozenset(not_recorded) if not_recorded is not UNSET else frozenset()
+
+
 def _unrecorded(context: dict[str, Any]) -> list[str] | Any:
     """The context's measures not recorded (views folded before they were kept have none: rebuild them)."""
     names = context.get("not_recorded")
@@ -159,7 +165,7 @@ def _result(rows: list[ResultRow]) -> Result:
 def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     """The periods of the report ``head`` (from :func:`report_head`), one at a time, read a page at a time.
 
-    The lines (in line order), the tracks and the findings (in ``seq`` order)
+    The lines (in line order), the measure changes and the findings (in ``seq`` order)
     are merged in one pass: the store keeps a game's events in line order (a
     correction's changes and findings are on its own line), so ``seq`` order
     is line order. A change or finding goes with the line it names; each
@@ -167,24 +173,26 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
     being built is held.
     """
     measures = GAMES[head.game].measures
+    unknown = _known(head.not_recorded)
     values: dict[tuple[str, str], int] = {}
-    tracks = _Ahead(paged(cursor, TrackRow, head.id, "seq"))
+    measure_changes = _Ahead(paged(cursor, ChangeRow, head.id, "seq"))
     findings = _Ahead(paged(cursor, FindingRow, head.id, "seq"))
     number: int | None = None
     run: list[Line] = []
     for row in paged(cursor, LineRow, head.id, "line"):
         at = (row.turn if head.by == "turn" else row.round) or 0
         if run and at != number:
-            yield _period(measures, head.players, number, run, values)
+            yield _period(measures, head.players, number, run, values, unknown)
             run = []
         number = at
         changes = []
-        while tracks.next is not None and tracks.next.line <= row.line:
-            t = tracks.take()
+        while measure_changes.next is not None and measure_changes.next.line <= row.line:
+            t = measure_changes.take()
             values[(t.subject, t.measure)] = t.value
             if t.line == row.line:
-                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta, value=t.value,
-                                             rule=t.rule, reason=t.reason))
+                changes.append(MeasureChange(subject=t.subject, measure=t.measure, delta=t.delta,
+                                             value=None if t.measure in unknown else t.value, rule=t.rule,
+                                             reason=t.reason))
         found = []
         while findings.next is not None and findings.next.line <= row.line:
             f = findings.take()
@@ -193,7 +201,7 @@ def report_periods(cursor: Any, head: Report) -> Iterator[Period]:
         run.append(Line(line=row.line, player=row.player, type=row.type, text=row.text, voided=bool(row.voided),
                         changes=changes, findings=found))
     if run:
-        yield _period(measures, head.players, number or 0, run, values)
+        yield _period(measures, head.players, number or 0, run, values, unknown)
 
 
 class _Ahead:
@@ -209,13 +217,16 @@ class _Ahead:
 
 
 def _period(measures: Measures, players: list[str], number: int, run: list[Line],
-            values: dict[tuple[str, str], int]) -> Period:
+            values: dict[tuple[str, str], int], unknown: frozenset[str]) -> Period:
     acted = list(dict.fromkeys(line.player for line in run if line.player))
     board = measures.board.counts(values) if measures.board else None
     return Period(number=number, players=acted, first_line=run[0].line, last_line=run[-1].line, lines=run,
-                  standings=_standings(measures, players, values), board=board,
+                  standings=_standings(measures, players, values, unknown), board=board,
                   forum=board)  # the deprecated name of "board", kept for one schema version (docs/cli.md)
 
 
-def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int]) -> Standings:
-    return {player: measures.standing(player, values) for player in players}
+def _standings(measures: Measures, players: list[str], values: dict[tuple[str, str], int],
+               unknown: frozenset[str]) -> Standings:
+    """Each player's totals after ``values``: null for a measure the log's source does not record (``unknown``)."""
+    return {player: {m: None if m in unknown else v for m, v in measures.standing(player, values).items()}
+            for player in players}

@@ -13,6 +13,7 @@ from typing import Iterable
 from gamelog.domain.messages import signed
 from gamelog.projections.reports.documents import Declaration, Reconciliation, StoreReconciliation, encode
 from gamelog.projections.reports.safe import clean, markdown
+from gamelog.projections.reports.stylesheet import CSS
 from gamelog.projections.reports.terminal import WIDTH, table, wrap
 
 
@@ -149,8 +150,6 @@ def html_section(doc: Reconciliation, heading: str = "h2") -> str:
 
 def render_html(doc: Reconciliation | StoreReconciliation) -> str:
     """A self-contained page."""
-    from gamelog.projections.reports.html import CSS
-
     if isinstance(doc, StoreReconciliation):
         title = f"Reconciliation of {doc.declared}"
         body = "".join(f"<h2>{escape(g.game)}</h2>" + html_section(g, "h3") for g in doc.games)

@@ -47,29 +47,56 @@ class Filters:
     clean: bool = False
 
 
+class BucketColumns(NamedTuple):
+    """Where a table keeps what a bucket of games is chosen by (:func:`bucket_conditions`): SQL expressions of its
+    kind, players, goal and expansions columns, of a game that has a date (``dated``) and of its day, and the
+    condition of a game with no violation (``clean``)."""
+
+    kind: str
+    players: str
+    goal: str
+    expansions: str
+    dated: str
+    day: str
+    clean: str
+
+
+GAME_COLUMNS = BucketColumns(
+    "g.kind", "g.players", "g.goal", "g.expansions", "g.at <> ''", "SUBSTR(g.at, 1, 10)",
+    "NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
+    "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
+    "AND m.rule = f.rule AND m.message = f.message))")
+"""A game ``g`` of ``view_stat_games``: a finding a correction made moot does not count against ``clean``."""
+
+SUM_COLUMNS = BucketColumns("kind", "players", "goal", "expansions", "day <> ''", "day", "clean = 1")
+"""A row of the sums across games (``view_stat_sums``), which keeps each bucket's day and cleanness."""
+
+
+def bucket_conditions(kind: str, filters: Filters, columns: BucketColumns) -> tuple[list[str], list]:
+    """The SQL conditions of the games of ``kind`` in the bucket ``filters`` choose (players, goal, expansion,
+    dates, clean: what the sums across games are kept by) on the table ``columns`` names, and their parameters in
+    order: the one builder of both the games' query and the sums'."""
+    where, params = [f"{columns.kind} = ?"], [kind]
+    for column, value in ((columns.players, filters.players), (columns.goal, filters.goal)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    if filters.expansion is not None:
+        where.append(f"{columns.expansions} LIKE ?")
+        params.append(f"%,{filters.expansion.casefold()},%")
+    for compared, day in ((">=", filters.since), ("<=", filters.until)):
+        if day is not None:
+            where.append(f"{columns.dated} AND {columns.day} {compared} ?")
+            params.append(day)
+    if filters.clean:
+        where.append(columns.clean)
+    return where, params
+
+
 def _conditions(kind: str, filters: Filters) -> tuple[list[str], list, list[str], list]:
     """The SQL conditions on a game ``g`` (of ``view_stat_games``) of ``filters``, and their parameters: those of its
     bucket (what the sums across games choose by), then those of the per-game filters (ids, side, player)."""
-    where, params = ["g.kind = ?"], [kind]
-    if filters.players is not None:
-        where.append("g.players = ?")
-        params.append(filters.players)
-    if filters.goal is not None:
-        where.append("g.goal = ?")
-        params.append(filters.goal)
-    if filters.expansion is not None:
-        where.append("g.expansions LIKE ?")
-        params.append(f"%,{filters.expansion.casefold()},%")
-    if filters.since is not None:
-        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) >= ?")
-        params.append(filters.since)
-    if filters.until is not None:
-        where.append("g.at <> '' AND SUBSTR(g.at, 1, 10) <= ?")
-        params.append(filters.until)
-    if filters.clean:
-        where.append("NOT EXISTS (SELECT 1 FROM view_findings f WHERE f.game = g.game AND f.severity = 'violation' "
-                     "AND NOT EXISTS (SELECT 1 FROM view_moot m WHERE m.game = f.game AND m.about = f.line "
-                     "AND m.rule = f.rule AND m.message = f.message))")
+    where, params = bucket_conditions(kind, filters, GAME_COLUMNS)
     each: list[str] = []
     each_params: list = []
     if filters.ids:
@@ -559,24 +586,7 @@ class SummedFigures(_LinesGameByGame):
         if not summable(filters):
             raise ValueError("the sums choose games by their bucket only: no ids, side or player")
         self._lines = ViewFigures(cursor, kind, filters)
-        where, params = ["kind = ?"], [kind]
-        if filters.players is not None:
-            where.append("players = ?")
-            params.append(filters.players)
-        if filters.goal is not None:
-            where.append("goal = ?")
-            params.append(filters.goal)
-        if filters.expansion is not None:
-            where.append("expansions LIKE ?")
-            params.append(f"%,{filters.expansion.casefold()},%")
-        if filters.since is not None:
-            where.append("day <> '' AND day >= ?")
-            params.append(filters.since)
-        if filters.until is not None:
-            where.append("day <> '' AND day <= ?")
-            params.append(filters.until)
-        if filters.clean:
-            where.append("clean = 1")
+        where, params = bucket_conditions(kind, filters, SUM_COLUMNS)
         # Every figure but the periods' (a row a side and period: as many as a long game's turns) is read now; the
         # periods' are read in order when asked for (periods()), a page at a time.
         cursor.execute("SELECT what, side, name, detail, winner, SUM(games) AS games, SUM(amount) AS amount, "

@@ -33,6 +33,14 @@ def render_verification_text(document: Verification) -> str:
     return "\n".join(clean(line) for line in out)
 
 
+def render_log_file_text(path: str, document: Verification) -> str:
+    """A log file's fingerprint in one line, then, if it differs from the one kept, why (cleaned of control
+    characters)."""
+    out = [f"{path}: game {document.game!r}, {document.versions} stored events, fingerprint {document.fingerprint[:SHORT]}"]
+    out += [f"{path}: {p.message}" for p in document.problems]
+    return "\n".join(clean(line) for line in out)
+
+
 def _where(problem: Problem) -> str:
     return f"event {problem.version}: " if problem.version else ""
 

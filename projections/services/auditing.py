@@ -59,16 +59,18 @@ def _format(fmt: str) -> AuditFormat:
 
 @contextmanager
 def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text",
-          layout: Layout = Layout(), as_player: str | None = None) -> Iterator[Audited]:
+          layout: Layout = Layout(), as_player: str | None = None,
+          source_format: str | None = None) -> Iterator[Audited]:
     """The audit of GAME (a log file, or a stored game's id in ``store``), only ``player``'s score with
     ``player``, for the ``with`` block (the views stay open while its pieces are read); with ``as_player``, what
     that player may know of it at the end of the game (``secrecy``: others' secrets hidden).
+    ``source_format``: GAME is that tool's export (``sources.open_game``).
 
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.PlayerNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
     """
     chosen = _format(fmt)
-    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+    with open_game(game, store, source_format) as source, source.views() as cursor, reading_views(source):
         fingerprint = source.fingerprint()
         parts = audit_parts(cursor, source.id, fingerprint=fingerprint)
         if player is not None:
@@ -82,12 +84,30 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
 
+@contextmanager
+def audit_output(game: str, store: str, *, without: Iterable[int] | None = None, player: str | None = None,
+                 fmt: str = "text", layout: Layout = Layout(), as_player: str | None = None,
+                 source_format: str | None = None) -> Iterator[Audited]:
+    """``gamelog audit``: :func:`audit` of GAME, or with ``without`` (lines), :func:`what_if_output`: its pieces and
+    its violations (the game's, or the game's without those lines), for the ``with`` block. Raises what those
+    raise."""
+    if without is None:
+        with audit(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                   source_format=source_format) as audited:
+            yield audited
+    else:
+        with what_if_output(game, store, without, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                            source_format=source_format) as answer:
+            yield answer
+
+
 def what_if(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
-            layout: Layout = Layout(), as_player: str | None = None) -> WhatIfAnswer:
+            layout: Layout = Layout(), as_player: str | None = None,
+            source_format: str | None = None) -> WhatIfAnswer:
     """What changes when the lines ``without`` of GAME had been void from the start: the game decided again by
     the rules without them (nothing stored changes), its report compared with the game's; with ``as_player``, what
     that player may know of it at the end of the game (``secrecy``). The document and its text are held whole
-    (:func:`what_if_output` writes them as they are read).
+    (:func:`what_if_output` writes them as they are read). ``source_format``: GAME is that tool's export.
 
     ``player``, when given, must be one of the game's players. Raises
     :class:`~.errors.PointNotInGame` for a line that holds no event,
@@ -95,19 +115,20 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
     errors.
     """
     chosen = _format(fmt)
-    with _what_if(game, store, without, player, as_player) as (diff, violations):
+    with _what_if(game, store, without, player, as_player, source_format) as (diff, violations):
         diff = held(diff)
         return WhatIfAnswer(diff, _text(chosen.what_if(diff, layout)), violations)
 
 
 @contextmanager
 def what_if_output(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
-                   layout: Layout = Layout(), as_player: str | None = None) -> Iterator[Audited]:
+                   layout: Layout = Layout(), as_player: str | None = None,
+                   source_format: str | None = None) -> Iterator[Audited]:
     """:func:`what_if`'s text in the format ``fmt`` as pieces, for the ``with`` block, and the violations of the game
     without those lines: the standings that differ (a change a turn of a long game) and the findings are read
     from the comparison's scratch tables as they are written, never held. Raises what :func:`what_if` raises."""
     chosen = _format(fmt)
-    with _what_if(game, store, without, player, as_player) as (diff, violations):
+    with _what_if(game, store, without, player, as_player, source_format) as (diff, violations):
         yield Audited(_pieces(chosen.what_if(diff, layout)), violations)
 
 
@@ -122,9 +143,9 @@ def _pieces(written: str | Iterable[str]) -> Iterable[str]:
 
 @contextmanager
 def _what_if(game: str, store: str, without: Iterable[int], player: str | None,
-             as_player: str | None) -> Iterator[tuple[WhatIf, int]]:
+             as_player: str | None, source_format: str | None) -> Iterator[tuple[WhatIf, int]]:
     lines = sorted(set(without))
-    with open_game(game, store) as source, source.views() as cursor, reading_views(source):
+    with open_game(game, store, source_format) as source, source.views() as cursor, reading_views(source):
         parts = audit_parts(cursor, source.id)
         if player is not None and player not in parts.players:
             raise player_not_found(source.id, parts.players, player)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gamelog.domain.conversion import ConversionError, Summary
+from gamelog.domain.conversion import Summary
 from gamelog.domain.errors import LogInvalid
 from gamelog.domain.games import converters
 from gamelog.domain.reader import LogReader
 
 from .errors import BadInput
 from .outputs import check_output
-from .inputs import input_name, read_input
+from .inputs import check_export_format, converted, converted_name, input_name, read_input
 
 
 class Converted(NamedTuple):
@@ -37,22 +37,17 @@ def convert_file(path: str, source_format: str, game_id: str | None = None, *, o
     would not be valid v1 (a bad ``game_id``): its errors name the output's lines.
     """
     check_output(output, inputs=[path])
-    known = converters()
-    if source_format not in known:
-        raise BadInput(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
+    check_export_format(source_format)
     name = input_name(path)
     try:
         raw = read_input(path)
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
-    try:
-        conversion = known[source_format](raw, game_id)
-    except ConversionError as exc:
-        raise BadInput(exc.describe(name)) from exc
+    conversion = converted(raw, name, source_format, game_id)
     log = conversion.to_bytes()
     reader = LogReader(log)
     for _ in reader.events():
         pass
     if reader.errors:
-        raise LogInvalid(f"{name} (converted)", reader.errors)
+        raise LogInvalid(converted_name(name), reader.errors)
     return Converted(log, conversion.summary)

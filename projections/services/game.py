@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import player_not_found, redaction
+from .secrecy import player_named, player_not_found, redaction, seats_of
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -69,15 +69,14 @@ class Game:
         return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players){viewer}>"
 
     def as_player(self, player: str) -> Game:
-        """This game as ``player`` may know it (``--as PLAYER``, docs/secrets.md): every answer of the view
-        hides what the game's rules keep from that player (as the game's ``secrets.py`` says: another player's
-        unscored secret objectives, say) at the point it shows: a state at its own point, everything else at the
-        end of the history. The history itself is not changed.
+        """This game as ``player`` (a name in any case, or the faction they play) may know it (``--as PLAYER``,
+        docs/secrets.md): every answer of the view hides what the game's rules keep from that player (as the
+        game's ``secrets.py`` says: another player's unscored secret objectives, say) at the point it shows: a
+        state at its own point, everything else at the end of the history. The history itself is not changed.
 
         Raises :class:`~gamelog.errors.PlayerNotFound`.
         """
-        if player not in self.players:
-            raise player_not_found(self.id, self.players, player)
+        player = player_named(player, seats_of(self.header.game, self.header), repr(self.id))
         view = Game(self._source)
         view.errors, view.viewer = self.errors, player
         return view
@@ -156,16 +155,19 @@ class Game:
             return self._view()(build_report(cursor, self.id, by))
 
 
-def read_log(source: str | os.PathLike[str] | BinaryIO, *, strict: bool = True, name: str | None = None) -> Game:
-    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle.
+def read_log(log: str | os.PathLike[str] | BinaryIO, /, *, strict: bool = True, name: str | None = None,
+             source: str | None = None) -> Game:
+    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle; with
+    ``source`` (``--from``: ``"ti-assistant"``...), that tool's export, read as the log it converts to.
 
     ``strict`` (the default) raises :class:`~gamelog.errors.LogInvalid` at the first input error, reading no
     further (its ``errors`` holds that one; ``lines()`` reads it as ``FILE:LINE: ... at $.path``); with
     ``strict=False`` every input error is kept on the game's ``errors`` instead, and the game is what the valid
     lines make (``LogInvalid``, with every error, only when not even the header can be read). ``name`` names the log in messages (by default
     the path, or the handle's ``name``). Raises :class:`~gamelog.errors.BadInput` for a file that cannot be read,
-    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are).
+    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are). With
+    ``source``, :class:`~gamelog.errors.BadInput` for an unknown tool or an export its converter cannot read.
     """
-    if isinstance(source, io.TextIOBase):
+    if isinstance(log, io.TextIOBase):
         raise TypeError("read_log takes a path or a binary handle: open the log with 'rb'")
-    return Game(read_log_file(source, name, on_error="stop" if strict else "keep"))
+    return Game(read_log_file(log, name, on_error="stop" if strict else "keep", source_format=source))

@@ -1,7 +1,8 @@
 """What a command reads besides the store: a file named on the command line, or ``-`` for standard input.
 
 Standard input is read once, as bytes, and named ``<stdin>`` in messages. A file that is no log at all but another
-tool's export is told so, with the ``--from`` that converts it (:func:`export_hint`).
+tool's export is told so, with the ``--from`` that converts it (:func:`export_hint`); given that format
+(``source_format``), every reader of a log reads the export converted (:func:`opened_source`, :func:`converted`).
 """
 
 from __future__ import annotations
@@ -9,19 +10,20 @@ from __future__ import annotations
 import io
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import BinaryIO, Iterator
 
 import msgspec
 
+from gamelog.domain.conversion import Conversion, ConversionError
 from gamelog.domain.errors import InputError
 from gamelog.domain.games import converters
 from gamelog.domain.reader import NOT_A_HEADER, NOT_A_LOG
 
 from .errors import BadInput
 
-__all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "export_hint", "input_name", "open_input", "opened_source",
-           "read_input"]
+__all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "check_export_format", "converted", "converted_name",
+           "export_hint", "input_name", "open_input", "opened_source", "read_input"]
 
 STDIN = "-"
 """The name of standard input where a log or an export is named (``gamelog validate -``)."""
@@ -53,22 +55,57 @@ def open_input(path: str) -> BinaryIO:
     return io.BytesIO(_stdin_bytes()) if path == STDIN else open(path, "rb")
 
 
+def check_export_format(source_format: str) -> str:
+    """The converter's name ``source_format`` is (in any case: ``TI-Assistant`` is ``ti-assistant``); raises
+    :class:`~.errors.BadInput` naming the known ones."""
+    known = converters()
+    for name in known:
+        if name.casefold() == source_format.casefold():
+            return name
+    raise BadInput(f"unknown format {source_format!r} (known: {', '.join(sorted(known))})")
+
+
+def converted(data: bytes, name: str, source_format: str, game_id: str | None = None) -> Conversion:
+    """The export ``data`` (named ``name`` in messages) converted by the tool ``source_format``'s converter into
+    a log (``game_id``: the game's id; default: taken from the export). Raises :class:`~.errors.BadInput` for an
+    unknown format and for an export the converter cannot read (``FILE: <message> at $.path``)."""
+    convert = converters()[check_export_format(source_format)]
+    try:
+        return convert(data, game_id)
+    except ConversionError as exc:
+        raise BadInput(exc.describe(name)) from exc
+
+
+def converted_name(name: str) -> str:
+    """A converted export as messages name its log: ``export.json (converted)``."""
+    return f"{name} (converted)"
+
+
 @contextmanager
-def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = None
-                  ) -> Iterator[tuple[BinaryIO, str, str | None]]:
+def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
+                  source_format: str | None = None) -> Iterator[tuple[BinaryIO, str, str | None]]:
     """(a binary handle, the name messages give it, its path or None) for a path (``-``: standard input) or an
     open binary handle, which stays the caller's to close. ``name`` overrides the name (by default the path, or
-    the handle's ``name``). Raises :class:`~.errors.BadInput` for a file that cannot be opened or read."""
+    the handle's ``name``). With ``source_format``, the source is that tool's export: the handle reads the log
+    it converts to (in memory), named ``NAME (converted)``, with no path (it is no log to read again).
+
+    Raises :class:`~.errors.BadInput` for a file that cannot be opened or read, and with ``source_format`` for
+    an unknown format or an export its converter cannot read."""
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
     name = name or (input_name(path) if path is not None else None) or getattr(source, "name", None) or "<log>"
+    if source_format is not None:
+        check_export_format(source_format)  # before the file is read: a wrong --from costs nothing
     try:
-        if path is None:
-            yield source, name, None  # type: ignore[misc]
-        else:
-            with open_input(path) as handle:
-                yield handle, name, path
+        # The caller's handle stays open at the end: it is the caller's to close.
+        with nullcontext(source) if path is None else open_input(path) as handle:
+            if source_format is None:
+                yield handle, name, path  # type: ignore[misc]
+                return
+            data = handle.read()  # type: ignore[union-attr]
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
+    log = converted(data if isinstance(data, bytes) else data.encode("utf-8"), name, source_format).to_bytes()
+    yield io.BytesIO(log), converted_name(name), None
 
 
 def read_input(path: str) -> bytes:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from gamelog.projections.reports.catalog import games_document
+from gamelog.projections.reports.catalog import games_document, render_games_json, render_games_text
 from gamelog.projections.reports.documents import Games
 from gamelog.projections.reports.schemas import SCHEMAS, schema_of
+from gamelog.projections.reports.terminal import WIDTH
 
 from .sources import opened_game_store, store_exists
 
-__all__ = ["SCHEMAS", "list_games", "schema"]
+__all__ = ["SCHEMAS", "games_output", "list_games", "schema"]
 
 
 def list_games(store: str) -> Games:
@@ -20,6 +21,13 @@ def list_games(store: str) -> Games:
         return games_document([])
     with opened_game_store(store) as opened:
         return games_document(opened.games())
+
+
+def games_output(store: str, fmt: str = "text", width: int = WIDTH) -> str:
+    """``gamelog games``: :func:`list_games` as text for ``width`` columns (a block a game when the table is wider),
+    or JSON (``fmt``)."""
+    document = list_games(store)
+    return render_games_json(document) if fmt == "json" else render_games_text(document, store, width)
 
 
 def schema(name: str = "log") -> dict:

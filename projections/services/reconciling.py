@@ -168,17 +168,19 @@ def _reconciliation(source: Source, matched: Matched | None, table: ResultsTable
     return document
 
 
-def reconcile(game: str, store: str, *, declared: str | None = None, columns: str | None = None) -> Reconciliation:
+def reconcile(game: str, store: str, *, declared: str | None = None, columns: str | None = None,
+              source_format: str | None = None) -> Reconciliation:
     """GAME's declared result (what its log declares, and the rows of the results table ``declared`` that are
     its own) set against the computed one: ``reconcile --format json``'s document.
 
     ``columns`` maps a table's columns (``results_table.parse_columns``). The table's rows of other games are
     not read; a table without a game column is all GAME's. Raises :class:`TableInvalid` (``FILE:LINE``) for a
     table that cannot be read, names no row of GAME, or names a player who is not GAME's;
-    :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the store's errors.
+    :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the store's errors. ``source_format``: GAME
+    is that tool's export (``sources.open_game``).
     """
     table = read_table(declared, columns) if declared is not None else None
-    with open_game(game, store) as source:
+    with open_game(game, store, source_format) as source:
         return reconcile_source(source, table)
 
 
@@ -261,12 +263,14 @@ class Reconciled:
 
 
 def reconciled(game: str | None, store: str, *, declared: str | None = None, columns: str | None = None,
-               fmt: str = "text", width: int = WIDTH, output: str | None = None) -> Reconciled:
+               fmt: str = "text", width: int = WIDTH, output: str | None = None,
+               source_format: str | None = None) -> Reconciled:
     """``gamelog reconcile``: GAME's reconciliation (:func:`reconcile`), or with no GAME every game of the table
     ``declared`` (:func:`reconcile_store`), rendered in ``fmt`` (text, markdown, json, html) for ``width`` columns.
 
     ``output``, given, is the file it will be written to (:func:`~.outputs.check_output`). Raises
-    :class:`~.errors.BadInput` for an unknown format, or no GAME and no table, and what the two raise.
+    :class:`~.errors.BadInput` for an unknown format, or no GAME and no table (or ``source_format``, the tool
+    GAME is an export of, and no GAME), and what the two raise.
     """
     try:
         chosen = reconcile_format(fmt)
@@ -277,7 +281,9 @@ def reconciled(game: str | None, store: str, *, declared: str | None = None, col
     if game is None:
         if declared is None:
             raise BadInput("give GAME, or a results table with --declared FILE to reconcile every game it names")
+        if source_format is not None:
+            raise BadInput(f"--from {source_format} says what GAME is an export of: give GAME")
         document: Reconciliation | StoreReconciliation = reconcile_store(store, declared, columns=columns)
     else:
-        document = reconcile(game, store, declared=declared, columns=columns)
+        document = reconcile(game, store, declared=declared, columns=columns, source_format=source_format)
     return Reconciled(document, chosen(document, Layout(width=width)))

@@ -28,7 +28,7 @@ from .outputs import check_output
 from .progress import Advance, Progress
 from .inputs import STDIN
 from .secrecy import redaction as player_view
-from .sources import is_log_file, open_game, reading_views, streamed_log
+from .sources import check_file_given, is_log_file, open_game, reading_views, streamed_log
 
 
 PROGRESS_FROM_LINES = 20_000
@@ -39,7 +39,8 @@ moment."""
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
            layout: Layout = Layout(), output: str | None = None,
-           progress: Progress | None = None, as_player: str | None = None) -> Iterator[Iterable[str]]:
+           progress: Progress | None = None, as_player: str | None = None,
+           source_format: str | None = None) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
@@ -49,6 +50,7 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     and embedded state without the others' secrets); raises :class:`~.errors.PlayerNotFound` for another name.
     ``progress``, given, shows the report of a game of :data:`PROGRESS_FROM_LINES` lines or more being read, as
     its pieces are written (twice over the lines for a sampled format: the lines, then the fold of the states).
+    ``source_format``: GAME is that tool's export (``sources.open_game``).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
     unknown format, a log that cannot be read) and the store's errors.
     """
@@ -59,7 +61,9 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         raise BadInput(exc.args[0]) from None
     # A log file is read as it is reported (its views on disk, its history decided again for the page's states):
     # the memory a report takes does not grow with the log. Standard input is read once, in memory.
-    opened = streamed_log(game) if is_log_file(game) and game != STDIN else open_game(game, store)
+    check_file_given(game, source_format)
+    opened = (streamed_log(game, source_format) if is_log_file(game) and game != STDIN
+              else open_game(game, store, source_format))
     with opened as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)

@@ -3,7 +3,8 @@
 GAME, as every command takes it (docs/cli.md), is decided here and nowhere
 else: ``-`` is a log read from standard input (once, as bytes); an existing
 file is a log, read and decided in memory (nothing stored); anything else is
-the ``id`` of a stored game. A store is a SQLite
+the ``id`` of a stored game. Given ``source_format`` (``--from``), the file is
+that tool's export, read as the log it converts to. A store is a SQLite
 file path or a ``postgresql://`` URL.
 """
 
@@ -34,7 +35,8 @@ from gamelog.projections.views.snapshots import nearest_snapshot
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 from .inputs import STDIN, export_hint, opened_source
 
-__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "LogStream", "Source", "StoredGame", "check_store_location", "is_log_file",
+__all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "LogStream", "Source", "StoredGame", "check_file_given",
+           "check_store_location", "is_log_file",
            "open_game", "open_game_store", "opened_game_store", "read_log_file", "reading_views", "store_exists",
            "streamed_log"]
 
@@ -218,11 +220,13 @@ class LogStream:
     disk as it was read (:func:`streamed_log`), its history decided again from the file each time it is asked for.
     What a report of a long log file reads, in memory that does not grow with the log."""
 
-    def __init__(self, name: str, path: str, game: str, game_id: str, cursor: Any):
+    def __init__(self, name: str, path: str, game: str, game_id: str, cursor: Any, source_format: str | None = None):
         self.name = name
         self.path = path
         self.game = game
         self.id = game_id
+        self.source_format = source_format
+        """The tool the file is an export of (converted again each time it is read), None for a log."""
         self._cursor = cursor
 
     def resumed(self, **point: int | None) -> None:
@@ -231,7 +235,7 @@ class LogStream:
 
     def history(self) -> Iterator[Any]:
         """Every event of the game, the header's first, decided again from the file as they are read."""
-        with opened_source(self.path, self.name) as (handle, _, _), SpilledIndex() as index:
+        with opened_source(self.path, source_format=self.source_format) as (handle, _, _), SpilledIndex() as index:
             yield from decide(LogReader(handle), index)
 
     @contextmanager
@@ -244,12 +248,13 @@ class LogStream:
 
 
 @contextmanager
-def streamed_log(path: str) -> Iterator[LogStream]:
+def streamed_log(path: str, source_format: str | None = None) -> Iterator[LogStream]:
     """The log file at ``path`` (not ``-``: standard input is read once) as a :class:`LogStream` for the block: read
-    and decided once, its views folded into a temporary database as it is read, removed at the end.
+    and decided once, its views folded into a temporary database as it is read, removed at the end. With
+    ``source_format``, the file is that tool's export (converted in memory each time it is read).
 
     Raises :class:`~gamelog.domain.errors.LogInvalid` with every input error (nothing is reported of a bad log), and
-    :class:`BadInput` for a file that cannot be read."""
+    :class:`BadInput` for a file that cannot be read (or converted)."""
     first: list[Any] = []
 
     def remembered(events: Iterator[Any]) -> Iterator[Any]:
@@ -259,13 +264,13 @@ def streamed_log(path: str) -> Iterator[LogStream]:
             yield event
 
     # The line index on disk (as an import's): what a correction needs of every line is not held either.
-    with opened_source(path) as (handle, name, real), SpilledIndex() as index:
+    with opened_source(path, source_format=source_format) as (handle, name, real), SpilledIndex() as index:
         reader = LogReader(handle)
         with derived_views(remembered(decide(reader, index)), sums=False,  # a report reads no sums
                            snapshots=False) as cursor:
             if reader.errors or not first:
                 raise LogInvalid(name, export_hint(reader.errors, real))
-            yield LogStream(name, path, reader.header.game, first[0].event.id, cursor)
+            yield LogStream(name, path, reader.header.game, first[0].event.id, cursor, source_format)
 
 
 Source = LogFile | StoredGame | LogStream
@@ -288,19 +293,21 @@ def reading_views(source: Source) -> Iterator[None]:
 
 
 def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
-                  on_error: str = "raise") -> LogFile:
+                  on_error: str = "raise", source_format: str | None = None) -> LogFile:
     """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages;
-    by default the path, or the handle's ``name``).
+    by default the path, or the handle's ``name``); with ``source_format``, that tool's export, converted first
+    (:func:`~.inputs.opened_source`).
 
     ``on_error`` says what an input error does: ``"raise"`` (the CLI's way) reads the whole log, then raises
     :class:`~gamelog.domain.errors.LogInvalid` with every one; ``"stop"`` raises it at the first, reading no
     further; ``"keep"`` keeps them on the returned log's ``errors`` (its history is what the valid lines make),
-    raising only when not even the header can be read. Raises :class:`BadInput` for a file that cannot be read.
+    raising only when not even the header can be read. Raises :class:`BadInput` for a file that cannot be read
+    (or, with ``source_format``, converted).
     """
     if on_error not in ("raise", "stop", "keep"):
         raise ValueError(f"on_error is 'raise', 'stop' or 'keep', not {on_error!r}")
     events: list[Any] = []
-    with opened_source(source, name) as (handle, name, path):
+    with opened_source(source, name, source_format=source_format) as (handle, name, path):
         reader = LogReader(handle)
         for event in decide(reader):
             if reader.errors and on_error == "stop":
@@ -324,17 +331,27 @@ def check_not_missing(game: str, location: str) -> None:
         raise BadInput(f"no such log file: {game}")
 
 
-@contextmanager
-def open_game(game: str, location: str) -> Iterator[Source]:
-    """GAME resolved: ``-`` (standard input) or an existing file is read as a log (the store is not opened); anything else is a stored
-    game's id in the store at ``location``, which must exist. The store is closed at the end of the block.
+def check_file_given(game: str, source_format: str | None) -> None:
+    """Raise :class:`BadInput` when ``source_format`` (``--from``) is given and GAME names no file: an export is a
+    file, never a stored game."""
+    if source_format is not None and not is_log_file(game):
+        raise BadInput(f"no such export file: {game} (--from {source_format} reads a file, not a stored game)")
 
-    Raises :class:`BadInput` (a log that cannot be read, or ``no such log file`` for a missing ``.jsonl`` when
-    there is no store either), :class:`~gamelog.domain.errors.LogInvalid`, and ``StoreMissing``; a stored game's parts raise
+
+@contextmanager
+def open_game(game: str, location: str, source_format: str | None = None) -> Iterator[Source]:
+    """GAME resolved: ``-`` (standard input) or an existing file is read as a log (the store is not opened); anything else is a stored
+    game's id in the store at ``location``, which must exist. The store is closed at the end of the block. With
+    ``source_format`` (``--from``), GAME is a file, that tool's export, read as the log it converts to.
+
+    Raises :class:`BadInput` (a log that cannot be read or converted, an export file that does not exist, or
+    ``no such log file`` for a missing ``.jsonl`` when there is no store either),
+    :class:`~gamelog.domain.errors.LogInvalid`, and ``StoreMissing``; a stored game's parts raise
     :class:`GameNotFound` when first asked for.
     """
+    check_file_given(game, source_format)
     if is_log_file(game):
-        yield read_log_file(game)
+        yield read_log_file(game, source_format=source_format)
         return
     check_not_missing(game, location)
     with opened_game_store(location, must_exist=True) as store:

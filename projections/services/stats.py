@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from dataclasses import dataclass
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -25,14 +26,14 @@ from gamelog.projections.store.backends.base import PortableCursor
 from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
-from .converting import convert_file
-from .errors import BadInput, GameNotFound, PlayerNotFound
+from .errors import BadInput, GameNotFound
+from .secrecy import player_named
 from .outputs import check_output
 from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
 
-__all__ = ["Filters", "explain", "game_reports", "stats", "stats_output", "stats_pieces", "stats_tables",
-           "stats_traced"]
+__all__ = ["Filters", "StatsOutput", "explain", "game_reports", "stats", "stats_command", "stats_output",
+           "stats_pieces", "stats_tables", "stats_traced"]
 
 
 @contextmanager
@@ -77,12 +78,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
 
 def _events(path: str, source_format: str | None) -> list[Any]:
     """The decided events of one log (or, with ``source_format``, one export converted in memory)."""
-    if source_format is None:
-        return read_log_file(path).events
-    import io
-
-    converted = convert_file(path, source_format)
-    return read_log_file(io.BytesIO(converted.log), f"{path} (converted)").events
+    return read_log_file(path, source_format=source_format).events
 
 
 def _check_folded(cursor: Any) -> None:
@@ -124,9 +120,8 @@ def _check_viewer(cursor: Any, as_player: str | None) -> None:
     Raises :class:`~.errors.PlayerNotFound`."""
     if as_player is None:
         return
-    cursor.execute("SELECT 1 FROM view_stat_seats WHERE player = ? LIMIT 1", (as_player,))
-    if cursor.fetchone() is None:
-        raise PlayerNotFound(f"no player {as_player!r} in the games counted")
+    cursor.execute("SELECT DISTINCT player, side FROM view_stat_seats ORDER BY player, side")
+    player_named(as_player, cursor.fetchall(), "the games counted")
 
 
 def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
@@ -241,6 +236,48 @@ def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str
         except KeyError as exc:
             raise BadInput(exc.args[0]) from None
         return explanation(kind, figure, lines)
+
+
+@dataclass(frozen=True)
+class StatsOutput:
+    """What ``gamelog stats`` writes: first each counted game's report (``reports``: (its file, a context manager
+    giving its pieces), in the folder ``folder``; none unless asked for), then the document's ``pieces``."""
+
+    pieces: Iterable[str]
+    folder: str | None = None
+    reports: Iterable[tuple[str, Any]] = ()
+
+
+@contextmanager
+def stats_command(store: str, arguments: Sequence[str] = (), fmt: str = "text", *, figure: str | None = None,
+                  table: str | None = None, layout: Layout = Layout(), output: str | None = None,
+                  game: str | None = None, filters: Filters = Filters(), source_format: str | None = None,
+                  as_player: str | None = None, reports: str | None = None,
+                  write_reports: bool = False) -> Iterator[StatsOutput]:
+    """``gamelog stats``, for the ``with`` block: the lines behind ``figure`` (:func:`explain`), the HTML page with
+    the lines behind each figure (:func:`stats_traced`; its games' reports in ``reports``, by default
+    ``PAGE-games`` beside ``output``, and with ``write_reports`` those reports to write, :func:`game_reports`), or
+    the document in ``fmt`` (:func:`stats_output`, written as it is read). Raises what those raise."""
+    if figure is None and fmt != "html":
+        with stats_output(store, arguments, fmt, table=table, layout=layout, output=output, game=game,
+                          filters=filters, source_format=source_format, as_player=as_player) as pieces:
+            yield StatsOutput(pieces)
+        return
+    if figure is not None:
+        document: Any = explain(store, figure, arguments, game=game, filters=filters, source_format=source_format,
+                                as_player=as_player)
+    else:
+        if reports is None:
+            reports = f"{os.path.splitext(os.path.basename(output))[0]}-games" if output else "stats-games"
+        document = stats_traced(store, arguments, game=game, filters=filters, source_format=source_format,
+                                as_player=as_player, reports=reports)
+    pieces = stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
+    if not write_reports or reports is None:
+        yield StatsOutput(pieces)
+        return
+    folder = os.path.join(os.path.dirname(output) if output else "", reports)
+    yield StatsOutput(pieces, folder, ((path, report) for _, path, report in
+                                       game_reports(store, arguments, folder, game=game, filters=filters, page=output)))
 
 
 def stats_tables(game: str) -> list[str]:

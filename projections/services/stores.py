@@ -7,6 +7,7 @@ The same store the CLI's ``--store`` names: a SQLite file path (created on the f
 
 from __future__ import annotations
 
+import io
 import os
 from typing import BinaryIO
 
@@ -19,6 +20,7 @@ from .inputs import opened_source
 from .game import Game
 from .reconciling import StoreReconciliation, reconcile_store
 from .sources import StoredGame, check_store_location, open_game_store
+from .superseding import superseding
 
 __all__ = ["ImportResult", "Outcome", "Store", "open_store"]
 
@@ -42,17 +44,23 @@ class Store:
     def __repr__(self) -> str:
         return f"<gamelog.Store {self.location!r}>"
 
-    def import_log(self, source: str | os.PathLike[str] | BinaryIO, *, name: str | None = None) -> ImportResult:
+    def import_log(self, log: str | os.PathLike[str] | BinaryIO, /, *, name: str | None = None,
+                   source: str | None = None) -> ImportResult:
         """Append a log's new lines to its game, atomically, and bring the views up to date.
 
-        ``source`` is a path or an open binary handle; ``name`` names it in messages. The result's ``outcome``
+        ``log`` is a path or an open binary handle; ``name`` names it in messages. With ``source``
+        (``--from``: ``"ti-assistant"``...), it is that tool's export, converted first; a later export of a
+        stored game extends it, as ``gamelog import --from`` does (the earlier export's lines it does not repeat
+        voided by corrections). The result's ``outcome``
         is ``Outcome.IMPORTED``, ``ALREADY_IMPORTED`` (nothing new) or ``CONFLICT`` (the log differs from the
         stored game at an earlier line: nothing stored, ``message`` says where). Raises
         :class:`~gamelog.errors.LogInvalid` (every input error; nothing stored), :class:`~gamelog.errors.BadInput` for
-        a file that cannot be read, and the store's errors.
+        a file that cannot be read (or, with ``source``, converted), and the store's errors.
         """
         keeper = ViewKeeper(self._store)
-        with opened_source(source, name) as (handle, name, _):
+        with opened_source(log, name, source_format=source) as (handle, name, _):
+            if source is not None:  # a later export of a stored game extends it
+                handle = io.BytesIO(superseding(self._store, handle.read(), name).log)
             result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
         keeper.catch_up()  # what they missed before it, if anything
         return result

@@ -9,10 +9,12 @@ import msgspec
 
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.errors import InputError
-from gamelog.projections.reports.documents import FileCheck
-from gamelog.projections.reports.validation import CheckedLog, check_file, check_log
+from gamelog.projections.reports.documents import FileCheck, InputErrorEntry
+from gamelog.projections.reports.validation import (CheckedLog, check_log, error_lines, finding_lines,
+                                                    validation_json_pieces)
 
-from .inputs import STDIN, export_hint, input_name, open_input
+from .errors import BadInput
+from .inputs import STDIN, check_export_format, export_hint, input_name, open_input, opened_source
 
 
 @dataclass(frozen=True)
@@ -32,28 +34,73 @@ class Validated:
         return any(f.severity == VIOLATION for c in self.checks for f in c.findings)
 
 
-def validate(paths: Iterable[str]) -> Validated:
-    """Read and decide each log (constant memory; ``-`` is standard input), keeping its input errors and findings.
-    Raises nothing for a log that cannot be read: that is its one error."""
-    return Validated([_hinted(check_file(input_name(path), open_input(path)) if path == STDIN else check_file(path),
-                              path) for path in paths])
+def validate(paths: Iterable[str], source_format: str | None = None) -> Validated:
+    """Read and decide each log (constant memory; ``-`` is standard input), keeping its input errors and findings;
+    with ``source_format``, each file is that tool's export, read as the log it converts to. Raises nothing for a
+    log that cannot be read (or converted): that is its one error; :class:`~.errors.BadInput` for an unknown
+    ``source_format``."""
+    checks = []
+    for checked in validate_each(paths, source_format):
+        checks.append(FileCheck(path=checked.path, errors=checked.errors, findings=list(checked.findings())))
+    return Validated(checks)
 
 
-def validate_each(paths: Iterable[str]) -> Iterator[CheckedLog]:
+class ValidationOutput:
+    """``gamelog validate``'s output, each log read as it is written: in text (:meth:`text`: each log's input
+    errors, for stderr, and its findings, one a line, then its summary) or as one JSON document
+    (:meth:`json_pieces`); ``malformed`` and ``violated`` say what the logs read so far add up to."""
+
+    def __init__(self, paths: Iterable[str], source_format: str | None = None):
+        if source_format is not None:
+            check_export_format(source_format)  # before any log is read
+        self._paths, self._source_format = paths, source_format
+        self.malformed = False
+        """Whether a log read has an input error (or could not be read)."""
+        self.violated = False
+        """Whether a log read breaks a rule."""
+
+    def _checked(self) -> Iterator[CheckedLog]:
+        for check in validate_each(self._paths, self._source_format):
+            self.malformed = self.malformed or bool(check.errors)
+            self.violated = self.violated or bool(check.counts[VIOLATION])
+            yield check
+
+    def text(self) -> Iterator[tuple[list[str], Iterator[str]]]:
+        """Each log's (input errors, one a line; its findings, one a line, then a summary), read in turn."""
+        for check in self._checked():
+            yield error_lines(check), finding_lines(check)
+
+    def json_pieces(self) -> Iterator[str]:
+        """``validate --format json``'s document, in pieces (``gamelog schema validate``)."""
+        return validation_json_pieces(self._checked())
+
+
+def validate_each(paths: Iterable[str], source_format: str | None = None) -> Iterator[CheckedLog]:
     """Each log read and decided in turn, its findings spooled (:func:`validate` in bounded memory, however many
     findings): a caller reads each log's findings, then asks for the next, which closes the one before.
-    Raises nothing for a log that cannot be read: that is its one error."""
+    ``source_format``: each file is that tool's export (converted in memory first). Raises nothing for a log that
+    cannot be read (or converted): that is its one error; :class:`~.errors.BadInput` for an unknown
+    ``source_format``."""
+    if source_format is not None:
+        check_export_format(source_format)
     for path in paths:
-        checked = check_log(input_name(path), open_input(path)) if path == STDIN else check_log(path)
-        with checked:
+        with _checked(path, source_format) as checked:
             checked.errors = _hinted_errors(checked.errors, path)
             yield checked
 
 
-def _hinted(check: FileCheck, path: str) -> FileCheck:
-    """The check, its one error told what the file looks like when it is no log but another tool's export."""
-    errors = _hinted_errors(check.errors, path)
-    return check if errors is check.errors else msgspec.structs.replace(check, errors=errors)
+def _checked(path: str, source_format: str | None) -> CheckedLog:
+    """One log's check (``-``: standard input); with ``source_format``, the export converted first, which is one
+    error with no line when it cannot be read or converted."""
+    if source_format is None:
+        return check_log(input_name(path), open_input(path)) if path == STDIN else check_log(path)
+    name = input_name(path)
+    try:
+        with opened_source(path, source_format=source_format) as (handle, converted, _):
+            return check_log(converted, handle)
+    except BadInput as exc:
+        message = str(exc).removeprefix(f"{name}: ")
+        return CheckedLog(path=name, errors=[InputErrorEntry(line=None, path="$", message=message)])
 
 
 def _hinted_errors(errors: list, path: str) -> list:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from gamelog.projections.reports.documents import LogMatch, Problem, Verification
-from gamelog.projections.reports.verification import log_match, verification
+from gamelog.projections.reports.verification import (log_match, render_log_file_text, render_log_match_json,
+                                                       render_log_match_text, render_verification_json,
+                                                       render_verification_text, verification)
 from gamelog.projections.store.application import GameStore, game_uuid
 from gamelog.projections.store.catalog import rows_without_events
 from gamelog.projections.store.chain import ChainBreak
@@ -27,8 +29,8 @@ from gamelog.projections.views.sums import differences
 from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
-from .inputs import input_name, open_input
-from .sources import is_log_file, opened_game_store, read_log_file
+from .inputs import input_name, opened_source
+from .sources import check_file_given, is_log_file, opened_game_store, read_log_file
 
 
 def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
@@ -63,10 +65,11 @@ def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Veri
             raise GameNotFound(f"no stored game named {game!r} (in {store})") from None
 
 
-def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
+def verify_log_file(path: str, fingerprint: str | None = None, source_format: str | None = None) -> Verification:
     """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint``
-    (which may be short) differs. Raises :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
-    log = read_log_file(path)
+    (which may be short) differs. ``source_format``: the file is that tool's export (the log it converts to).
+    Raises :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
+    log = read_log_file(path, source_format=source_format)
     head = log.fingerprint()
     problems = []
     if fingerprint is not None and not head.startswith(fingerprint.lower()):
@@ -84,22 +87,54 @@ class Verified:
     log_file: str | None = None
 
 
-def verify(store: str, game: str, fingerprint: str | None = None) -> Verified:
-    """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`); a stored game's id, its chain,
-    catalog and views (:func:`verify_stored`). Raises what those raise."""
+def verify(store: str, game: str, fingerprint: str | None = None, source_format: str | None = None) -> Verified:
+    """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`; ``source_format``: an export of
+    that tool); a stored game's id, its chain, catalog and views (:func:`verify_stored`). Raises what those
+    raise, and :class:`~.errors.BadInput` for ``source_format`` with a GAME that names no file."""
+    check_file_given(game, source_format)
     if is_log_file(game):
-        return Verified(verify_log_file(game, fingerprint), input_name(game))
+        return Verified(verify_log_file(game, fingerprint, source_format), input_name(game))
     return Verified(verify_stored(store, game, fingerprint))
 
 
-def match_log(store: str, path: str, against: str) -> LogMatch:
-    """Whether the log file ``path`` still repeats the stored game ``against`` line for line, and if not, where
-    it first differs. Raises :class:`~.errors.BadInput` (no such log file) and the store's errors."""
+@dataclass(frozen=True)
+class VerifyOutput:
+    """``gamelog verify``'s answer: its text (or JSON), and whether what it checked holds (``ok``): with
+    ``against``, whether the log still matches the stored game; else whether the history is intact."""
+
+    text: str
+    ok: bool
+    against: bool
+
+
+def verify_output(store: str, game: str, *, fingerprint: str | None = None, against: str | None = None,
+                  fmt: str = "text", source_format: str | None = None) -> VerifyOutput:
+    """``gamelog verify``: with ``against``, :func:`match_log` of the log file GAME; else :func:`verify` of GAME,
+    in ``fmt`` (text, json). Raises what those raise."""
+    if against is not None:
+        match = match_log(store, game, against, source_format)
+        return VerifyOutput(render_log_match_json(match) if fmt == "json" else render_log_match_text(match),
+                            match.matches, True)
+    verified = verify(store, game, fingerprint, source_format)
+    document = verified.document
+    if fmt == "json":
+        text = render_verification_json(document)
+    elif verified.log_file is not None:
+        text = render_log_file_text(verified.log_file, document)
+    else:
+        text = render_verification_text(document)
+    return VerifyOutput(text, document.intact, False)
+
+
+def match_log(store: str, path: str, against: str, source_format: str | None = None) -> LogMatch:
+    """Whether the log file ``path`` (``source_format``: that tool's export, converted) still repeats the stored
+    game ``against`` line for line, and if not, where it first differs. Raises :class:`~.errors.BadInput` (no
+    such log file, an export that cannot be converted) and the store's errors."""
     with opened_game_store(store, must_exist=True) as opened:
         if not is_log_file(path):
             raise BadInput(f"no such log file: {path}")
-        with open_input(path) as handle:
-            return log_match(input_name(path), against, compare_log(opened, handle, against))
+        with opened_source(path, source_format=source_format) as (handle, name, _):
+            return log_match(name, against, compare_log(opened, handle, against))
 
 
 def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBreak]:

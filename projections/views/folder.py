@@ -46,7 +46,7 @@ from gamelog.projections.views import snapshots as replay_snapshots
 from gamelog.projections.views.sums import PARTS, SUMS, settle
 from gamelog.projections.views.rows import (TABLE, CorrectionRow, FindingRow, LineRow, MootRow, ResultRow,
                                             StatFactRow, StatGameRow, StatPeriodRow, StatSeatRow, StatTallyRow,
-                                            TrackRow, TurnRow)
+                                            ChangeRow, TurnRow)
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_lines (game TEXT, line INTEGER, turn INTEGER, round INTEGER, player TEXT, "
@@ -334,7 +334,7 @@ class ViewFolder(Dispatching):
         key = f"{step.subject}\x1f{step.measure}"
         value = context["values"].get(key, 0) + step.delta
         context["values"][key] = value
-        self._add(TrackRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
+        self._add(ChangeRow(context["id"], self._seq(context), event.line, context["turn"], context["round"],
                            step.subject, step.measure, step.delta, value, step.rule, step.reason))
         if step.measure in self._games[context["game"]].measures.score:
             self._score_moved(context, step.subject, event.line)
@@ -402,7 +402,7 @@ class ViewFolder(Dispatching):
 
     @staticmethod
     def _seq(context: dict[str, Any]) -> int:
-        """The next number of a row in its game (``seq``: tracks and findings share it)."""
+        """The next number of a row in its game (``seq``: measure changes and findings share it)."""
         context["seq"] += 1
         return context["seq"]
 

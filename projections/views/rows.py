@@ -35,8 +35,9 @@ class TurnRow(NamedTuple):
     last_line: int
 
 
-class TrackRow(NamedTuple):
-    """``view_tracks``: one change of a running total, and the total after it."""
+class ChangeRow(NamedTuple):
+    """``view_tracks``: one measure change (a change of a running total, and the total after it: the report's
+    ``MeasureChange``; the table keeps its first name, which stored views have)."""
 
     game: str
     seq: int
@@ -171,7 +172,7 @@ class SnapshotRow(NamedTuple):
 TABLE: dict[type, str] = {
     LineRow: "view_lines",
     TurnRow: "view_turns",
-    TrackRow: "view_tracks",
+    ChangeRow: "view_tracks",
     FindingRow: "view_findings",
     ResultRow: "view_results",
     CorrectionRow: "view_corrections",

@@ -37,13 +37,13 @@ SOURCE = "asyncti4"
 GAME = "twilight-imperium-4"
 NOT_RECORDED = ["secret_objectives", "trade_goods", "command_tokens", "trade_chosen", "secondary_order",
                 "score_timing"]
-"""What no save tells. ``score_timing``: a save places some points in a round through its breadcrumbs, never all
-(custom points, action-phase secrets, every point of a save from before 2025), and those it cannot place are written
-at the end; the checks of when a point was scored (the phase, one public and one secret a status phase, nothing
-after the end) are then unverifiable, never findings of where the converter put it. Every save of a game gives the
-same header, so that a later save's log can extend an earlier one's."""
-"""A save keeps none of: secret draws and returns, trade goods and commodities over time, command tokens,
-whom the Trade holder chose, the order of secondaries (and no turn order inside a round)."""
+"""What no save tells: secret draws and returns, trade goods and commodities over time, command tokens, whom the
+Trade holder chose, the order of secondaries (and no turn order inside a round). ``score_timing``: a save places some
+points in a round through its breadcrumbs, never all (custom points, action-phase secrets, every point of a save from
+before 2025), and those it cannot place are written at the end; the checks of when a point was scored (the phase,
+one public and one secret a status phase, nothing after the end) are then unverifiable, never findings of where the
+converter put it. Every save of a game gives the same header, so that a later save's log can extend an earlier
+one's."""
 INFO_READ = frozenset({"round", "phase_of_game", "vp_count", "game_has_ended", "ended_date", "creation_date",
                        "player_count_for_map", "revealedPublicObjectives", "customPublicVP", "scoredPublicObjectives",
                        "so_to_po", "law", "law_info", "strategy_card_set", "check_reacts_info"})
