@@ -6,9 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
 from gamelog.cli.options import store_option
-from gamelog.projections.reports.documents import encode
-from gamelog.projections.reports.entries import render_entry_text
-from gamelog.recording import append_to
+from gamelog.recording import append_output
 
 
 @click.command()
@@ -36,11 +34,8 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game '{"type": "note", "text": "agreed", "player": "Ann"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
     """
-    result = append_to(store, game, line.encode("utf-8"), anyway=anyway, after=after, replaces=replaces)
-    if fmt == "json":
-        click.echo(encode(result, indent=2))
-    else:
-        click.echo(render_entry_text(result, game), err=not result.appended)
-    if result.errors:
+    said = append_output(store, game, line.encode("utf-8"), fmt=fmt, anyway=anyway, after=after, replaces=replaces)
+    click.echo(said.text, err=not said.appended and fmt != "json")
+    if said.malformed:
         raise SystemExit(EXIT_INPUT)
-    raise SystemExit(EXIT_OK if result.appended else EXIT_VIOLATION)
+    raise SystemExit(EXIT_OK if said.appended else EXIT_VIOLATION)

@@ -34,8 +34,8 @@ from gamelog.recording import NotYourLine, header_forms, new_game, export_log, s
 from gamelog.sources import open_game_store
 from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
 
-from .follow import Follower, wait
-from .tokens import Tokens
+from gamelog.cli.web.follow import Follower, wait
+from gamelog.cli.web.tokens import Tokens
 
 LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 
-import anyio.to_thread
+from typing import Any
 
-from gamelog.projections.store.application import GameStore
+import anyio.to_thread
 
 EVERY = 0.2
 """Seconds between two reads of the store's position: a device sees a line within about this much, plus its read."""
@@ -21,7 +21,8 @@ EVERY = 0.2
 class Follower:
     """The store's position, and a wake-up for whoever waits for it to move."""
 
-    def __init__(self, store: GameStore):
+    def __init__(self, store: Any):
+        """``store``: the open store (``gamelog.sources.open_game_store``)."""
         self.store = store
         self.position = -1
         self._moved = asyncio.Event()

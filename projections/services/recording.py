@@ -13,6 +13,7 @@ nothing is ever deleted.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 import msgspec
@@ -26,7 +27,8 @@ from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, import_log
 from gamelog.projections.reports.documents import Finding, InputErrorEntry
-from gamelog.projections.reports.entries import EntryResult
+from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.entries import EntryResult, render_entry_text
 from gamelog.projections.reports.forms import EntryForm, EntryForms, entry_forms, header_form
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
@@ -35,7 +37,7 @@ from .errors import BadInput, GameNotFound
 from .secrecy import redaction_at
 from .sources import StoredGame, opened_game_store
 
-__all__ = ["NotYourLine", "append_entry", "append_to", "export_log", "exported", "forms_for", "header_forms",
+__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log", "exported", "forms_for", "header_forms",
            "log_lines", "new_game", "recorded_lines", "stored_lines"]
 
 _encode = msgspec.json.Encoder().encode
@@ -146,6 +148,23 @@ def append_to(location: str, game_id: str, entry: bytes, **options: Any) -> Entr
     """:func:`append_entry` on the store at ``location`` (which must exist), opened for the call."""
     with opened_game_store(location, must_exist=True) as store:
         return append_entry(store, game_id, entry, **options)
+
+
+@dataclass(frozen=True)
+class AppendOutput:
+    """``gamelog append``'s answer: its text (or JSON), whether the line was stored, and whether it was malformed."""
+
+    text: str
+    appended: bool
+    malformed: bool
+
+
+def append_output(location: str, game_id: str, entry: bytes, *, fmt: str = "text", **options: Any) -> AppendOutput:
+    """``gamelog append``: :func:`append_to`, said in ``fmt`` (text: where it was stored or why not, each finding with
+    its rule's text; json: the recorder's answer to ``POST .../lines``). Raises what :func:`append_to` raises."""
+    result = append_to(location, game_id, entry, **options)
+    text = encode(result, indent=2) if fmt == "json" else render_entry_text(result, game_id)
+    return AppendOutput(text, result.appended, bool(result.errors))
 
 
 def _stored(store: GameStore, log: bytes) -> Any:
