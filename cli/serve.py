@@ -68,9 +68,14 @@ def serve(store: str, host: str, port: int, host_token: str | None, url: str | N
             click.echo(f"the host's link (keep it to yourself): {base}/#token={token}")
 
     server.startup = startup  # type: ignore[method-assign]
-    server.run()
-    if not server.started:
-        raise click.ClickException(f"cannot listen on {host}:{port} (is another server there?)")
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then raises it again: stopping is what was asked
+        pass
+    if server.started:
+        click.echo("gamelog serve: stopped")
+        return
+    raise click.ClickException(f"cannot listen on {host}:{port} (is another server there?)")
 
 
 def _free_port(host: str) -> int:

@@ -258,3 +258,40 @@ def test_the_openapi_document_names_every_route_of_the_contract(client):
     assert {"/api/games", "/api/games/{game_id}/lines", "/api/games/{game_id}/replay", "/api/games/{game_id}/log",
             "/api/games/{game_id}/stream"} <= set(paths)
     assert set(paths["/api/games"]) == {"get", "post"}
+
+
+def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
+    """Ann's seat and a spectator, after 60 lines of the 4-player example: Bob's and Dee's secret objectives, drawn
+    and not yet scored, are in none of their answers; Bob's own seat sees his."""
+    from tests.conftest import EXAMPLES
+
+    raw = [line for line in (EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl").read_text().splitlines()
+           if line.strip() and not line.lstrip().startswith("#")]
+    header, lines = json.loads(raw[0]), [json.loads(line) for line in raw[1:61]]
+    made = client.post("/api/games", content=json.dumps(header), headers=HOST).json()
+    game = made["id"]
+    for after, line in enumerate(lines, 1):
+        stored = client.post(f"/api/games/{game}/lines", content=json.dumps({"line": line, "after": after,
+                                                                             "anyway": True}), headers=HOST)
+        assert stored.status_code == 201, (after, stored.text)
+    held = ["Control the Region", "Monopolize Production"]  # Bob's and Dee's, unscored by line 61
+    ann, bob = bearer(made["seats"]["Ann"]["token"]), bearer(made["seats"]["Bob"]["token"])
+    watcher = bearer(made["spectator"]["token"])
+
+    def everything(headers: dict) -> str:
+        base = f"/api/games/{game}"
+        answers = [client.get(f"{base}/{what}", headers=headers).text
+                   for what in ("replay", "replay?line=20", "history", "forms")]
+        answers += [client.get(f"{base}/report?format={fmt}", headers=headers).text
+                    for fmt in ("html", "json", "text", "markdown", "csv")]
+        # A line of theirs whose finding would quote a card: scoring Bob's secret as if it were theirs.
+        answers.append(client.post(f"{base}/lines", content=json.dumps({"line": {
+            "type": "objective_scored", "player": "Ann", "objective": "Monopolize Production", "kind": "secret",
+            "points": 1}, "after": len(lines) + 1}), headers=headers).text)
+        return "\n".join(answers).casefold()
+
+    for seen in (everything(ann), everything(watcher)):
+        assert "twilight-imperium-4" in seen
+        for secret in held:
+            assert secret.casefold() not in seen, secret
+    assert "control the region" in everything(bob)
