@@ -345,9 +345,11 @@ async def stream(request: Request, game_id: FromPath[str], after: FromQuery[int 
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
+        version = 0  # the stored events read so far: after the first read, only what is new is read
         while True:
             moved = table.follower.moved()
-            seen = await _run(lines_seen, table.store, game_id, viewer, last)
+            seen = await _run(lines_seen, table.store, game_id, viewer, last, version)
+            version = seen.version
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))
                 last = line.line

@@ -8,6 +8,7 @@ seat's lines, state, forms, report and the messages of its findings never hold w
 from __future__ import annotations
 
 from contextlib import contextmanager
+from itertools import chain
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
@@ -15,6 +16,7 @@ import msgspec
 
 from gamelog.domain.events import Correction, FindingRaised
 from gamelog.domain.games import GAMES
+from gamelog.domain.secrets import nothing_hidden
 from gamelog.domain.replay_document import Document, Replay
 from gamelog.projections.reports.documents import Finding
 from gamelog.projections.reports.entries import EntryResult
@@ -71,18 +73,25 @@ class LinesSeen(Document, kw_only=True):
 
 
 def _view(source: StoredGame, viewer: Viewer) -> Redaction:
-    return Redaction() if viewer.as_player is None else redaction(source, viewer.as_player)
+    if viewer.as_player is None or GAMES[source.game].secrets in (None, nothing_hidden):
+        return Redaction()  # nothing to hide: no need to fold the game to find out
+    return redaction(source, viewer.as_player)
 
 
-def lines_seen(store: GameStore, game_id: str, viewer: Viewer, after: int = 0) -> LinesSeen:
+def lines_seen(store: GameStore, game_id: str, viewer: Viewer, after: int = 0, version: int = 0) -> LinesSeen:
     """The log's lines after line ``after`` (0: all, the header's included), each as ``viewer`` may see it at
-    the end of the game, with which later line voided it. Raises ``GameNotFound`` and the store's errors."""
+    the end of the game, with which later line voided it. ``version`` (a :attr:`LinesSeen.version` read before)
+    reads only the events stored after it: what a stream that follows the game reads each time it moves (a
+    line's ``voided_by`` is then set only when the correction is among them). Raises ``GameNotFound`` and the
+    store's errors."""
     source = StoredGame(store, game_id, "")
     rules = GAMES[source.game]
     line_recorded = rules.engine.LINE_RECORDED
     seen: dict[int, LineSeen] = {}
-    version = 0
-    for version, event in enumerate(source.history(), 1):
+    history = source.history(first_page=1 if version else None)
+    header = next(history)
+    events = store.history(game_id, after=version, header=header) if version else chain([header], history)
+    for version, event in enumerate(events, version + 1):
         if type(event) is line_recorded:
             recorded = event.event
             tag, player, words = rules.phrase(recorded) if version > 1 else ("game", None, "")
