@@ -68,7 +68,13 @@ def serve(store: str, host: str, port: int, host_token: str | None, url: str | N
             click.echo(f"the host's link (keep it to yourself): {base}/#token={token}")
 
     server.startup = startup  # type: ignore[method-assign]
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        # uvicorn stops on Ctrl-C (or SIGTERM), then raises the signal again: a server stopped as asked ends with 0.
+        if not server.started:
+            raise
+        return
     if not server.started:
         raise click.ClickException(f"cannot listen on {host}:{port} (is another server there?)")
 
