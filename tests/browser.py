@@ -156,3 +156,22 @@ class Browser:
 def required() -> bool:
     """Under CI the browser tests must run: ``.ci/run`` installs Chromium."""
     return bool(os.environ.get("CI"))
+
+
+def chromium_or_skip() -> str:
+    """The Chromium executable for a browser test: skips the test where Chromium or websocket-client is missing,
+    fails it instead under CI (:func:`required`)."""
+    import pytest
+
+    path = chromium_path()
+    if path is None:
+        if required():
+            pytest.fail("chromium is required when CI is set (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    try:
+        import websocket  # noqa: F401  (the test extras' websocket-client)
+    except ImportError:
+        if required():
+            raise
+        pytest.skip("websocket-client is not installed (pip install '.[test]')")
+    return path

@@ -37,7 +37,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from tests.browser import Browser, chromium_path, required
+from tests.browser import Browser, chromium_or_skip
 from tests.conftest import EXAMPLES
 
 HOST_TOKEN = "the-host-of-the-browser-tests-0123456789"
@@ -52,18 +52,7 @@ SHOTS = ("host-seats.png", "seat-form.png", "finding.png", "history-voided.png")
 
 @pytest.fixture(scope="module")
 def chromium():
-    path = chromium_path()
-    if path is None:
-        if required():
-            pytest.fail("chromium is required when CI is set (.ci/run installs it)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    try:
-        import websocket  # noqa: F401  (the test extras' websocket-client)
-    except ImportError:
-        if required():
-            raise
-        pytest.skip("websocket-client is not installed (pip install '.[test]')")
-    return path
+    return chromium_or_skip()
 
 
 def gamelog(*args: str, check: bool = True) -> subprocess.CompletedProcess:
