@@ -575,6 +575,14 @@ def test_no_seat_sees_another_players_unscored_secret_objective(server, phones):
                 status, body = server.call(base + path, token)
                 assert status == 200 and leaks(body.decode(), player, scored) == [], (who, path)
             assert leaks(server.stream(table.id, token, table.lines), player, scored) == [], (who, "stream")
+            # No list of offers tells a hidden name by where its placeholder stands (or where it is missing).
+            forms = {f["type"]: f for f in server.json(base + "/forms", token)["forms"]}
+            assert "[hidden]" not in json.dumps(forms), who
+            drawn = next(f for f in forms["secret_objective_drawn"]["fields"] if f["name"] == "objective")
+            assert drawn["offered"] == [], who
+            to_score = next(f for f in forms["objective_scored"]["fields"] if f["name"] == "objective")["offered"]
+            if player is not None and player not in scored:  # a seat is offered its own secret to score
+                assert SECRETS[player] in to_score, who
             status, body = server.call(base + "/log", token)
             assert (status, leaks(body.decode(), player, scored)) == ((403, []) if player else (200, [])), who
 
