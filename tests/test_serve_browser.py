@@ -230,7 +230,7 @@ class Phone:
                             "document.getElementById('kind').options.length > 0", f"{self.player}'s page")
         until(self.browser, "document.getElementById('live').textContent === 'live'", f"{self.player}'s stream")
 
-    def enter(self, line: dict[str, Any], anyway: bool = False) -> None:
+    def enter(self, line: dict[str, Any]) -> None:
         """Pick the kind of ``line``, fill its fields, click Record (the button says Replace while replacing)."""
         fields = {key: value for key, value in line.items() if key != "type"}
         fill(self.browser, "#fields", line["type"], fields)
@@ -312,8 +312,8 @@ def new_game(browser: Browser, server: Server, header: dict[str, Any], shot: Pat
     browser.evaluate(f"(function () {{ var s = document.getElementById('new-kind'); s.value = {json.dumps(header['game'])}; "
                      "s.dispatchEvent(new Event('change', {bubbles: true})); }())")
     fields = {key: value for key, value in header.items() if key not in ("type", "game")}
-    players = {f"players[{i}]": p for i, p in enumerate(fields.pop("players"))}
-    fill(browser, "#new-fields", None, {"players": list(players.values())} | {"id": fields.pop("id")})  # first: the maps by player
+    players = fields.pop("players")
+    fill(browser, "#new-fields", None, {"players": players, "id": fields.pop("id")})  # first: then a value by player
     fill(browser, "#new-fields", None, fields)
     browser.click("#new-game button[type=submit]")
     until(browser, f"document.querySelectorAll('#seat-links .seat').length === {len(players) + 1}", "the seats' links")
@@ -325,6 +325,9 @@ def new_game(browser: Browser, server: Server, header: dict[str, Any], shot: Pat
     if shot is not None:
         browser.evaluate("window.scrollTo(0, document.getElementById('seat-links').offsetTop - 48)")
         browser.screenshot(shot)
+    # The game stored is the header filled in, every field of it (the rest: the header's defaults).
+    stored = paths(server.json(f"/api/games/{header['id']}/history")["lines"][0]["entry"])
+    assert {path: stored.get(path) for path in paths(header)} == paths(header)
     return seat_links(browser)
 
 
@@ -506,7 +509,7 @@ def test_the_exported_log_validates_with_the_findings_shown_and_imports_to_the_s
     assert {(f["line"], f["rule"], f["message"]) for f in findings} == shown
 
     fresh = tmp_path / "fresh.sqlite"
-    gamelog("import", "--store", str(fresh), str(downloaded), check=False)
+    assert f"into game '{mov.id}'" in gamelog("import", "--store", str(fresh), str(downloaded)).stdout
     served = {g["id"]: g for g in json.loads(gamelog("games", "--format", "json", "--store", str(mov.server.store)).stdout)["games"]}
     imported = {g["id"]: g for g in json.loads(gamelog("games", "--format", "json", "--store", str(fresh)).stdout)["games"]}
     assert imported[mov.id]["fingerprint"] == served[mov.id]["fingerprint"]
@@ -522,8 +525,6 @@ def test_a_uchronia_game_played_to_its_threshold_on_two_phones(server, phones):
     links = new_game(phones[0], server, header)
     table = Table(server, header["id"], {"Ann": Phone(phones[0], "Ann", links["Ann"]),
                                          "Bob": Phone(phones[1], "Bob", links["Bob"])})
-    stored_header = server.json(f"/api/games/{header['id']}/history")["lines"][0]["entry"]
-    assert stored_header["setup"]["forum"] == header["setup"]["forum"] and stored_header["setup"]["threshold"] == 6
     for phone in table.phones.values():
         phone.open(1)
     for line in lines:
