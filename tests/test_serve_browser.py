@@ -331,6 +331,20 @@ def new_game(browser: Browser, server: Server, header: dict[str, Any], shot: Pat
     return seat_links(browser)
 
 
+def at_the_table(server: Server, phones: tuple[Browser, Browser], header: dict[str, Any],
+                 shot: Path | None = None) -> tuple[Table, dict[str, str]]:
+    """``header``'s game started from the host's home (on the first phone), then its first two players' pages open
+    on the two phones; the game, and every join link the host's page showed."""
+    links = new_game(phones[0], server, header, shot)
+    assert set(links) == {*header["players"], "spectators"}
+    first, second = header["players"][:2]
+    table = Table(server, header["id"], {first: Phone(phones[0], first, links[first]),
+                                         second: Phone(phones[1], second, links[second])})
+    for phone in table.phones.values():
+        phone.open(1)
+    return table, links
+
+
 def log_lines(path: Path, count: int | None = None) -> list[dict[str, Any]]:
     lines = [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip() and not raw.startswith("#")]
     return lines[:count]
@@ -377,12 +391,7 @@ def mov(server, phones, shots, tmp_path_factory) -> Table:
     folder = tmp_path_factory.mktemp("mov")
     (folder / "by-hand.jsonl").write_text("".join(json.dumps(line) + "\n" for line in [MOV_HEADER, *lines]))
     assert json.loads(gamelog("validate", "--format", "json", str(folder / "by-hand.jsonl")).stdout)["files"][0]["findings"] == []
-    links = new_game(phones[0], server, MOV_HEADER, shots / "host-seats.png")
-    assert set(links) == {"Ann", "Bob", "spectators"}
-    table = Table(server, MOV_HEADER["id"], {"Ann": Phone(phones[0], "Ann", links["Ann"]),
-                                             "Bob": Phone(phones[1], "Bob", links["Bob"])})
-    for phone in table.phones.values():
-        phone.open(1)
+    table, _ = at_the_table(server, phones, MOV_HEADER, shots / "host-seats.png")
     for line in lines:
         table.record(line)
     return table
@@ -522,11 +531,7 @@ def test_the_exported_log_validates_with_the_findings_shown_and_imports_to_the_s
 def test_a_uchronia_game_played_to_its_threshold_on_two_phones(server, phones):
     header, *lines = log_lines(EXAMPLES / "uchronia" / "tiebreak-2p.jsonl")
     header["id"] = "uchronia-at-the-table"
-    links = new_game(phones[0], server, header)
-    table = Table(server, header["id"], {"Ann": Phone(phones[0], "Ann", links["Ann"]),
-                                         "Bob": Phone(phones[1], "Bob", links["Bob"])})
-    for phone in table.phones.values():
-        phone.open(1)
+    table, _ = at_the_table(server, phones, header)
     for line in lines:
         table.record(line)
     assert table.lines == 1 + len(lines)
@@ -554,14 +559,10 @@ def leaks(text: str, player: str | None, scored: set[str]) -> list[str]:
 def test_no_seat_sees_another_players_unscored_secret_objective(server, phones):
     header, *lines = log_lines(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl", 45)
     header["id"] = "ti4-at-the-table"
-    links = new_game(phones[0], server, header)
+    table, links = at_the_table(server, phones, header)
     assert set(links) == {"Ann", "Bob", "Cy", "Dee", "spectators"}
     tokens = {who: link.split("#token=")[1] for who, link in links.items()}
-    table = Table(server, header["id"], {"Ann": Phone(phones[0], "Ann", links["Ann"]),
-                                         "Bob": Phone(phones[1], "Bob", links["Bob"])})
     table.secrets = SECRETS
-    for phone in table.phones.values():
-        phone.open(1)
 
     def everything_seen(scored: set[str]) -> None:
         for player, phone in table.phones.items():
