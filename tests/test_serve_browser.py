@@ -608,6 +608,17 @@ def test_no_seat_sees_another_players_unscored_secret_objective(server, phones):
     assert checked == [CY_SCORES - 1]
     assert [h for h in table.phones["Ann"].history() if h["findings"]] == []
 
+    # Replace on a line with a list (Ann's Trade primary, line 26, chose Bob): the form comes filled with it.
+    ann = table.phones["Ann"].browser
+    assert lines[24] == {"type": "trade_primary", "player": "Ann", "chosen": ["Bob"]}
+    ann.click('#history li[data-line="26"] button')
+    until(ann, "!document.getElementById('replacing').hidden && "
+               "document.getElementById('kind').value === 'trade_primary'", "the form of line 26")
+    assert ann.evaluate("document.querySelector('#fields [data-path=\"chosen[0]\"]').value") == "Bob"
+    ann.click("#cancel-replace")
+    assert ann.evaluate("[document.getElementById('replacing').hidden, document.getElementById('record').textContent]") \
+        == [True, "Record"]
+
 
 # -- the layout on a phone -----------------------------------------------------------------------------------------
 
