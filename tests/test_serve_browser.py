@@ -1,7 +1,8 @@
 """The table's recorder (`gamelog serve`) in real browsers: two phones (two headless Chromiums, 390x844), two seats.
 
 A real server is started (``gamelog serve --port 0``, a fixed host token) and stopped with SIGINT at the end, which
-must end it with status 0. The host's home makes each game (the new-game form, filled by its ``data-path`` inputs);
+must end it with status 0. The host's home makes each game (the new-game form, filled by its ``data-path`` inputs:
+the game stored is that header, field by field; each seat's QR code is drawn);
 every line is then recorded through a seat's page only: its kind picked in ``#kind``, its fields filled by their
 ``data-path`` inputs, **Record** clicked, no JSON typed. Each seat records its own player's lines (and the lines
 that name no player, when its player's turn is under way), and after each one the other seat's ``#history`` shows
@@ -13,8 +14,10 @@ the same line in the same words (a bounded poll: the issue asks for a second, th
 - The log downloaded from ``/api/games/{id}/log`` (and ``gamelog export``, the same bytes) validates with the
   findings the page showed, and imports into a fresh store to the same fingerprint.
 - A Uchronia game played to its threshold, won on the tie-break (``examples/uchronia/tiebreak-2p.jsonl``).
-- A Twilight Imperium 4 game with secret objectives: no seat's page, nor any seat's or the spectators' answers
-  (replay, history, forms, report, stream) hold the name of another player's unscored secret objective.
+- A Twilight Imperium 4 game with secret objectives (the example's first 45 lines; Cy and Dee record through the
+  API with their seats' tokens): no seat's page, nor any seat's or the spectators' answers (replay, history,
+  forms, report, stream) hold the name of another player's unscored secret objective, and no form's offers tell
+  by a placeholder's place which cards the others hold; Replace fills a list field (Trade's ``chosen``).
 - At 390 px: the page no wider than the phone, every button, input and select (a checkbox: its label) 44 px tall.
 
 Screenshots of the host's seat links, a seat's form, a finding shown before storing and the history with a struck
@@ -252,7 +255,8 @@ class Phone:
                     struck: getComputedStyle(li.querySelector('.words')).textDecorationLine,
                     words: li.querySelector('.words').textContent,
                     findings: Array.from(li.querySelectorAll('.finding')).map(function (f) {
-                        return [f.querySelector('.rule').textContent.trim(), f.textContent.slice(f.querySelector('.rule').textContent.length)]; }),
+                        var rule = f.querySelector('.rule').textContent;
+                        return [rule.trim(), f.textContent.slice(rule.length)]; }),
                     replace: !!li.querySelector('button')}; })""")
 
 
@@ -345,6 +349,11 @@ def at_the_table(server: Server, phones: tuple[Browser, Browser], header: dict[s
     return table, links
 
 
+def games_in(store: Path) -> dict[str, dict[str, Any]]:
+    """``gamelog games --format json``'s games of ``store``, by id."""
+    return {g["id"]: g for g in json.loads(gamelog("games", "--format", "json", "--store", str(store)).stdout)["games"]}
+
+
 def log_lines(path: Path, count: int | None = None) -> list[dict[str, Any]]:
     lines = [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip() and not raw.startswith("#")]
     return lines[:count]
@@ -390,7 +399,8 @@ def mov(server, phones, shots, tmp_path_factory) -> Table:
     lines = mov_turns(6)
     folder = tmp_path_factory.mktemp("mov")
     (folder / "by-hand.jsonl").write_text("".join(json.dumps(line) + "\n" for line in [MOV_HEADER, *lines]))
-    assert json.loads(gamelog("validate", "--format", "json", str(folder / "by-hand.jsonl")).stdout)["files"][0]["findings"] == []
+    checked = json.loads(gamelog("validate", "--format", "json", str(folder / "by-hand.jsonl")).stdout)
+    assert checked["files"][0]["findings"] == []
     table, _ = at_the_table(server, phones, MOV_HEADER, shots / "host-seats.png")
     for line in lines:
         table.record(line)
@@ -519,8 +529,7 @@ def test_the_exported_log_validates_with_the_findings_shown_and_imports_to_the_s
 
     fresh = tmp_path / "fresh.sqlite"
     assert f"into game '{mov.id}'" in gamelog("import", "--store", str(fresh), str(downloaded)).stdout
-    served = {g["id"]: g for g in json.loads(gamelog("games", "--format", "json", "--store", str(mov.server.store)).stdout)["games"]}
-    imported = {g["id"]: g for g in json.loads(gamelog("games", "--format", "json", "--store", str(fresh)).stdout)["games"]}
+    served, imported = games_in(mov.server.store), games_in(fresh)
     assert imported[mov.id]["fingerprint"] == served[mov.id]["fingerprint"]
     assert imported[mov.id]["last_line"] == served[mov.id]["last_line"] == mov.lines
 
