@@ -485,10 +485,14 @@ def replaced(mov, broken, shots) -> dict[str, Any]:
     prefilled = ann.browser.evaluate("document.querySelector('#fields [data-path=\"text\"]').value")
     fill(ann.browser, "#fields", None, {"text": "Ann rolled 8 to reach Nillis"})
     button = ann.browser.evaluate("document.getElementById('record').textContent")
+    report = ann.browser.evaluate("(function (frame) { frame.onload = function () { window.reportShown = frame.src; }; "
+                                  "return frame.src; }(document.getElementById('report')))")
     ann.browser.click("#record")
     mov.lines += 2  # the correction, then the line as it should have been
     ann.stored(mov.lines)
     mov.followed(ann)
+    until(ann.browser, f"document.getElementById('report').src !== {json.dumps(report)} && "
+                       "window.reportShown === document.getElementById('report').src", "the report of the game now")
     ann.browser.evaluate(f"document.querySelector('#history li[data-line=\"{OLD}\"]').scrollIntoView({{block: 'center'}})")
     ann.browser.screenshot(shots / "history-voided.png")
     return {"prefilled": prefilled, "button": button, "ann": ann.history(), "bob": bob.history()}

@@ -328,12 +328,13 @@ async function follow() {
   }
 }
 
-let reportTimer = null;
+let reportTimer = null, reportsAsked = 0;
 function showReport() {
   clearTimeout(reportTimer);
+  const asked = ++reportsAsked;
   reportTimer = setTimeout(async () => {  // one report for a burst of lines
     const got = await api(`/api/games/${encodeURIComponent(gameId)}/report?format=html`);
-    if (got.status !== 200) return;
+    if (got.status !== 200 || asked !== reportsAsked) return;  // a later line asked for a newer one
     if (reportUrl) URL.revokeObjectURL(reportUrl);
     reportUrl = URL.createObjectURL(new Blob([got.body], {type: "text/html"}));
     $("report").src = reportUrl;
