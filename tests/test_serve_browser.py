@@ -17,7 +17,8 @@ the same line in the same words (a bounded poll: the issue asks for a second, th
 - A Twilight Imperium 4 game with secret objectives (the example's first 45 lines; Cy and Dee record through the
   API with their seats' tokens): no seat's page, nor any seat's or the spectators' answers (replay, history,
   forms, report, stream) hold the name of another player's unscored secret objective, and no form's offers tell
-  by a placeholder's place which cards the others hold; Replace fills a list field (Trade's ``chosen``).
+  by a placeholder's place which cards the others hold; the spectators' page is the public view, with no form;
+  Replace fills a list field (Trade's ``chosen``).
 - At 390 px: the page no wider than the phone, every button, input and select (a checkbox: its label) 44 px tall.
 
 Screenshots of the host's seat links, a seat's form, a finding shown before storing and the history with a struck
@@ -620,6 +621,15 @@ def test_no_seat_sees_another_players_unscored_secret_objective(server, phones):
     everything_seen({"Cy"})
     assert checked == [CY_SCORES - 1]
     assert [h for h in table.phones["Ann"].history() if h["findings"]] == []
+
+    # A spectators' page: the public view, nothing to record, the log to download.
+    watching = table.phones["Bob"].browser
+    watching.visit(links["spectators"], fresh=True)
+    until(watching, f"document.querySelectorAll('#history li').length === {table.lines}", "the spectators' page")
+    page = watching.evaluate("document.body.innerText + document.documentElement.outerHTML")
+    assert leaks(page, None, {"Cy"}) == [] and SECRETS["Cy"] in page
+    assert watching.evaluate("[document.getElementById('who').textContent, document.getElementById('entry').hidden, "
+                             "document.getElementById('download').hidden]") == ["spectator", True, False]
 
     # Replace on a line with a list (Ann's Trade primary, line 26, chose Bob): the form comes filled with it.
     ann = table.phones["Ann"].browser
