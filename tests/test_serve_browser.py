@@ -41,6 +41,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from gamelog.domain.ruletext import rule
 from tests.browser import Browser, chromium_or_skip
 from tests.conftest import EXAMPLES
 
@@ -445,7 +446,7 @@ def broken(mov, shots) -> dict[str, Any]:
     seen = {"verdict": verdict, "rule": ann.browser.evaluate("document.querySelector('#verdict .finding .rule').textContent"),
             "rule text": ann.browser.evaluate("(document.querySelector('#verdict .finding .text') || {}).textContent"),
             "stored before": mov.server.json(f"/api/games/{mov.id}/forms")["lines"],
-            "history before": [h["line"] for h in ann.history()]}
+            "history before": [h["line"] for h in ann.history()], "bob before": [h["line"] for h in bob.history()]}
     ann.browser.click("#verdict button.anyway")
     mov.lines += 1
     ann.stored(mov.lines)
@@ -461,10 +462,10 @@ def test_a_line_that_breaks_a_rule_shows_its_rule_before_it_is_stored_then_the_t
     assert broken["rule"].strip() == "MOV-LIMIT"
     assert "Not stored: this breaks a rule." in broken["verdict"]
     assert "Buy action 2 this turn" in broken["verdict"]
-    assert broken["rule text"]  # the rule's own text, beside its ID
+    assert broken["rule text"] == rule("MOV-LIMIT").text  # the rule's own text, beside its ID
     # Nothing stored yet: the store holds 59 lines, the history's newest is line 59.
     assert broken["stored before"] == broken["line"] - 1 == 59
-    assert broken["history before"][0] == 59 and broken["line"] not in broken["history before"]
+    assert broken["history before"][0] == broken["bob before"][0] == 59
     # Stored anyway: its finding stands like any other, on both phones.
     for seen in (broken["ann"], broken["bob"]):
         assert [rule for rule, _ in seen["findings"]] == ["MOV-LIMIT"] and not seen["voided"]
