@@ -446,7 +446,8 @@ def broken(mov, shots) -> dict[str, Any]:
     seen = {"verdict": verdict, "rule": ann.browser.evaluate("document.querySelector('#verdict .finding .rule').textContent"),
             "rule text": ann.browser.evaluate("(document.querySelector('#verdict .finding .text') || {}).textContent"),
             "stored before": mov.server.json(f"/api/games/{mov.id}/forms")["lines"],
-            "history before": [h["line"] for h in ann.history()], "bob before": [h["line"] for h in bob.history()]}
+            "history before": [h["line"] for h in ann.history()], "bob before": [h["line"] for h in bob.history()],
+            "layout": ann.browser.evaluate(TARGETS)}
     ann.browser.click("#verdict button.anyway")
     mov.lines += 1
     ann.stored(mov.lines)
@@ -463,6 +464,7 @@ def test_a_line_that_breaks_a_rule_shows_its_rule_before_it_is_stored_then_the_t
     assert "Not stored: this breaks a rule." in broken["verdict"]
     assert "Buy action 2 this turn" in broken["verdict"]
     assert broken["rule text"] == rule("MOV-LIMIT").text  # the rule's own text, beside its ID
+    assert broken["layout"] == {"width": WIDTH, "small": []}  # "Record anyway" too is a target a thumb hits
     # Nothing stored yet: the store holds 59 lines, the history's newest is line 59.
     assert broken["stored before"] == broken["line"] - 1 == 59
     assert broken["history before"][0] == broken["bob before"][0] == 59
