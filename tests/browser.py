@@ -88,12 +88,19 @@ class Browser:
 
     def open(self, path: Path, fragment: str = "") -> None:
         """Load a file (at ``#fragment``, if given) and wait for its load event."""
+        self.visit(path.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
+
+    def visit(self, url: str, fresh: bool = False) -> None:
+        """Load ``url`` and wait for its load event; ``fresh``: from a blank page first, so that the same page at
+        another fragment (a change of fragment alone loads nothing) is a new document too."""
+        if fresh:
+            self.visit("about:blank")
         self.loaded = False
-        self.send("Page.navigate", url=path.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
+        self.send("Page.navigate", url=url)
         deadline = time.monotonic() + 60
         while not self.loaded:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{path} did not load")
+                raise TimeoutError(f"{url.split('#')[0]} did not load")
             self._event(json.loads(self.socket.recv()))
 
     def evaluate(self, expression: str) -> Any:
@@ -149,3 +156,22 @@ class Browser:
 def required() -> bool:
     """Under CI the browser tests must run: ``.ci/run`` installs Chromium."""
     return bool(os.environ.get("CI"))
+
+
+def chromium_or_skip() -> str:
+    """The Chromium executable for a browser test: skips the test where Chromium or websocket-client is missing,
+    fails it instead under CI (:func:`required`)."""
+    import pytest
+
+    path = chromium_path()
+    if path is None:
+        if required():
+            pytest.fail("chromium is required when CI is set (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    try:
+        import websocket  # noqa: F401  (the test extras' websocket-client)
+    except ImportError:
+        if required():
+            raise
+        pytest.skip("websocket-client is not installed (pip install '.[test]')")
+    return path

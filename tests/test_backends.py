@@ -142,3 +142,31 @@ def test_a_damaged_page_raises_store_damaged_from_every_read(tmp_path):
         with store.transaction() as cursor:
             store.insert_rows(cursor, GAME, [(2, "t", b"{}")])
     store.close()
+
+
+@pytest.mark.parametrize("made", ["made by the process", "made before"])
+def test_a_store_opened_twice_in_one_process_keeps_its_wal_when_another_process_closes_it(tmp_path, made):
+    """A server holds its store open (made as it starts, or there before) and opens it again for a report;
+    `gamelog games` on the same file, in another process, must not then delete the WAL under it. Closing any
+    descriptor of a SQLite file drops the process's locks on it: the creation lock's and the file read to check it
+    is a store were such descriptors."""
+    import subprocess
+    import sys
+
+    from gamelog.projections.importing.importer import import_log
+
+    location = str(tmp_path / "gamelog.sqlite")
+    if made == "made before":
+        before = GameStore(location)
+        import_log(before, SEED.read_bytes(), str(SEED))
+        before.close()
+    served = GameStore(location)
+    if made == "made by the process":
+        import_log(served, SEED.read_bytes(), str(SEED))
+    GameStore(location).close()  # opened again and closed in this process, as a report does
+    listed = subprocess.run([sys.executable, "-m", "gamelog.cli.main", "games", "--store", location],
+                            capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and GAME in listed.stdout, listed.stderr
+    assert (tmp_path / "gamelog.sqlite-wal").exists() and (tmp_path / "gamelog.sqlite-shm").exists()
+    assert list(served.summary(GAME).players) == ["Qossuth", "Whynom", "Eeepeeep", "Human"]
+    served.close()

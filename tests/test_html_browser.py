@@ -36,7 +36,7 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.phrases import state_words
 from gamelog.projections.reports.charts import positions_x
 
-from tests.browser import Browser, chromium_path, required
+from tests.browser import Browser, chromium_or_skip
 from tests.conftest import EXAMPLES, shared_path
 
 CASES = {
@@ -62,18 +62,7 @@ CASES = {
 
 @pytest.fixture
 def chromium():
-    path = chromium_path()
-    if path is None:
-        if required():
-            pytest.fail("chromium is required when CI is set (.ci/run installs it)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    try:
-        import websocket  # noqa: F401  (the test extras' websocket-client)
-    except ImportError:
-        if required():
-            raise
-        pytest.skip("websocket-client is not installed (pip install '.[test]')")
-    return path
+    return chromium_or_skip()
 
 
 def gamelog(*args: str) -> str:

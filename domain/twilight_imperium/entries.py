@@ -3,7 +3,8 @@
 Only what the player recording may know (docs/secrets.md): the public objectives revealed and not yet scored by
 them, the public cards not yet revealed, their own secret objectives. The secret objectives another player
 holds are never offered nor left out on purpose: a secret to draw is offered from every secret card that is not
-the player's own or face up, so the list says nothing of other hands.
+the player's own or face up, so the list says nothing of other hands (and a seat, which may not see the names of
+other hands, is offered no list for it: ``forms.offers_telling_nothing``).
 """
 
 from __future__ import annotations

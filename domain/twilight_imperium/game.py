@@ -101,8 +101,10 @@ class TwilightEngine(Engine):
     # -- rounds, phases, turns ---------------------------------------------------------
 
     def expected_player(self) -> str:
-        """TI4-TURN: the next in initiative order who has not passed (the recorded player when none is due)."""
-        return rules.next_in_initiative(self.state) or self.state.current.player
+        """TI4-TURN: the next in initiative order who has not passed (the recorded player when none is due; the
+        first seat when the last line names no player, as the header or a revealed objective)."""
+        return (rules.next_in_initiative(self.state) or getattr(self.state.current, "player", None)
+                or super().expected_player())
 
     def turn_started(self, line: int, event: TurnStarted) -> None:
         self.check_event(line, event)

@@ -10,7 +10,7 @@ page code; nothing here names a game. The header has a form too: a new game is i
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import msgspec
 import msgspec.inspect as mi
@@ -71,6 +71,20 @@ def entry_forms(event_types: tuple[type, ...], offers: Mapping[str, Mapping[str,
     forms = [_form(t, offers.get(_tag(t), {}), players) for t in event_types]
     own = [f for f in forms if f.type not in COMMON_LAST]
     return own + sorted((f for f in forms if f.type in COMMON_LAST), key=lambda f: COMMON_LAST.index(f.type))
+
+
+def offers_telling_nothing(forms: EntryForms, hidden: Callable[[str], bool]) -> EntryForms:
+    """``forms`` for a viewer who may not see the names ``hidden`` says: a field whose offers hold one of them
+    offers nothing (it is typed), since the rest of its list would tell which one it is (the place where the name
+    stands, or where it is missing: a secret to draw is offered from the cards others hold too)."""
+
+    def told(field: EntryField) -> EntryField:
+        item = told(field.item) if field.item is not None else None
+        offered = [] if any(hidden(o) for o in field.offered) else field.offered
+        return msgspec.structs.replace(field, offered=offered, item=item, fields=[told(f) for f in field.fields])
+
+    return msgspec.structs.replace(forms, forms=[msgspec.structs.replace(form, fields=[told(f) for f in form.fields])
+                                                 for form in forms.forms])
 
 
 def header_form(header_type: type) -> EntryForm:

@@ -41,6 +41,10 @@ class Redaction:
         """True when something is hidden."""
         return self._pattern is not None
 
+    def hides(self, text: str) -> bool:
+        """Whether ``text`` holds a hidden name."""
+        return self._pattern is not None and self._pattern.search(text) is not None
+
     def text(self, text: str) -> str:
         """``text`` with every hidden name replaced."""
         if self._pattern is None:

@@ -29,7 +29,8 @@ from gamelog.projections.importing.importer import Outcome, import_log
 from gamelog.projections.reports.documents import Finding, InputErrorEntry
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.entries import EntryResult, render_entry_text
-from gamelog.projections.reports.forms import EntryForm, EntryForms, entry_forms, header_form
+from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
+                                               offers_telling_nothing)
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
@@ -204,7 +205,10 @@ def forms_for(store: GameStore, game_id: str, seat: str | None = None) -> EntryF
     forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
                        lines=stored_lines(store, game_id),
                        forms=entry_forms(rules.event_types, offers, players_first(state, due)))
-    return forms if seat is None else redaction_at(source, seat, state)(forms)
+    if seat is None:
+        return forms
+    view = redaction_at(source, seat, state)
+    return view(offers_telling_nothing(forms, view.hides))
 
 
 def header_forms() -> dict[str, EntryForm]:

@@ -117,6 +117,7 @@ function fill(container, values, prefix = "") {
   for (const [key, value] of Object.entries(values)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (value && typeof value === "object" && !Array.isArray(value)) { fill(container, value, path); continue; }
+    if (Array.isArray(value)) { fillList(container, value, path); continue; }
     const input = container.querySelector(`[data-path="${CSS.escape(path)}"]`);
     if (!input) continue;
     if (input.dataset.kind === "bool") input.checked = value === true;
@@ -126,6 +127,14 @@ function fill(container, values, prefix = "") {
       input.value = String(value);
     }
   }
+}
+
+function fillList(container, values, path) {
+  // A list's rows: as many as it has items ("+ another" adds the missing ones), each filled.
+  const rows = container.querySelector(`[data-list="${CSS.escape(path)}"]`);
+  if (!rows) return;
+  while (rows.children.length < values.length) rows.parentElement.querySelector(":scope > button").click();
+  values.forEach((value, i) => fill(container, {[`${path}[${i}]`]: value}));
 }
 
 // -- the host's home ---------------------------------------------------------------------------------------------
@@ -172,7 +181,8 @@ async function home() {
 async function showSeats(id, into) {
   const got = await api(`/api/games/${encodeURIComponent(id)}/seats`);
   if (got.status !== 200) return problem(errorsText(got.body));
-  const qr = (svg) => { const node = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement; return document.importNode(node, true); };
+  // The QR code is inline SVG (no xmlns): parsed as HTML, so that it is in the SVG namespace and drawn.
+  const qr = (svg) => document.importNode(new DOMParser().parseFromString(svg, "text/html").body.firstElementChild, true);
   const link = (who, l) => el("div", {class: "seat"}, qr(l.qr), el("div", {class: "link"}, el("strong", {}, who), el("br"),
                                                                  el("a", {href: l.url, target: "_blank", rel: "noopener"}, "join link")));
   const allow = el("label", {class: "check"}, el("input", {type: "checkbox", checked: got.body.any_seat, onchange: async (e) => {
@@ -303,10 +313,11 @@ async function follow() {
         buffer += value;
         let cut;
         let moved = false;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const id = block.split("\n").find((l) => l.startsWith("id:"));
+        // An event ends at a blank line; the server ends its lines with CRLF (LF and CR alone are allowed too).
+        while ((cut = buffer.match(/\r\n\r\n|\n\n|\r\r/))) {
+          const block = buffer.slice(0, cut.index);
+          buffer = buffer.slice(cut.index + cut[0].length);
+          const id = block.split(/\r\n|\r|\n/).find((l) => l.startsWith("id:"));
           if (id) { last = Number(id.slice(3).trim()); moved = true; }
         }
         if (moved && last > lines) await refresh();
@@ -317,12 +328,13 @@ async function follow() {
   }
 }
 
-let reportTimer = null;
+let reportTimer = null, reportsAsked = 0;
 function showReport() {
   clearTimeout(reportTimer);
+  const asked = ++reportsAsked;
   reportTimer = setTimeout(async () => {  // one report for a burst of lines
     const got = await api(`/api/games/${encodeURIComponent(gameId)}/report?format=html`);
-    if (got.status !== 200) return;
+    if (got.status !== 200 || asked !== reportsAsked) return;  // a later line asked for a newer one
     if (reportUrl) URL.revokeObjectURL(reportUrl);
     reportUrl = URL.createObjectURL(new Blob([got.body], {type: "text/html"}));
     $("report").src = reportUrl;

@@ -147,19 +147,27 @@ def check_a_store(path: str) -> None:
     if os.path.isdir(path):
         raise NotAStore(f"{path} is a folder, not a gamelog store (give a SQLite file's path)")
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(SQLITE_HEADER))
+        if os.path.getsize(path) == 0:
+            return
     except OSError:
         return
-    if not head:
-        return
-    if head != SQLITE_HEADER:
-        raise NotAStore(f"{path} is not a gamelog store: it is not a SQLite database")
     try:
         with closing(sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=1)) as db:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.OperationalError:
+        return  # locked, unreadable: opening it says which
     except sqlite3.Error:
-        return  # damaged, locked: opening it says which
+        # Its first bytes say whether it is a SQLite database at all (else it is damaged). They are read only now,
+        # through SQLite first: closing a descriptor of a database this process has open (a server's store) drops
+        # SQLite's locks on it, and another process closing it then deletes its WAL, commits and all.
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(len(SQLITE_HEADER))
+        except OSError:
+            return
+        if head and head != SQLITE_HEADER:
+            raise NotAStore(f"{path} is not a gamelog store: it is not a SQLite database") from None
+        return  # damaged: opening it says so
     # A table of gamelog's left (the catalog, a view) with the events gone is a damaged store, not another database.
     ours = {t for t in tables if t == EVENTS_TABLE or t.startswith(("gamelog_", "view_"))}
     if tables and not ours:
@@ -183,7 +191,7 @@ class SQLiteBackend(Backend):
         return {"PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory", "SQLITE_DBNAME": self.location,
                 "SQLITE_LOCK_TIMEOUT": str(self.lock_timeout)}
 
-    _creating: Any = None  # the new file's descriptor holding its creation lock, between prepare() and prepared()
+    _creating: Any = None  # the descriptor holding the new file's creation lock, between prepare() and prepared()
 
     def prepare(self, env: dict[str, str]) -> None:
         """Open a file the user may not write read-only; take a new (or empty) file's creation lock.
@@ -191,8 +199,10 @@ class SQLiteBackend(Backend):
         Processes creating one store at once take turns: SQLite's switch of a
         new file to WAL fails at once ("database is locked"), without waiting
         the lock timeout, when another connection is making the same switch.
-        The lock is ``flock`` on the file (SQLite's own locks are ``fcntl``
-        ones, which it does not touch), held until :meth:`prepared`. Raises
+        The lock is ``flock`` on the file's folder, held until :meth:`prepared`:
+        not on the file, as closing any descriptor of a SQLite file drops the
+        process's ``fcntl`` locks on it (SQLite's own), and another process
+        closing the store would then delete its WAL under this one. Raises
         StoreBusy when it is held past the lock timeout.
         """
         check_a_store(self.location)
@@ -214,10 +224,10 @@ class SQLiteBackend(Backend):
             return True
 
     def _creation_lock(self) -> int | None:
-        """The descriptor of the store's file, locked (``flock``) for creating it; None when it cannot be opened
-        (the library then says why)."""
+        """The descriptor of the store's folder, locked (``flock``) for creating the store; None when it cannot be
+        opened (the library then says why)."""
         try:
-            fd = os.open(self.location, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(os.path.dirname(os.path.abspath(self.location)), os.O_RDONLY)
         except OSError:
             return None
         deadline = time.monotonic() + self.lock_timeout
