@@ -295,3 +295,33 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
         for secret in held:
             assert secret.casefold() not in seen, secret
     assert "control the region" in everything(bob)
+
+
+def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(client):
+    """Eight threads, each making five notes as a device does (read the log's length, post after it, on 409 read
+    again and retry): every note is stored exactly once, no answer is an error, and the lines are consecutive."""
+    seats = started(client)["seats"]
+    ann = seats["Ann"]["token"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def device(n: int) -> None:
+        barrier.wait()
+        for k in range(5):
+            for _ in range(200):  # bounded: a device gives up after 200 moves of the game
+                after = client.get("/api/games/table-1/forms", headers=bearer(ann)).json()["lines"]
+                answer = post_line(client, ann, {"type": "note", "text": f"{n}.{k}", "player": "Ann"}, after=after)
+                statuses.append(answer.status_code)
+                if answer.status_code != 409:
+                    break
+
+    threads = [threading.Thread(target=device, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert set(statuses) <= {201, 409} and statuses.count(201) == 40
+    lines = client.get("/api/games/table-1/history", headers=HOST).json()["lines"]
+    notes = [line["entry"]["text"] for line in lines if line["type"] == "note"]
+    assert sorted(notes) == sorted(f"{n}.{k}" for n in range(8) for k in range(5))
+    assert [line["line"] for line in lines] == list(range(1, 42))

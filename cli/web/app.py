@@ -112,10 +112,10 @@ def _errors(request: Request, exc: Exception) -> Response:
         return _problem(422, str(exc))
     if isinstance(exc, StoreBusy):
         return _problem(503, "the store is busy; try again")
-    if isinstance(exc, StoreDamaged):
-        return _problem(500, "the store is damaged; `gamelog verify` says more")
     # What the server's own log keeps of a failure (never a token: they travel in headers, which are not logged).
     LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    if isinstance(exc, StoreDamaged):
+        return _problem(500, "the store is damaged; `gamelog verify` says more")
     if isinstance(exc, (StoreError, GamelogError)):
         return _problem(500, "the store cannot be used now")
     return _problem(500, "internal error")

@@ -308,3 +308,28 @@ def _check_header(engine: Engine, header: Any, header_line: int) -> None:
         raise _Conflict(f"the stored game {header.id!r} is a {stored.header.game} game, this log is {header.game}")
     if stored.header_line != header_line or not stored.header.same_game(header):
         raise _Conflict(f"line {header_line}: the header differs from the stored game {header.id!r}")
+
+
+def append_lines(store: GameStore, history: list[Any], reader: LogReader, lines: list[tuple[int, Any]],
+                 along: Along | None = None) -> ImportResult:
+    """Append ``lines`` (line, recorded event), read by ``reader`` (whose header is the stored game's), to the game
+    whose whole stored ``history`` (every event, in order) the caller has just read: the lines decided after it and
+    written in one transaction, as an import that extends the log writes them, without reading the history again.
+
+    When another writer stored an event of the game since ``history`` was read, the write collides on the event
+    version and is rolled back: the result is a ``conflict`` (nothing stored). ``along`` folds the events written
+    in the same transaction; when it fails, the lines are written without it. Raises
+    :class:`~projections.store.errors.StoreBusy` when another writer held the store's lock past its lock timeout.
+    """
+    def write(folding: Along | None) -> ImportResult:
+        engine = reader.rules.engine.from_history(history)
+        return _append(store, reader, "entry", engine, len(history), iter(lines), None, None, folding)
+
+    try:
+        with store_errors(store, "entry", reader.header.id):
+            try:
+                return write(along)
+            except AlongsideFailed:
+                return write(None)
+    except LostRace as lost:
+        return lost.result

@@ -25,7 +25,7 @@ from gamelog.domain.events import Correction, FindingRaised
 from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
-from gamelog.projections.importing.importer import Outcome, import_log
+from gamelog.projections.importing.importer import Outcome, append_lines, import_log
 from gamelog.projections.reports.documents import Finding, InputErrorEntry
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.entries import EntryResult, render_entry_text
@@ -115,32 +115,38 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
     and the store's errors (``StoreBusy``...).
     """
-    lines = stored_lines(store, game_id)
+    source = StoredGame(store, game_id, "")
+    rules = GAMES[source.game]
+    history = list(source.history())  # read once: what is decided, what the write extends, and its length
+    recorded = {e.line: e.event for e in history if type(e) is rules.engine.LINE_RECORDED}
+    lines = max(recorded)
     if after is not None and after > lines:
         raise BadInput(f"the game {game_id!r} has {lines} lines; an entry cannot be made after line {after}")
     if after is not None and after < lines:
         return EntryResult(appended=False, lines=lines, moved=True)
-    recorded = list(recorded_lines(store, game_id))
-    header_line, header = recorded[0]
+    header = history[0].event
+    header_line = history[0].line
     wanted = ([_encode(Correction(voids=replaces, reason=f"replaced by line {lines + 2}"))] if replaces is not None
               else []) + [entry.strip()]
-    reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1) + b"\n".join(wanted) + b"\n")
+    reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1)
+                       + b"\n".join(wanted) + b"\n")
     new = list(reader.events())
     if reader.errors or len(new) != len(wanted):
         return EntryResult(appended=False, lines=lines, errors=[
             InputErrorEntry(line=e.line, path=e.path, message=e.message)
             for e in reader.errors or [InputError(lines + 1, "not one entry")]])
     if seat is not None:
-        _check_seat(seat, new, dict(recorded))
-    engine = GAMES[header.game].engine.from_history(StoredGame(store, game_id, "").history())
+        _check_seat(seat, new, recorded)
+    engine = rules.engine.from_history(history)
     findings = [_finding(event) for line, event in new for event in engine.record(line, event)
                 if isinstance(event, FindingRaised) and not event.open_at_end]
     texts = {f.rule: rule(f.rule).text for f in findings}
     if any(f.severity == VIOLATION for f in findings) and not anyway:
         return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
-    log = b"".join(line + b"\n" for line in log_lines([*recorded, *new]))
-    result = _stored(store, log)
-    if result.outcome is not Outcome.IMPORTED or result.last_line != new[-1][0]:
+    # The views fold the entry's events in its own transaction when they are up to date; else the next reader of
+    # the views catches them up (``StoredGame.views``).
+    result = append_lines(store, history, reader, new, along=ViewKeeper(store).alongside)
+    if result.outcome is not Outcome.IMPORTED:
         return EntryResult(appended=False, lines=stored_lines(store, game_id), moved=True)
     return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
 

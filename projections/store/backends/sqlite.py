@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 import weakref
 from contextlib import closing, contextmanager
@@ -23,7 +24,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from urllib.parse import quote
 from uuid import UUID
 
-from eventsourcing.persistence import DatabaseError, OperationalError
+from eventsourcing.persistence import ConnectionUnavailableError, DatabaseError, OperationalError
 from eventsourcing.sqlite import (
     SQLiteConnection,
     SQLiteConnectionPool,
@@ -64,8 +65,32 @@ class DurablePool(SQLiteConnectionPool):
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self._durable: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+        # Threads of this process wanting the writer queue here, not in the pool: the pool's queue is one for all
+        # connections, so a thread waiting there for the writer would keep the writer's own thread, inside its
+        # transaction, from a reader (the catalog, the views), each waiting for the other until the timeout. Who
+        # wins between two writers is still the store's to say (the second collides on the event version).
+        self._writers = threading.Lock()
 
     def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
+        if is_writer is True:
+            if not self._writers.acquire(timeout=self.pool_timeout if timeout is None else timeout):
+                raise ConnectionUnavailableError("Timed out waiting for return of writer")
+            try:
+                return self._durable_connection(timeout, is_writer)
+            except BaseException:
+                self._writers.release()
+                raise
+        return self._durable_connection(timeout, is_writer)
+
+    def put_connection(self, conn: SQLiteConnection) -> None:
+        writer = conn.is_writer is True
+        try:
+            super().put_connection(conn)
+        finally:
+            if writer:
+                self._writers.release()
+
+    def _durable_connection(self, timeout: float | None, is_writer: bool | None) -> SQLiteConnection:
         connection = super().get_connection(timeout, is_writer=is_writer)
         if connection not in self._durable:
             try:
@@ -75,7 +100,7 @@ class DurablePool(SQLiteConnectionPool):
                 if got != _SYNCHRONOUS_CODES[SYNCHRONOUS]:
                     raise StoreError(f"SQLite refused PRAGMA synchronous={SYNCHRONOUS} (it reports {got})")
             except BaseException:
-                self.put_connection(connection)
+                SQLiteConnectionPool.put_connection(self, connection)  # the writer's place is given back by the caller
                 raise
             self._durable.add(connection)
         return connection
