@@ -10,7 +10,7 @@ import io
 import os
 import sys
 from contextlib import contextmanager
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterator, TextIO
 
 import msgspec
 
@@ -54,15 +54,18 @@ def open_input(path: str) -> BinaryIO:
 
 
 @contextmanager
-def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = None
+def opened_source(source: str | os.PathLike[str] | BinaryIO | TextIO, name: str | None = None
                   ) -> Iterator[tuple[BinaryIO, str, str | None]]:
     """(a binary handle, the name messages give it, its path or None) for a path (``-``: standard input) or an
-    open binary handle, which stays the caller's to close. ``name`` overrides the name (by default the path, or
+    open handle, which stays the caller's to close: a binary one read as it is, a text one read whole and encoded
+    as UTF-8. ``name`` overrides the name (by default the path, or
     the handle's ``name``). Raises :class:`~.errors.BadInput` for a file that cannot be opened or read."""
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
     name = name or (input_name(path) if path is not None else None) or getattr(source, "name", None) or "<log>"
     try:
-        if path is None:
+        if isinstance(source, io.TextIOBase):  # the reader counts lines in bytes, as a log file holds them
+            yield io.BytesIO(source.read().encode("utf-8")), name, None
+        elif path is None:
             yield source, name, None  # type: ignore[misc]
         else:
             with open_input(path) as handle:

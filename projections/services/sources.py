@@ -13,7 +13,7 @@ import os
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from gamelog.domain.engine import GameState
 from gamelog.domain.errors import InputError, LogInvalid
@@ -286,9 +286,9 @@ def reading_views(source: Source) -> Iterator[None]:
         raise
 
 
-def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
+def read_log_file(source: str | os.PathLike[str] | BinaryIO | TextIO, name: str | None = None, *,
                   on_error: str = "raise") -> LogFile:
-    """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages;
+    """Read and decide a log in memory: a file path, or an open handle, binary or text (``name`` names it in messages;
     by default the path, or the handle's ``name``).
 
     ``on_error`` says what an input error does: ``"raise"`` (the CLI's way) reads the whole log, then raises
