@@ -8,7 +8,7 @@ from gamelog.auditing import audit as audit_of, what_if_output
 from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION
 from gamelog.cli.options import RegistryChoice, as_option, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import stdout_style, terminal_progress, text_width
 from gamelog.projections.reports.registry import Layout, audit_formats
 
 
@@ -43,14 +43,15 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, as_play
       gamelog audit my-game-id --without 12,40
       gamelog audit game.jsonl --as Ann
     """
-    layout = Layout(width=text_width())
+    layout = Layout(stdout_style(), text_width())  # each finding in its severity's colour, as report shows it
     if without_ is not None:
         with what_if_output(game, store, _lines(without_), player=player, fmt=fmt, layout=layout,
-                            as_player=as_player) as answer:
+                            as_player=as_player, progress=terminal_progress()) as answer:
             write_pieces(answer.pieces)  # as it is read: a standings change, a finding at a time
             violations = answer.violations
     else:
-        with audit_of(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player) as audited:
+        with audit_of(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                      progress=terminal_progress()) as audited:
             write_pieces(audited.pieces)  # as it is read: a finding, a correction, a score entry at a time
             violations = audited.violations
     raise SystemExit(EXIT_VIOLATION if violations else EXIT_OK)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.options import as_option, store_option
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import terminal_progress, text_width
 from gamelog.projections.reports.replay import render_replay_json, render_replay_text
 from gamelog.replaying import replay as replay_of
 
@@ -34,5 +34,6 @@ def replay(game: str, line: int | None, turn: int | None, round_: int | None, fm
     """
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")
-    document = replay_of(game, store, line=line, turn=turn, round=round_, as_player=as_player)
+    document = replay_of(game, store, line=line, turn=turn, round=round_, as_player=as_player,
+                         progress=terminal_progress())
     click.echo(render_replay_json(document) if fmt == "json" else render_replay_text(document, text_width()))

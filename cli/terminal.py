@@ -12,11 +12,11 @@ import os
 import shutil
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, ContextManager, Iterator
 
 import click
 
-from gamelog.projections.reports.terminal import WIDTH
+from gamelog.projections.reports.terminal import WIDTH, Style, plain
 
 BAR_TEMPLATE = "%(label)s  [%(bar)s]  %(info)s"
 INFO = len("100%")
@@ -63,6 +63,11 @@ def styled() -> bool:
     return _stdout_is_terminal() if color is None else color
 
 
+def stdout_style() -> Style:
+    """How to style a line printed on stdout: ``click.style`` when :func:`styled`, else :func:`plain`."""
+    return click.style if styled() else plain
+
+
 def text_width() -> int:
     """The width to wrap text to: ``COLUMNS``, else the terminal's, else 80."""
     return shutil.get_terminal_size((WIDTH, 24)).columns
@@ -88,6 +93,12 @@ def fit(label: str, columns: int) -> tuple[str, int] | None:
     if len(label) > keep:
         label = "…" + label[len(label) - keep + 1:] if keep > 1 else ""
     return label, bar
+
+
+def terminal_progress() -> Callable[[int, str], ContextManager[Callable[[int], None] | None]] | None:
+    """:func:`progress` for a service to show its long steps with, when stderr is a terminal; else None (nothing
+    is shown, nothing counted for it)."""
+    return progress if sys.stderr.isatty() else None
 
 
 @contextmanager

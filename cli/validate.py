@@ -6,6 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
 from gamelog.cli.options import max_errors_option
+from gamelog.cli.terminal import stdout_style
 from gamelog.domain.engine import VIOLATION
 from gamelog.projections.reports.validation import error_lines, finding_lines, validation_json_pieces
 from gamelog.validating import validate_each
@@ -30,6 +31,7 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
       cat game.jsonl | gamelog validate -
     """
     malformed = violated = False
+    style = stdout_style()  # each finding in its severity's colour, as report shows it
 
     def checked():  # each log's check as it is read, what it adds up to noted on the way
         nonlocal malformed, violated
@@ -45,7 +47,7 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
         for check in checked():
             for line in capped(error_lines(check), max_errors):
                 click.echo(line, err=True)
-            for line in finding_lines(check):
+            for line in finding_lines(check, style):
                 click.echo(line)
     if malformed:
         raise SystemExit(EXIT_INPUT)

@@ -6,6 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
 from gamelog.cli.options import store_option
+from gamelog.cli.terminal import terminal_progress
 from gamelog.projections.reports.documents import Verification
 from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.verification import (render_log_match_json, render_log_match_text,
@@ -41,7 +42,7 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, st
         match = match_log(store, game, against)
         click.echo(render_log_match_json(match) if fmt == "json" else render_log_match_text(match))
         raise SystemExit(EXIT_OK if match.matches else EXIT_VIOLATION)
-    verified = verify_of(store, game, fingerprint)
+    verified = verify_of(store, game, fingerprint, progress=terminal_progress())  # a bar on a terminal only
     document = verified.document
     if fmt == "json":
         click.echo(render_verification_json(document))

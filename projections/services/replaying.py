@@ -9,20 +9,21 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.replay import PointNotReached, state_at
 
 from .errors import NotPlayedInRounds, PointNotInGame
+from .progress import Progress
 from .secrecy import redaction_at
 from .sources import Source, open_game
 
 
 def replay(game: str, store: str, *, line: int | None = None, turn: int | None = None,
-           round: int | None = None, as_player: str | None = None) -> Replay:
+           round: int | None = None, as_player: str | None = None, progress: Progress | None = None) -> Replay:
     """The replay document of GAME (a log file, or a stored game's id in ``store``) at one point, at most one of
     ``line``, ``turn`` and ``round`` given (the end when none is); with ``as_player``, what that player may know
-    there (``secrecy``: others' secrets hidden).
+    there (``secrecy``: others' secrets hidden). ``progress``, given, shows a large log being read.
 
     Raises what :func:`state_of` raises, :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
     """
-    with open_game(game, store) as source:
+    with open_game(game, store, progress) as source:
         return state_of(source, line=line, turn=turn, round=round, as_player=as_player)
 
 

@@ -10,6 +10,7 @@ game would have it.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -28,16 +29,18 @@ from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
 from .inputs import input_name, open_input
+from .progress import PROGRESS_FROM_LINES, Advance, Progress, by_line, over_lines
 from .sources import is_log_file, opened_game_store, read_log_file
 
 
-def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
+def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None,
+                advance: Advance | None = None) -> Verdict:
     """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived
     (the catalog row's derived columns, and the views up to their tracking position); and the rows of the
     catalog, the views and their tracking table that belong to no stored game (:func:`orphan_rows`).
 
-    ``fingerprint`` may be the short form (its first hex digits). Raises
-    ``KeyError`` when neither events nor a catalog row of the game exist.
+    ``fingerprint`` may be the short form (its first hex digits). ``advance``, given, is told the line the
+    views' derivation has reached. Raises ``KeyError`` when neither events nor a catalog row of the game exist.
     """
     verdict = verify_chain(store, game_id, fingerprint)
     if verdict.versions:
@@ -46,27 +49,36 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
                 read_every_event(store, game_id)
             else:
                 verdict.problems.extend(compare_catalog(store, verdict))
-                verdict.problems.extend(_views(store, game_id, verdict.positions))
+                verdict.problems.extend(_views(store, game_id, verdict.positions, advance))
                 verdict.problems.extend(orphan_rows(store, game_id))
     return verdict
 
 
-def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Verification:
+def verify_stored(store: str, game: str, fingerprint: str | None = None,
+                  progress: Progress | None = None) -> Verification:
     """The verification document of the stored game ``game`` in the store at ``store`` (which must exist).
 
-    Raises :class:`~.errors.GameNotFound` and the store's errors.
+    ``progress``, given, shows the verification of a game of :data:`~.progress.PROGRESS_FROM_LINES` lines or more
+    from its start (over the game's lines, as its views are derived again). Raises
+    :class:`~.errors.GameNotFound` and the store's errors.
     """
     with opened_game_store(store, must_exist=True) as opened:
+        summary = opened.summary(game)
+        length = summary.last_line if summary is not None and progress is not None else 0
+        shown = progress(length, f"verifying {game}") if length >= PROGRESS_FROM_LINES else nullcontext()
         try:
-            return verification(verify_game(opened, game, fingerprint))
+            with shown as advance:
+                return verification(verify_game(opened, game, fingerprint, advance))
         except KeyError:
             raise GameNotFound(f"no stored game named {game!r} (in {store})") from None
 
 
-def verify_log_file(path: str, fingerprint: str | None = None) -> Verification:
+def verify_log_file(path: str, fingerprint: str | None = None, progress: Progress | None = None) -> Verification:
     """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint``
-    (which may be short) differs. Raises :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
-    log = read_log_file(path)
+    (which may be short) differs. ``progress``, given, shows a large log being read. Raises
+    :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
+    with over_lines(progress, path, "reading") as advance:
+        log = read_log_file(path, advance=advance)
     head = log.fingerprint()
     problems = []
     if fingerprint is not None and not head.startswith(fingerprint.lower()):
@@ -84,12 +96,13 @@ class Verified:
     log_file: str | None = None
 
 
-def verify(store: str, game: str, fingerprint: str | None = None) -> Verified:
+def verify(store: str, game: str, fingerprint: str | None = None, progress: Progress | None = None) -> Verified:
     """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`); a stored game's id, its chain,
-    catalog and views (:func:`verify_stored`). Raises what those raise."""
+    catalog and views (:func:`verify_stored`), ``progress`` showing either from its start. Raises what those
+    raise."""
     if is_log_file(game):
-        return Verified(verify_log_file(game, fingerprint), input_name(game))
-    return Verified(verify_stored(store, game, fingerprint))
+        return Verified(verify_log_file(game, fingerprint, progress), input_name(game))
+    return Verified(verify_stored(store, game, fingerprint, progress))
 
 
 def match_log(store: str, path: str, against: str) -> LogMatch:
@@ -102,7 +115,7 @@ def match_log(store: str, path: str, against: str) -> LogMatch:
             return log_match(input_name(path), against, compare_log(opened, handle, against))
 
 
-def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBreak]:
+def _views(store: GameStore, game_id: str, positions: Positions, advance: Advance | None = None) -> list[ChainBreak]:
     """What differs between the views as kept and as derived again from the events.
 
     The views are compared as they should be at their tracking position: a
@@ -124,7 +137,8 @@ def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBr
         said = f"{TABLE}: {earlier(keeper.derivation())}; any command that reads the views derives them again, as " \
                "`gamelog projections rebuild` does"
         return problems + [ChainBreak(0, "derived", said, TABLE)]
-    with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
+    folded = by_line(_folded(store, game_id, positions, status.position), advance)
+    with keeper.connection() as kept, derived_views(folded) as mine:
         views = compare_views(kept, mine, game_id, uid)
         if views and not every_folded:
             # Views holding more than their position says: compare with every event folded.
