@@ -1,6 +1,6 @@
 """The example logs shipped with gamelog (the repository's ``examples/``), for the docs' examples and a first try.
 
-``gamelog.examples.path("merchant-of-venus/seed-examples.jsonl")`` is the file's path wherever gamelog runs from: a
+``gamelog.examples.path("GAME/FILE.jsonl")`` is the file's path wherever gamelog runs from: a
 ``pip install`` carries the logs as package data (``gamelog/example_logs/``, pyproject.toml's ``package-data``); a
 checkout has them in its ``examples/`` folder. ``examples/README.md`` says what each one shows.
 """
@@ -29,7 +29,7 @@ def names() -> list[str]:
 
 
 def path(name: str) -> Path:
-    """The path of the example ``name`` (``merchant-of-venus/seed-examples.jsonl``: a game's folder and a file).
+    """The path of the example ``name`` (``GAME/FILE``: a game's folder and a file, as :func:`names` lists them).
 
     Raises FileNotFoundError naming the examples there are, for a name that is none of them.
     """

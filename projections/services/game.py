@@ -36,9 +36,9 @@ class Game:
     """One game's history, and every question gamelog answers about it.
 
     ``id`` is the header's ``id`` (the game's name in a store), ``kind`` the
-    kind of game, as the registry names it (the header's ``game``:
-    ``merchant-of-venus``), ``players`` the seating order. ``name`` is the
-    kind's old name: it still gives the kind, with a DeprecationWarning.
+    kind of game, as the registry names it (the header's ``game``),
+    ``players`` the seating order. ``name`` is the kind's old name: it still
+    gives the kind, with a DeprecationWarning.
     ``errors`` lists the input errors of a log read with ``strict=False``
     (each ``describe(filename)`` reads ``FILE:LINE: ...``): the game is then
     what the valid lines make, and ``gamelog import`` would store none of it.
