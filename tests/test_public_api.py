@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -148,3 +149,12 @@ print(result.attempted, result.failed)
     attempted, failed = map(int, _python(code, tmp_path, {"PYTHONPATH": str(target)}).split()[-2:])
     assert attempted >= 60 and failed == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.sqlite"]
+
+
+def test_the_readmes_python_example_runs_from_an_empty_folder_with_gamelog_installed(installed, tmp_path):
+    _, target = installed
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+    said = _python(example, tmp_path, {"PYTHONPATH": str(target)})
+    assert said.split() == ["1992", "Human"]  # what the example's comment says it prints
+    assert list(tmp_path.iterdir()) == []
