@@ -6,7 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
 from gamelog.cli.options import max_errors_option
-from gamelog.cli.terminal import stdout_style
+from gamelog.cli.terminal import stdout_style, terminal_progress
 from gamelog.domain.engine import VIOLATION
 from gamelog.projections.reports.validation import error_lines, finding_lines, validation_json_pieces
 from gamelog.validating import validate_each
@@ -35,7 +35,7 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int) -> None:
 
     def checked():  # each log's check as it is read, what it adds up to noted on the way
         nonlocal malformed, violated
-        for check in validate_each(logs):
+        for check in validate_each(logs, terminal_progress()):  # a bar for a large log, on a terminal only
             malformed, violated = malformed or bool(check.errors), violated or bool(check.counts[VIOLATION])
             yield check
 

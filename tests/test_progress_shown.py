@@ -70,12 +70,14 @@ def _bars(said: str) -> list[str]:
     (["replay", TI, "--turn", "3"], ["reading"]),
     (["verify", TI], ["reading"]),
     (["report", TI, "-o", "report.txt"], ["reading", "reporting"]),
+    (["validate", TI], ["checking"]),
+    (["validate", "--format", "json", TI, TI], ["checking"]),
 ])
 def test_a_long_command_on_a_terminal_shows_each_step_from_its_start(arguments, bars, tmp_path):
     code, out, said = _run(arguments, tmp_path, terminal=True)
     assert code in (0, 1), said
     shown = _bars(said)
-    assert [label.split()[0] for label in dict.fromkeys(shown)] == bars, said
+    assert list(dict.fromkeys(label.split()[0] for label in shown)) == bars, said
     assert all(TI in label or "ti4-complete-4p" in label or "complete-4p.jsonl" in label for label in shown)
     assert "%" not in out  # the bars go to stderr, never into what the command prints
     _, piped_out, piped = _run(arguments, tmp_path, terminal=False)

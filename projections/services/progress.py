@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Any, Callable, ContextManager, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, ContextManager, Iterable, Iterator
 
 from .inputs import STDIN
 
@@ -58,6 +58,36 @@ def over_lines(progress: Progress | None, path: str, label: str) -> Iterator[Adv
         return
     with progress(count_lines(path), f"{label} {path}") as advance:
         yield advance
+
+
+class LinesRead:
+    """A binary handle read as a log reader reads it (``readlines`` a chunk at a time), ``advance`` told how many
+    lines have been read after each chunk: progress over a log without changing what reads it."""
+
+    def __init__(self, handle: BinaryIO, advance: Advance):
+        self._handle, self._advance, self._read = handle, advance, 0
+
+    def readlines(self, hint: int = -1) -> list[bytes]:
+        lines = self._handle.readlines(hint)
+        self._read += len(lines)
+        self._advance(self._read)
+        return lines
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._handle)
+
+    def __enter__(self) -> LinesRead:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._handle.close()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self._read = 0  # read again from the start: counted again
+        return self._handle.seek(offset, whence)
+
+    def __getattr__(self, name: str) -> Any:  # seekable, tell, close, name: the handle's own
+        return getattr(self._handle, name)
 
 
 def by_line(events: Iterable[Any], advance: Advance | None) -> Iterator[Any]:

@@ -13,6 +13,7 @@ from gamelog.projections.reports.documents import FileCheck
 from gamelog.projections.reports.validation import CheckedLog, check_file, check_log
 
 from .inputs import STDIN, export_hint, input_name, open_input
+from .progress import LinesRead, Progress, over_lines
 
 
 @dataclass(frozen=True)
@@ -39,15 +40,26 @@ def validate(paths: Iterable[str]) -> Validated:
                               path) for path in paths])
 
 
-def validate_each(paths: Iterable[str]) -> Iterator[CheckedLog]:
+def validate_each(paths: Iterable[str], progress: Progress | None = None) -> Iterator[CheckedLog]:
     """Each log read and decided in turn, its findings spooled (:func:`validate` in bounded memory, however many
     findings): a caller reads each log's findings, then asks for the next, which closes the one before.
-    Raises nothing for a log that cannot be read: that is its one error."""
+    ``progress``, given, shows a large log being checked. Raises nothing for a log that cannot be read: that is
+    its one error."""
     for path in paths:
-        checked = check_log(input_name(path), open_input(path)) if path == STDIN else check_log(path)
+        checked = check_log(input_name(path), open_input(path)) if path == STDIN else _checked(path, progress)
         with checked:
             checked.errors = _hinted_errors(checked.errors, path)
             yield checked
+
+
+def _checked(path: str, progress: Progress | None) -> CheckedLog:
+    """The log file at ``path`` read and decided, ``progress`` showing it when it is large."""
+    with over_lines(progress, path, "checking") as advance:
+        try:
+            handle = None if advance is None else open_input(path)
+        except OSError:
+            handle = None  # check_log says why it cannot be read
+        return check_log(path, None if handle is None else LinesRead(handle, advance))  # type: ignore[arg-type]
 
 
 def _hinted(check: FileCheck, path: str) -> FileCheck:
