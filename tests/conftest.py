@@ -30,6 +30,7 @@ SLOW = {
     "test_projections.py": "generated histories folded and rebuilt",
     "test_packaging.py": "builds the wheel",
     "test_public_api.py": "builds the wheel and runs the Python API page from it",
+    "test_progress_shown.py": "runs each long command in a child on a pseudo-terminal",
     "test_stats_real.py": "the real exports of ../shared",
     "test_ti_assistant_real.py": "the real exports of ../shared",
 }
