@@ -29,12 +29,12 @@ SLOW = {
     "test_correction_properties.py": "generated corrections, each game decided again",
     "test_projections.py": "generated histories folded and rebuilt",
     "test_packaging.py": "builds the wheel",
-    "test_public_api.py": "builds the wheel and runs the Python API page from it",
     "test_progress_shown.py": "runs each long command in a child on a pseudo-terminal",
     "test_stats_real.py": "the real exports of ../shared",
     "test_ti_assistant_real.py": "the real exports of ../shared",
 }
-"""The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why."""
+"""The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
+in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

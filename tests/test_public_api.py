@@ -134,6 +134,7 @@ def installed(tmp_path_factory):
     return wheel, target
 
 
+@pytest.mark.slow  # the wheel is built
 def test_the_python_api_page_passes_as_a_doctest_from_an_empty_folder_with_gamelog_installed(installed, tmp_path):
     wheel, target = installed
     names = zipfile.ZipFile(wheel).namelist()
@@ -151,6 +152,7 @@ print(result.attempted, result.failed)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.sqlite"]
 
 
+@pytest.mark.slow  # the wheel is built
 def test_the_readmes_python_example_runs_from_an_empty_folder_with_gamelog_installed(installed, tmp_path):
     _, target = installed
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
