@@ -9,11 +9,12 @@ tests/benchmarks/ measure that, outside the test run). The slow files carry the 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 import tomllib
 
-from hypothesis import given, settings, strategies
+from hypothesis import settings
 
 from tests.conftest import ROOT, SLOW
 
@@ -25,10 +26,20 @@ def test_the_suite_loads_a_hypothesis_profile_without_a_deadline():
     assert settings.default.deadline is None
 
 
-@settings(max_examples=3)
-@given(strategies.integers())
-def test_a_tests_own_settings_keep_the_profiles_deadline(number):
-    assert settings.default.deadline is None and isinstance(number, int)
+def test_every_property_test_of_the_suite_runs_without_a_deadline():
+    """What each ``@given`` test runs with: its own ``@settings`` over the profile's (hypothesis keeps them on the
+    test as ``_hypothesis_internal_use_settings``)."""
+    checked = {}
+    for path in _test_files():
+        if "@given" not in path.read_text(encoding="utf-8"):
+            continue
+        module = importlib.import_module(f"tests.{path.stem}")
+        for name, test in vars(module).items():
+            used = getattr(test, "_hypothesis_internal_use_settings", None)
+            if used is not None and name.startswith("test_"):
+                checked[f"{path.stem}::{name}"] = used.deadline
+    assert len(checked) >= 10 and "test_properties::test_a_repeated_key_is_always_an_input_error" in checked
+    assert {name: deadline for name, deadline in checked.items() if deadline is not None} == {}
 
 
 def _reads_a_clock(node: ast.AST) -> bool:
