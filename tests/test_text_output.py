@@ -12,6 +12,7 @@ import re
 import io
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -260,7 +261,7 @@ def test_every_commands_text_fits_80_columns_for_every_example(tmp_path, monkeyp
                  ["audit", "ti4-complete-4p", "--without", "281", "--store", store],
                  ["reconcile", "ti4-complete-4p", "--declared", "examples/twilight-imperium-4/results.csv", "--store", store],
                  ["reconcile", "--declared", "examples/twilight-imperium-4/results.csv", "--store", store],
-                 *([name, "--help"] for name in main.commands)):
+                 *([name, "--help"] for name in main.list_commands(click.Context(main)))):
         result = CliRunner().invoke(main, args, env={"COLUMNS": "80"})
         outputs.append((args, result.stdout + result.stderr))
     for args, out in outputs:

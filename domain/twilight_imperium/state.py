@@ -399,7 +399,7 @@ class TwilightState(GameState):
                 secret_objectives_held=known("secret_objectives", list(p.secrets)),
                 controls_home_system=p.home_control,
                 vp_by_source=dict(p.vp_by_source),
-                **({} if p.color is None else {"color": p.color}),
+                color=p.color,
             )
             for name, p in self.by_player.items()
         }

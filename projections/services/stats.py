@@ -31,19 +31,30 @@ from .secrecy import player_named
 from .outputs import check_output
 from .reporting import report
 from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
+from .stores import Store
+
+StoreOrLocation = str | os.PathLike[str] | Store
+"""A store, as every function here takes it: its location (a SQLite file's path, a ``postgresql://`` URL) or an
+open :class:`~gamelog.Store`, whose location is read again (the figures' views are brought up to date there)."""
+
+
+def _location(store: StoreOrLocation) -> str:
+    return store.location if isinstance(store, Store) else os.fspath(store)
 
 __all__ = ["Filters", "StatsOutput", "explain", "game_reports", "stats", "stats_command", "stats_output",
            "stats_pieces", "stats_tables", "stats_traced"]
 
 
 @contextmanager
-def _views(store: str, arguments: Sequence[str], source_format: str | None) -> Iterator[tuple[Any, tuple[str, ...]]]:
+def _views(store: StoreOrLocation, arguments: Sequence[str], source_format: str | None
+           ) -> Iterator[tuple[Any, tuple[str, ...]]]:
     """A cursor on the statistics views, and the game ids the arguments name.
 
     Arguments that are files (logs, or exports with ``source_format``) are read
     in memory, and the views are theirs; otherwise the store's views, brought
     up to date, and every argument is a stored game's id.
     """
+    store = _location(store)
     files = [a for a in arguments if is_log_file(a)]
     for argument in arguments:
         if argument not in files:
@@ -124,14 +135,15 @@ def _check_viewer(cursor: Any, as_player: str | None) -> None:
     player_named(as_player, cursor.fetchall(), "the games counted")
 
 
-def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+def stats(store: StoreOrLocation, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
           source_format: str | None = None, as_player: str | None = None) -> Any:
     """The statistics document (a msgspec Struct, ``version: 1``) of the games chosen.
 
     ``arguments`` are stored games' ids (only those are counted), or logs (and,
     with ``source_format``, exports of that tool) read in memory, nothing
     stored. ``game`` is the kind of game (needed only when there are several);
-    ``filters`` choose among them. Raises :class:`~.errors.BadInput` (an
+    ``filters`` choose among them. ``store`` is a location or an open :class:`~gamelog.Store` (:data:`StoreOrLocation`).
+    Raises :class:`~.errors.BadInput` (an
     unknown game, several kinds and no ``game``, a file that cannot be read),
     ``LogInvalid``, ``StoreMissing`` and the store's errors (``StoreDamaged``
     when the statistics views do not hold every stored game: rebuild them). ``as_player``: what that player may
@@ -151,7 +163,7 @@ def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filt
 
 
 @contextmanager
-def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *, table: str | None = None,
+def stats_output(store: StoreOrLocation, arguments: Sequence[str] = (), fmt: str = "text", *, table: str | None = None,
                  layout: Layout = Layout(), output: str | None = None, game: str | None = None,
                  filters: Filters = Filters(), source_format: str | None = None,
                  as_player: str | None = None) -> Iterator[Iterable[str]]:
@@ -159,6 +171,7 @@ def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *
     for the ``with`` block: the views stay open while it is read, and a list as long as the games (a row a player
     and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
     raise."""
+    store = _location(store)
     with _views(store, arguments, source_format) as (cursor, ids):
         document = _document(cursor, ids, game, filters, as_player)
         yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
@@ -168,7 +181,7 @@ LISTED = 50
 """The most games the HTML page lists behind one figure (the rest: how many, and the ``--explain`` command)."""
 
 
-def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+def stats_traced(store: StoreOrLocation, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
                  source_format: str | None = None, as_player: str | None = None, reports: str = "stats-games",
                  listed: int = LISTED) -> Traced:
     """The statistics document of :func:`stats` with the lines behind each figure it links (``Statistics.links``):
@@ -200,13 +213,14 @@ def _command(kind: str, filters: Filters, arguments: Sequence[str], source_forma
     return " ".join(shlex.quote(word) for word in words)
 
 
-def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str | None = None,
+def game_reports(store: StoreOrLocation, arguments: Sequence[str], folder: str, *, game: str | None = None,
                  filters: Filters = Filters(), page: str | None = None) -> Iterator[tuple[str, str, Any]]:
     """The HTML report (``gamelog report``'s own service) of each stored game the statistics count (by id), for the
     caller to write: (id, the file in ``folder`` it goes to, a context manager giving its pieces); the page's links
     lead to those files. Raises :class:`~.errors.BadInput` for logs or exports named (import them first), when
     ``folder`` is a file, or when a report's file would replace the store or the page (``page``); and what
     :func:`stats` and ``report`` raise."""
+    store = _location(store)
     if any(is_log_file(a) for a in arguments):
         raise BadInput("the games' reports are written for stored games: import the logs first, or leave out "
                        "--write-reports")
@@ -221,7 +235,7 @@ def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str
         yield game_id, path, report(game_id, store, fmt="html", output=path)
 
 
-def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
+def explain(store: StoreOrLocation, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
             filters: Filters = Filters(), source_format: str | None = None,
             as_player: str | None = None) -> Explanation:
     """Each game and line behind ``figure`` (as the game's statistics name it: ``factions/FACTION/wins``...);
