@@ -20,11 +20,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from msgspec import UNSET
+
 import gamelog
 from gamelog.cli.main import main
+from gamelog.domain.secrets import Secrets
 from gamelog.domain.twilight_imperium import reference
 from gamelog.projections.reports.documents import encode
 from gamelog.projections.reports.redaction import PLACEHOLDER, Redaction
+from gamelog.projections.store.chain import GENESIS, event_hash, link
+from gamelog.projections.store.mapper import encoded
+from gamelog.projections.store.verify import SHORT, fingerprint_of
 from gamelog.projections.reports.registry import audit_formats, report_formats
 from tests.conftest import EXAMPLES, log_bytes
 
@@ -165,6 +171,126 @@ def test_a_redaction_replaces_names_in_any_case_longest_first_and_keeps_what_it_
     assert value == {"Fleet": ["x", ("Fleet", 1)], "Gather a Mighty Fleet": 2}
     nothing = Redaction()
     assert not nothing and nothing(value) is value
+
+
+def test_a_redaction_hides_a_value_that_is_the_secret_and_a_text_s_whole_words_of_its_spellings_only():
+    """Issue 33: by what a value is, not by its letters. ``pe`` is Prove Endurance's alias."""
+    hidden = Redaction(Secrets(frozenset({"Prove Endurance", "pe"}), reference.key),
+                       kept=["twilight-imperium-4", "pe-2024", "Pe"])
+    assert [hidden.text(value) for value in ("pe", "PE", "P.E.", "the Prove Endurance", "prove-endurance")] == [
+        PLACEHOLDER, PLACEHOLDER, PLACEHOLDER, f"the {PLACEHOLDER}", PLACEHOLDER]
+    assert hidden.text("Cy: pe, Prove\n  Endurance!") == f"Cy: {PLACEHOLDER}, {PLACEHOLDER}!"  # a wrapped line too
+    # Never inside another word, an id or a game name; a player named "Pe" is that player, as written.
+    for value in ("twilight-imperium-4", "pe-2024", "Pete", "imperium", "type", "Pe"):
+        assert hidden.text(value) == value
+    assert hidden.text("Pe drew pe in twilight-imperium-4 (pe-2024)") == (
+        f"Pe drew {PLACEHOLDER} in twilight-imperium-4 (pe-2024)")
+
+
+# -- Issue 33's reproducers -------------------------------------------------------------------
+
+SHOWN_COMMANDS = ([["report", "--format", fmt] for fmt in report_formats()]
+                  + [["audit", "--format", fmt] for fmt in audit_formats()]
+                  + [["audit", "--without", "81", "--format", fmt] for fmt in audit_formats()]
+                  + [["replay", "--format", fmt] for fmt in ("text", "json")]
+                  + [["replay", "--line", "100", "--format", fmt] for fmt in ("text", "json")])
+
+
+def guessed_fingerprints(game_id: str, history) -> dict[str, str]:
+    """What an adversary computes from a view's history (``Game.history()``): the chain head (docs/secrets.md,
+    ``projections.store.chain``) with each of the 40 secret objectives put in place of every placeholder."""
+    encoded_history = [encoded(event) for event in history]
+    guesses = {}
+    for card in {card.name for card in reference.objectives().values() if card.kind == "secret"}:
+        head = GENESIS
+        for topic, payload in encoded_history:
+            head = link(head, event_hash(topic, payload.replace(PLACEHOLDER.encode(), card.encode())))
+        guesses[card] = head.hex()
+    return guesses
+
+
+def test_no_value_a_view_shows_confirms_a_guess_of_the_secret_it_hides(tmp_path):
+    """The fingerprint oracle: Ann's view hides Cy's Mine Rare Metals (drawn on line 265, never scored). Put each
+    secret in place of [hidden] in her view's history and recompute the chain: the right guess gives the game's
+    fingerprint, which is why no view that hides anything shows it; no guess gives any value her view shows."""
+    game, ann = gamelog.read_log(TI4), gamelog.read_log(TI4).as_player("Ann")
+    guesses = guessed_fingerprints(game.id, ann.history())
+    assert guesses["Mine Rare Metals"] == game.audit().fingerprint  # the oracle the old view was
+    audit = ann.audit()
+    assert audit.fingerprint is UNSET and audit.view_fingerprint == fingerprint_of(game.id, ann.history())
+    assert audit.view_fingerprint not in guesses.values()
+    store = str(tmp_path / "s.sqlite")
+    assert run("import", str(TI4), "--store", store)[0] == 0
+    outputs = [run(args[0], str(TI4), *args[1:], "--as", "Ann")[1] for args in SHOWN_COMMANDS]
+    outputs += [run(args[0], "ti4-complete-4p", *args[1:], "--as", "Ann", "--store", store)[1]
+                for args in SHOWN_COMMANDS[:len(report_formats()) + len(audit_formats())]]
+    outputs += [run("--store", store, "stats", "--format", fmt, "--as", "Ann")[1]
+                for fmt in ("text", "json", "csv", "markdown", "html")]
+    outputs += [encode(answer) for answer in (audit, ann.report(), ann.end(), ann.what_if([81]))]
+    for output in outputs:
+        assert not [card for card, head in guesses.items() if head[:SHORT] in output.lower()], output[:200]
+    # What the audit shows in its place, named so, in every format; the full view and verify keep the real one.
+    assert f'"view_fingerprint": "{audit.view_fingerprint}"' in run("audit", str(TI4), "--format", "json", "--as", "Ann")[1]
+    text = " ".join(run("audit", str(TI4), "--as", "Ann")[1].split())  # as wrapped to the width
+    assert f"(view fingerprint {audit.view_fingerprint[:SHORT]})" in text
+    assert f"View fingerprint: `{audit.view_fingerprint}`" in run("audit", str(TI4), "--format", "markdown",
+                                                                  "--as", "Ann")[1]
+    real = game.audit().fingerprint
+    assert f'"fingerprint": "{real}"' in run("audit", str(TI4), "--format", "json")[1]
+    assert real[:SHORT] in run("verify", "ti4-complete-4p", "--store", store)[1]
+    # Cy holds the only unscored secret: nothing is hidden from Cy, whose view is the full one, fingerprint and all.
+    assert run("audit", str(TI4), "--format", "json", "--as", "Cy") == run("audit", str(TI4), "--format", "json")
+
+
+def by_spelling(tmp_path: Path, spelling: str) -> Path:
+    """The first 8 lines of complete-4p.jsonl, Cy drawing Prove Endurance as ``spelling``, and a note."""
+    path = tmp_path / f"drawn-{len(list(tmp_path.iterdir()))}.jsonl"
+    lines = TI4.read_text(encoding="utf-8").splitlines()[:8]
+    lines += [json.dumps({"type": "secret_objective_drawn", "player": "Cy", "objective": spelling}),
+              json.dumps({"type": "note", "player": "Cy", "text": "pe, or Prove Endurance: type it in"}),
+              json.dumps({"type": "round_started", "round": 1})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_secret_drawn_by_its_alias_gives_the_view_it_gives_drawn_by_its_name(tmp_path):
+    """Issue 33: ``"objective": "pe"`` made every text lose the letters "pe" (``twilight-im[hidden]rium-4``) and the
+    report and the JSON audit exit 70. The line names the card by its printed name once read."""
+    by_name = by_spelling(tmp_path, "Prove Endurance")
+    commands = [["report", "--format", fmt] for fmt in report_formats()] + [
+        ["audit", "--format", fmt] for fmt in audit_formats()] + [["replay", "--format", "json"]]
+    expected = {tuple(args): run(args[0], str(by_name), *args[1:], "--as", "Ann") for args in commands}
+    assert all(code in (0, 1) for code, _ in expected.values())  # 1: Cy's second secret in setup is a violation
+    for spelling in ("pe", "PE", "prove endurance", "Prove-Endurance"):
+        drawn = by_spelling(tmp_path, spelling)
+        for args in commands:
+            code, seen = run(args[0], str(drawn), *args[1:], "--as", "Ann")
+            assert (code, seen.replace(drawn.name, by_name.name)) == expected[tuple(args)], (spelling, args)
+            assert "twilight-imperium-4" in seen, (spelling, args)
+            if args[0] == "report" and "csv" not in args:  # the CSV lists changes and findings, not notes
+                assert "type it in" in seen, (spelling, args)
+        assert gamelog.read_log(drawn).end().players["Cy"].secret_objectives_held == ["Forge an Alliance",
+                                                                               "Prove Endurance"]
+    code, seen = run("audit", str(by_name), "--format", "json", "--as", "Ann")
+    assert json.loads(seen)["game"] == "twilight-imperium-4"
+    (note,) = [line for period in gamelog.read_log(by_name).as_player("Ann").report().periods
+               for line in period.lines if line.type == "note"]
+    assert note.text == f"note: {PLACEHOLDER}, or {PLACEHOLDER}: type it in"
+
+
+def test_every_secret_drawn_by_its_alias_is_seen_as_drawn_by_its_name(tmp_path):
+    """No alias over-redacts: Ann's audit and report of a log in which Cy draws a card by its alias are those of
+    the log that draws it by its name, for each of the 40 secret objectives."""
+    cards = sorted({card for card in reference.objectives().values() if card.kind == "secret"}, key=lambda c: c.name)
+    assert len(cards) == 40
+    for card in cards:
+        views = []
+        for spelling in (card.name, card.alias):
+            ann = gamelog.read_log(by_spelling(tmp_path, spelling)).as_player("Ann")
+            views.append((encode(ann.audit()), encode(ann.report()), encode(ann.end())))
+        assert views[0] == views[1], card.name
+        if card.name != "Become the Gatekeeper":  # Ann's own: she holds it too, and sees it
+            assert not contains("".join(views[0]), card.name), card.name
 
 
 # -- The property: generated games ---------------------------------------------------------

@@ -15,7 +15,7 @@ from msgspec import UNSET
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.domain.replay_document import held
-from gamelog.projections.reports.documents import (Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode,
+from gamelog.projections.reports.documents import (Audit, Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode,
                                                    encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
@@ -58,8 +58,11 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
     head = parts.head
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
-                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint),
-                          *([] if head.reconciliation is UNSET else [("reconciliation", head.reconciliation)]),
+                          ("scores", scores), ("corrections", parts.corrections()),
+                          *[(name, value) for name, value in (("fingerprint", head.fingerprint),
+                                                              ("view_fingerprint", head.view_fingerprint),
+                                                              ("reconciliation", head.reconciliation))
+                            if value is not UNSET],
                           ("version", head.version)]))
 
 
@@ -69,6 +72,14 @@ def _joined(lines: Iterable[str]) -> Iterator[str]:
     for line in lines:
         yield line if first else "\n" + line
         first = False
+
+
+def _fingerprint_named(audit: Audit) -> tuple[str, str]:
+    """(what the audit's fingerprint is called, the fingerprint): the game's, or in a player's view that hides
+    anything the view's own (docs/secrets.md)."""
+    if audit.fingerprint is UNSET:
+        return "view fingerprint", str(audit.view_fingerprint)
+    return "fingerprint", audit.fingerprint
 
 
 def audit_text_pieces(parts: AuditParts, width: int = WIDTH) -> Iterator[str]:
@@ -87,7 +98,8 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
     def say(text: str, indent: int | str = 0, hanging: int | None = None) -> Iterator[str]:
         return iter(wrap(clean(text), width, indent, hanging))
 
-    yield from say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
+    named, fingerprint = _fingerprint_named(audit)
+    yield from say(f"audit of {audit.game} {audit.id!r} ({named} {fingerprint[:SHORT]}): "
                    f"{severity_counts(parts.counts)}", hanging=2)
     for f in parts.findings():
         yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4)
@@ -118,7 +130,8 @@ def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
 
 def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
-    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
+    named, fingerprint = _fingerprint_named(audit)
+    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"{named.capitalize()}: `{fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     for f in parts.findings():
         moot = "" if f.moot_by is UNSET else f" (moot: {f.moot_why})"

@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import player_not_found, redaction
+from .secrecy import fingerprinted, player_not_found, redaction
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -107,11 +107,13 @@ class Game:
 
     def audit(self) -> Audit:
         """``audit --format json``'s document: every finding with its rule and line, how each player's score was
-        made, the corrections, the fingerprint."""
+        made, the corrections, the fingerprint (in a view that hides anything, the view's own instead:
+        ``view_fingerprint``, docs/secrets.md)."""
         with self._source.views() as cursor:
             audit = build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
             audit.reconciliation = declared_in(self._source, cursor) or UNSET
-            return self._view()(audit)
+            view = self._view()
+            return fingerprinted(view(audit), self._source, view)  # a view's own, where it hides anything
 
     @property
     def findings(self) -> list[AuditFinding]:

@@ -5,6 +5,10 @@ The game's plug-in decides which names that player may not see there (``domain.s
 gives. The point is the one the output shows: the state asked for (``replay``, :meth:`gamelog.Game.state`), else
 the end of the history (a report, an audit, a what-if, the HTML report's embedded states: a secret scored by the
 end is public in all of it). The stored history is never changed.
+
+A view shows no value computed over what it hides: where it hides anything, an audit's ``fingerprint`` (the chain
+head of the whole history, which a guess of the secret put in place of the placeholder would match) gives way to
+the view's own, ``view_fingerprint``: the chain head of the history as the view shows it (:func:`view_fingerprint`).
 """
 
 from __future__ import annotations
@@ -12,14 +16,19 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, Iterable
 
+import msgspec
+from msgspec import UNSET
+
 from gamelog.domain.replay import state_at
 from gamelog.domain.secrets import hidden_from
+from gamelog.projections.reports.documents import Audit
 from gamelog.projections.reports.redaction import Redaction
+from gamelog.projections.store.verify import fingerprint_of
 
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["player_not_found", "redaction", "redaction_at"]
+__all__ = ["fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint"]
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -33,7 +42,9 @@ def redaction_at(source: Source, player: str, state: Any) -> Redaction:
     players = list(state.header.players)
     if player not in players:
         raise player_not_found(state.header.id, players, player)
-    return Redaction(hidden_from(source.game, player, source.history(), state))
+    # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
+    kept = [state.header.id, source.game, *players]
+    return Redaction(hidden_from(source.game, player, source.history(), state), kept=kept)
 
 
 def redaction(source: Source, player: str) -> Redaction:
@@ -47,3 +58,19 @@ def redaction(source: Source, player: str) -> Redaction:
     if player not in players:  # before folding the game: an unknown player costs nothing
         raise player_not_found(header.event.id, players, player)
     return redaction_at(source, player, state_at(source.game, chain([header], events)))
+
+
+def view_fingerprint(source: Source, view: Redaction) -> str:
+    """The fingerprint of ``source``'s history as ``view`` shows it: the chain head (``verify``'s, over the same
+    encoding) of every event with what the view hides replaced, as ``Game.as_player(...).history()`` gives them.
+    It is computed over what the viewer sees, so it confirms no guess of what the view hides."""
+    return fingerprint_of(source.id, view.each(source.history()))
+
+
+def fingerprinted(audit: Audit, source: Source, view: Redaction) -> Audit:
+    """``audit``'s head (or whole document), already seen through ``view``, with the fingerprint a view may show:
+    the game's own when the view hides nothing (the view is then the full one), else none but the view's own
+    (``view_fingerprint``). ``audit`` itself is not changed."""
+    if not view:
+        return audit
+    return msgspec.structs.replace(audit, fingerprint=UNSET, view_fingerprint=view_fingerprint(source, view))
