@@ -26,11 +26,13 @@ import gamelog
 from gamelog.cli.main import main
 from gamelog.domain.secrets import Secrets
 from gamelog.domain.twilight_imperium import reference
-from gamelog.projections.reports.documents import encode
+from gamelog.domain.replay_document import StreamedRows
+from gamelog.projections.reports.documents import Finding, Result, Results, WhatIf, encode
 from gamelog.projections.reports.redaction import PLACEHOLDER, Redaction
 from gamelog.projections.store.chain import GENESIS, event_hash, link
 from gamelog.projections.store.mapper import encoded
 from gamelog.projections.store.verify import SHORT, fingerprint_of
+from gamelog.secrecy import what_if_view
 from gamelog.projections.reports.registry import audit_formats, report_formats
 from tests.conftest import EXAMPLES, log_bytes
 
@@ -186,6 +188,27 @@ def test_a_redaction_hides_a_value_that_is_the_secret_and_a_text_s_whole_words_o
         assert hidden.text(value) == value
     assert hidden.text("Pe drew pe in twilight-imperium-4 (pe-2024)") == (
         f"Pe drew {PLACEHOLDER} in twilight-imperium-4 (pe-2024)")
+
+
+def test_a_what_if_s_findings_alike_but_for_a_hidden_card_are_in_the_order_the_view_shows():
+    """Findings gone and new are listed by line, rule, severity and message: the full messages' order would tell
+    which of two hidden cards comes first in the alphabet. In the view, it is the order of what the view shows."""
+    result = Result(finished=False, winner=None, line=None, rule=None, reason=None)
+
+    def seen(cy: str, ann: str) -> list[list[Finding]]:
+        rows = sorted([Finding(line=4, rule="LRR 34.17", severity="violation", player="Bob", message=m)
+                       for m in (f"{cy} is held by Cy", f"{ann} is held by Ann")], key=lambda f: f.message)
+        diff = WhatIf(game="twilight-imperium-4", id="g", without=[2], score="vp",
+                      findings_gone=StreamedRows(lambda: iter(rows)), findings_new=list(rows), standings=[],
+                      result=Results(actual=result, what_if=result), winner_changes=False)
+        viewed = what_if_view(diff, Redaction(["Adapt New Strategies", "Mine Rare Metals"]))
+        assert [f.message for f in diff.findings_new] == [f.message for f in rows]  # the diff is not changed
+        return [list(viewed.findings_gone), viewed.findings_new]
+
+    shown = [f"{PLACEHOLDER} is held by Ann", f"{PLACEHOLDER} is held by Cy"]
+    assert [[f.message for f in findings] for findings in seen("Adapt New Strategies", "Mine Rare Metals")] == [
+        shown, shown]
+    assert seen("Adapt New Strategies", "Mine Rare Metals") == seen("Mine Rare Metals", "Adapt New Strategies")
 
 
 # -- Issue 33's reproducers -------------------------------------------------------------------

@@ -27,7 +27,7 @@ from gamelog.projections.views.keeper import derived_views
 
 from .errors import BadInput, PointNotInGame
 from .reconciling import declared_in
-from .secrecy import fingerprinted, player_not_found, redaction as player_view
+from .secrecy import fingerprinted, player_not_found, redaction as player_view, what_if_view
 from .sources import Source, open_game, reading_views
 
 
@@ -132,7 +132,7 @@ def _what_if(game: str, store: str, without: Iterable[int], player: str | None,
             raise player_not_found(source.id, parts.players, player)
         with compared_without(source, cursor, lines) as (diff, violations):
             if as_player is not None:
-                diff = player_view(source, as_player)(diff)
+                diff = what_if_view(diff, player_view(source, as_player))
             yield diff, violations
 
 

@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import fingerprinted, player_not_found, redaction
+from .secrecy import fingerprinted, player_not_found, redaction, what_if_view
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -138,7 +138,7 @@ class Game:
         Raises :class:`~gamelog.errors.PointNotInGame` for a line that holds no event.
         """
         with self._source.views() as cursor:
-            return self._view()(compare_without(self._source, cursor, without)[0])
+            return what_if_view(compare_without(self._source, cursor, without)[0], self._view())
 
     def reconcile(self, declared: str | os.PathLike[str] | None = None, *, columns: str | None = None) -> Reconciliation:
         """``reconcile --format json``'s document: the result the log (and the results table ``declared``, a CSV

@@ -8,27 +8,29 @@ end is public in all of it). The stored history is never changed.
 
 A view shows no value computed over what it hides: where it hides anything, an audit's ``fingerprint`` (the chain
 head of the whole history, which a guess of the secret put in place of the placeholder would match) gives way to
-the view's own, ``view_fingerprint``: the chain head of the history as the view shows it (:func:`view_fingerprint`).
+the view's own, ``view_fingerprint``: the chain head of the history as the view shows it (:func:`view_fingerprint`);
+and no list is in an order a hidden value makes (:func:`what_if_view`).
 """
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, groupby
 from typing import Any, Iterable
 
 import msgspec
 from msgspec import UNSET
 
 from gamelog.domain.replay import state_at
+from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.secrets import hidden_from
-from gamelog.projections.reports.documents import Audit
+from gamelog.projections.reports.documents import Audit, Finding, WhatIf
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.verify import fingerprint_of
 
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint"]
+__all__ = ["fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint", "what_if_view"]
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -74,3 +76,24 @@ def fingerprinted(audit: Audit, source: Source, view: Redaction) -> Audit:
     if not view:
         return audit
     return msgspec.structs.replace(audit, fingerprint=UNSET, view_fingerprint=view_fingerprint(source, view))
+
+
+def what_if_view(diff: WhatIf, view: Redaction) -> WhatIf:
+    """The what-if ``diff`` as the player of ``view`` may see it. Its findings gone and new are listed by line, rule,
+    severity and message: in a view that hides anything, findings alike but for their message are in the order of
+    the message as the view shows it, so that their order tells nothing of what the messages hide (two findings of
+    a line under one rule naming two hidden cards). ``diff`` itself is not changed."""
+    if not view:
+        return diff
+    seen = view(diff)
+    return msgspec.structs.replace(seen, findings_gone=_in_shown_order(seen.findings_gone),
+                                   findings_new=_in_shown_order(seen.findings_new))
+
+
+def _in_shown_order(findings: Iterable[Finding]) -> Any:
+    """``findings`` (in line, rule and severity order), each run alike in those sorted by what it shows; rows read
+    as they are written stay so (a run is one line's: a few findings are held at a time)."""
+    def ordered() -> Iterable[Finding]:
+        for _, alike in groupby(findings, key=lambda f: (f.line, f.rule, f.severity)):
+            yield from sorted(alike, key=lambda f: (f.message, f.player or ""))
+    return StreamedRows(ordered) if isinstance(findings, StreamedRows) else list(ordered())
