@@ -229,17 +229,20 @@ def _printed_objective(event: Recorded) -> None:
 
 class ObjectiveRevealed(Recorded, tag="objective_revealed"):
     objective: Name
-    __post_init__ = _printed_objective
     stage: Literal[1, 2]
+
+    __post_init__ = _printed_objective
 
 
 class SecretObjectiveDrawn(PlayerRecorded, tag="secret_objective_drawn"):
     objective: Name
+
     __post_init__ = _printed_objective
 
 
 class SecretObjectiveReturned(PlayerRecorded, tag="secret_objective_returned"):
     objective: Name
+
     __post_init__ = _printed_objective
 
 
