@@ -66,6 +66,8 @@ class Redaction:
         self._pattern = re.compile("|".join(map(_spelled, names)), re.IGNORECASE) if names else None
         self._fold = lru_cache(maxsize=1 << 14)(secrets.fold)  # a view's strings repeat (players, rules, cards)
         self._folded = frozenset(filter(None, map(secrets.fold, self.hidden)))
+        # A value spelling a secret is about as long as a spelling: a longer text (a line's words) is not folded.
+        self._spelling_at_most = 4 * max(map(len, self.hidden), default=0) + 8
         self._kept = frozenset(value for value in kept if value)
         shown = sorted(self._kept, key=lambda value: (-len(value), value))
         self._shown = re.compile("|".join(map(re.escape, shown))) if shown else None
@@ -91,7 +93,9 @@ class Redaction:
             seen = self._pattern.sub(replaced, text)
             if seen != text:
                 return seen
-        return self.placeholder if self._fold(text) in self._folded else text
+        if len(text) <= self._spelling_at_most and self._fold(text) in self._folded:
+            return self.placeholder
+        return text
 
     def __call__(self, value: T) -> T:
         """The player's view of ``value``: a string, a msgspec Struct, a list, tuple or dict of them (at any depth),
