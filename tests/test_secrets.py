@@ -522,6 +522,9 @@ def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hi
             code, output = run(*args)
             expected_code, expected = full[tuple(args[:-2])]
             assert code == expected_code, args
+            if log in args:  # and on the command line, each command in each format
+                code_by_name, by_name_output = run(*[str(by_name) if arg == log else arg for arg in args])
+                assert (code, output) == (code_by_name, by_name_output.replace(str(by_name), log)), args
             assert not [name for name in never if contains(output, name)], (args, never)
             assert not [name for name in hides if contains(output, name)], (args, hides)
             assert not [card for card, head in guesses.items() if head[:SHORT] in output.lower()], args
