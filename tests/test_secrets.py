@@ -11,6 +11,7 @@ voided by corrections and quoted in notes, and runs every command with ``--as`` 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -24,7 +25,9 @@ from msgspec import UNSET
 
 import gamelog
 from gamelog.cli.main import main
-from gamelog.domain.secrets import Secrets
+from gamelog.domain.games import GAMES
+from gamelog.domain.replay import state_at
+from gamelog.domain.secrets import Secrets, hidden_from
 from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.projections.reports.documents import Finding, Result, Results, WhatIf, encode
@@ -188,6 +191,21 @@ def test_a_redaction_hides_a_value_that_is_the_secret_and_a_text_s_whole_words_o
         assert hidden.text(value) == value
     assert hidden.text("Pe drew pe in twilight-imperium-4 (pe-2024)") == (
         f"Pe drew {PLACEHOLDER} in twilight-imperium-4 (pe-2024)")
+
+
+def test_a_plug_in_that_names_its_secrets_only_is_seen_as_before(monkeypatch):
+    """A game's ``HIDDEN`` may return bare names (a set of strings, as before ``Secrets``): they are hidden in any
+    letter case, as a value and as whole words."""
+    rules = GAMES["twilight-imperium-4"]
+    monkeypatch.setitem(GAMES._loaded, rules.name, dataclasses.replace(
+        rules, secrets=lambda viewer, history, state: {"Mine Rare Metals"} if viewer == "Ann" else set()))
+    game = gamelog.read_log(TI4)
+    assert hidden_from(rules.name, "Ann", game.history(), state_at(rules.name, game.history())) == Secrets(
+        frozenset({"Mine Rare Metals"}))
+    ann = game.as_player("Ann").report()
+    (line,) = [line for period in ann.periods for line in period.lines if line.line == 265]
+    assert line.text == f"Cy draws a secret objective: {PLACEHOLDER}"
+    assert encode(game.as_player("Bob").report()) == encode(game.report())
 
 
 def test_a_what_if_s_findings_alike_but_for_a_hidden_card_are_in_the_order_the_view_shows():
