@@ -272,7 +272,8 @@ def test_no_value_a_view_shows_confirms_a_guess_of_the_secret_it_hides(tmp_path)
     for output in outputs:
         assert not [card for card, head in guesses.items() if head[:SHORT] in output.lower()], output[:200]
     # What the audit shows in its place, named so, in every format; the full view and verify keep the real one.
-    assert f'"view_fingerprint": "{audit.view_fingerprint}"' in run("audit", str(TI4), "--format", "json", "--as", "Ann")[1]
+    code, seen = run("audit", str(TI4), "--format", "json", "--as", "Ann")
+    assert f'"view_fingerprint": "{audit.view_fingerprint}"' in seen and '"fingerprint"' not in seen
     text = " ".join(run("audit", str(TI4), "--as", "Ann")[1].split())  # as wrapped to the width
     assert f"(view fingerprint {audit.view_fingerprint[:SHORT]})" in text
     assert f"View fingerprint: `{audit.view_fingerprint}`" in run("audit", str(TI4), "--format", "markdown",
@@ -591,6 +592,32 @@ def test_statistics_count_only_what_every_player_may_know_so_a_players_view_is_t
             assert run("--store", store, "stats", "--format", fmt, "--as", viewer) == (0, full)
     code, out = run("--store", store, "stats", "--as", "Nobody")
     assert code == 2 and "no player 'Nobody' in the games counted" in out
+
+
+def test_the_lines_behind_a_statistic_read_as_every_player_may_know_them(tmp_path):
+    """A correction's reason may quote a secret another player holds: the lines behind a figure (the HTML page's
+    explanations, ``--explain``) hide it, for everyone, so the statistics stay one view for every player."""
+    path = tmp_path / "leak.jsonl"
+    path.write_bytes(log_bytes({"game": "twilight-imperium-4", "id": "leak", "players": ["Ann", "Bob", "Cy"],
+                                "setup": {"factions": {"Ann": "The Emirates of Hacan", "Bob": "Federation of Sol",
+                                                       "Cy": "Arborec"}}},
+                               {"type": "secret_objective_drawn", "player": "Ann", "objective": "Control the Region"},
+                               {"type": "objective_scored", "player": "Ann", "objective": "Control the Region",
+                                "kind": "secret", "points": 1},
+                               {"type": "correction", "voids": 3, "reason": "Ann meant Mine Rare Metals"},
+                               {"type": "secret_objective_drawn", "player": "Cy", "objective": "Mine Rare Metals"}))
+    store = str(tmp_path / "s.sqlite")
+    assert run("--store", store, "import", str(path))[0] == 0
+    figure = ["--explain", "factions/Emirates of Hacan/mean_vp", "--format", "json"]
+    for counted in ([], [str(path)]):  # the stored game, and the log read in memory
+        code, page = run("--store", store, "stats", *counted, "--format", "html")
+        assert code == 0 and "line 3 is void: Ann meant [hidden]" in page and not contains(page, "Mine Rare Metals")
+        code, explained = run("--store", store, "stats", *counted, *figure)
+        assert code == 0 and [line["text"] for line in json.loads(explained)["lines"]] == [
+            "line 3 is void: Ann meant [hidden]"]
+        for viewer in ("Ann", "Cy"):
+            assert run("--store", store, "stats", *counted, "--format", "html", "--as", viewer) == (0, page)
+            assert run("--store", store, "stats", *counted, *figure, "--as", viewer) == (0, explained)
 
 
 def contains_any(text: str, names: list[str]) -> bool:

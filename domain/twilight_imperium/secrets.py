@@ -45,8 +45,10 @@ def _spellings(history: Iterable[Any]) -> dict[str, set[str]]:
 
 
 def _known(viewer: str, state: Any) -> set[str]:
-    """The folded names ``viewer`` knows at the point: their own unscored secrets, and every public objective."""
-    known = {reference.key(name) for name in state.by_player[viewer].secrets}
+    """The folded names ``viewer`` knows at the point: their own unscored secrets (none for a viewer who holds no
+    seat), and every public objective."""
+    seat = state.by_player.get(viewer)
+    known = {reference.key(name) for name in seat.secrets} if seat is not None else set()
     known |= {reference.key(name) for player in state.by_player.values() for name in player.scored}
     known |= {reference.key(name) for name, _, _ in state.revealed}  # revealed and made public
     return known

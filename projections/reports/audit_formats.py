@@ -15,8 +15,8 @@ from msgspec import UNSET
 from gamelog.domain.messages import finding, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.domain.replay_document import held
-from gamelog.projections.reports.documents import (Audit, Result, ScoreEntry, Standings, StandingsChange, WhatIf, encode,
-                                                   encode_pieces)
+from gamelog.projections.reports.documents import (Audit, Result, ScoreEntry, Standings, StandingsChange, WhatIf,
+                                                   encode, encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown

@@ -22,7 +22,8 @@ from msgspec import UNSET
 
 from gamelog.domain.replay import state_at
 from gamelog.domain.replay_document import StreamedRows
-from gamelog.domain.secrets import hidden_from
+from gamelog.domain.games import GAMES
+from gamelog.domain.secrets import hidden_from, nothing_hidden
 from gamelog.projections.reports.documents import Audit, Finding, WhatIf
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.verify import fingerprint_of
@@ -30,7 +31,8 @@ from gamelog.projections.store.verify import fingerprint_of
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint", "what_if_view"]
+__all__ = ["every_players_view", "fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint",
+           "what_if_view"]
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -44,9 +46,14 @@ def redaction_at(source: Source, player: str, state: Any) -> Redaction:
     players = list(state.header.players)
     if player not in players:
         raise player_not_found(state.header.id, players, player)
+    return _seen_by(source, player, state)
+
+
+def _seen_by(source: Source, viewer: str, state: Any) -> Redaction:
+    """What ``viewer`` may not see of ``source``'s game at ``state``'s point, as the game's plug-in decides."""
     # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
-    kept = [state.header.id, source.game, *players]
-    return Redaction(hidden_from(source.game, player, source.history(), state), kept=kept)
+    kept = [state.header.id, source.game, *state.header.players]
+    return Redaction(hidden_from(source.game, viewer, source.history(), state), kept=kept)
 
 
 def redaction(source: Source, player: str) -> Redaction:
@@ -60,6 +67,19 @@ def redaction(source: Source, player: str) -> Redaction:
     if player not in players:  # before folding the game: an unknown player costs nothing
         raise player_not_found(header.event.id, players, player)
     return redaction_at(source, player, state_at(source.game, chain([header], events)))
+
+
+NO_SEAT = ""
+"""The viewer who holds no seat at the table: what they may not see is what any player keeps from another."""
+
+
+def every_players_view(source: Source) -> Redaction:
+    """What every player may know of ``source``'s game at the end of its history: hidden, all that any player keeps
+    from another there (another player's secret, for each player), as a viewer with no seat sees it. A game whose
+    plug-in hides nothing is not folded for it."""
+    if GAMES[source.game].secrets in (None, nothing_hidden):
+        return Redaction()
+    return _seen_by(source, NO_SEAT, state_at(source.game, source.history()))
 
 
 def view_fingerprint(source: Source, view: Redaction) -> str:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import shlex
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay_document import held
+from gamelog.domain.statistics import Explained
+from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, stats_format
 from gamelog.projections.reports.statistics import (Explanation, Filters, Traced, ViewFigures, explanation, figures_of,
                                                     kinds, report_name, split, stat_game_count, table_names, traces)
@@ -29,15 +31,18 @@ from .converting import convert_file
 from .errors import BadInput, GameNotFound, PlayerNotFound
 from .outputs import check_output
 from .reporting import report
-from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
+from .secrecy import every_players_view
+from .sources import LogFile, Source, StoredGame, check_not_missing, is_log_file, opened_game_store, read_log_file
 
 __all__ = ["Filters", "explain", "game_reports", "stats", "stats_output", "stats_pieces", "stats_tables",
            "stats_traced"]
 
 
 @contextmanager
-def _views(store: str, arguments: Sequence[str], source_format: str | None) -> Iterator[tuple[Any, tuple[str, ...]]]:
-    """A cursor on the statistics views, and the game ids the arguments name.
+def _views(store: str, arguments: Sequence[str], source_format: str | None
+           ) -> Iterator[tuple[Any, tuple[str, ...], Callable[[str], Source]]]:
+    """A cursor on the statistics views, the game ids the arguments name, and each counted game's source by its id
+    (what the lines behind a figure are seen through: :func:`_seen_by_every_player`).
 
     Arguments that are files (logs, or exports with ``source_format``) are read
     in memory, and the views are theirs; otherwise the store's views, brought
@@ -56,7 +61,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
             keeper.catch_up()
             with keeper.connection() as cursor:
                 _check_folded(cursor)
-                yield cursor, tuple(arguments)
+                yield cursor, tuple(arguments), lambda game_id: StoredGame(opened, game_id, store)
         return
     if len(files) != len(arguments):
         ids = [a for a in arguments if a not in files]
@@ -66,11 +71,15 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
         cursor = connection.cursor()
         create_views(cursor)
         folder = ViewFolder(cursor, snapshots=False)  # nothing replays log files' views
+        logs: dict[str, Source] = {}
         for n, path in enumerate(files):
-            for event in _events(path, source_format):
+            events = _events(path, source_format)
+            for event in events:
                 folder.fold(f"file{n}", event)
             folder.flush()
-        yield PortableCursor(cursor), ()
+            if events:
+                logs[events[0].event.id] = LogFile(path, events[0].event.game, events)
+        yield PortableCursor(cursor), (), logs.__getitem__
     finally:
         connection.close()
 
@@ -117,9 +126,29 @@ def _statistics(kind: str) -> Any:
     return statistics
 
 
+def _seen_by_every_player(sources: Callable[[str], Source]) -> Callable[[list[Explained]], list[Explained]]:
+    """The lines behind figures with their words as every player may know them: a line's words may quote what a
+    game keeps from some players (a correction's reason naming a secret objective another player holds), so each
+    game's lines are seen through what no player may be assumed to know of it (``secrecy.every_players_view``,
+    made once a game, for the games whose lines are shown): the statistics are then one view for every player."""
+    views: dict[str, Redaction] = {}
+
+    def seen(lines: list[Explained]) -> list[Explained]:
+        out = []
+        for line in lines:
+            if line.game not in views:
+                views[line.game] = every_players_view(sources(line.game))
+            view = views[line.game]
+            out.append(line._replace(text=view.text(line.text)) if view else line)
+        return out
+
+    return seen
+
+
 def _check_viewer(cursor: Any, as_player: str | None) -> None:
     """``--as PLAYER`` on statistics: they count only what every player may know (a secret objective only once it is
-    scored: ``domain.secrets``), so a player's view is the full one; a name no game counted has is an error.
+    scored: ``domain.secrets``), and the lines behind a figure read as every player may know them
+    (:func:`_seen_by_every_player`), so a player's view is the full one; a name no game counted has is an error.
 
     Raises :class:`~.errors.PlayerNotFound`."""
     if as_player is None:
@@ -142,7 +171,7 @@ def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None,
     when the statistics views do not hold every stored game: rebuild them). ``as_player``: what that player may
     know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, _):
         return held(_document(cursor, ids, game, filters, as_player))
 
 
@@ -164,7 +193,7 @@ def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *
     for the ``with`` block: the views stay open while it is read, and a list as long as the games (a row a player
     and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
     raise."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, _):
         document = _document(cursor, ids, game, filters, as_player)
         yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
 
@@ -180,7 +209,7 @@ def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None 
     for each, the games and lines ``--explain`` gives, those of its first ``listed`` games (by id) in full. The
     page links each game to its report in ``reports`` (a folder, as the page names it). Raises what :func:`stats`
     raises."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
@@ -188,6 +217,8 @@ def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None 
         figures = figures_of(cursor, kind, chosen)
         document = held(statistics.document(figures))  # a page's charts and links go through it several times
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
+        seen = _seen_by_every_player(sources)
+        found = {figure: trace._replace(shown=seen(trace.shown)) for figure, trace in found.items()}
     return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
 
 
@@ -217,7 +248,7 @@ def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str
                        "--write-reports")
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise BadInput(f"--reports {folder} is a file, not a folder: the games' reports go in a folder")
-    with _views(store, arguments, None) as (cursor, ids):
+    with _views(store, arguments, None) as (cursor, ids, _):
         kind = _kind(cursor, game)
         counted = split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
     for game_id in counted:
@@ -232,7 +263,7 @@ def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str
     """Each game and line behind ``figure`` (as the game's statistics name it: ``factions/FACTION/wins``...);
     their ``total`` is the figure's count or sum. Raises :class:`~.errors.BadInput` for a figure the game does not
     have (naming those it does), and what :func:`stats` raises."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
@@ -240,7 +271,7 @@ def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str
             lines = _statistics(kind).explain(ViewFigures(cursor, kind, chosen), figure)
         except KeyError as exc:
             raise BadInput(exc.args[0]) from None
-        return explanation(kind, figure, lines)
+        return explanation(kind, figure, _seen_by_every_player(sources)(lines))
 
 
 def stats_tables(game: str) -> list[str]:
