@@ -100,7 +100,8 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
         # The games' reports first: when the page is there, so is every report it links to.
         folder = os.path.join(os.path.dirname(output) if output else "", reports)
         written = 0
-        for game_id, path, report in game_reports(store, games, folder, game=kind, filters=filters, page=output):
+        for game_id, path, report in game_reports(store, games, folder, game=kind, filters=filters, page=output,
+                                                  as_player=as_player):
             if not written:
                 try:
                     os.makedirs(folder, exist_ok=True)

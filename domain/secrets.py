@@ -35,8 +35,8 @@ class Secrets:
 
 Hidden = Callable[[str, Iterable[Any], Any], "Secrets | Iterable[str]"]
 """``(viewer, history up to the point, state at the point) -> what the viewer may not see there``: a
-:class:`Secrets`, or the bare names (compared in any letter case). A viewer who is none of the players (``""``:
-no seat) may see only what every player may know (the statistics' lines are seen so)."""
+:class:`Secrets`, or the bare names (compared in any letter case). A viewer who is none of the players (no seat)
+may see only what every player may know (the statistics' lines are seen so)."""
 
 
 def nothing_hidden(viewer: str, history: Iterable[Any], state: Any) -> Secrets:

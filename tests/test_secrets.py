@@ -620,5 +620,29 @@ def test_the_lines_behind_a_statistic_read_as_every_player_may_know_them(tmp_pat
             assert run("--store", store, "stats", *counted, *figure, "--as", viewer) == (0, explained)
 
 
+def test_the_games_reports_a_stats_page_writes_as_a_player_are_that_player_s_views(tmp_path):
+    """``stats --write-reports --as Dee``: the report of a game Dee played is ``report --as Dee``'s; of a game she did
+    not play, what every player may know of it. Neither shows Cy's unscored Mine Rare Metals."""
+    store, page = str(tmp_path / "s.sqlite"), str(tmp_path / "page.html")
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(log_bytes({"game": "twilight-imperium-4", "id": "other", "players": ["Ann", "Bob", "Cy"],
+                                 "setup": {"factions": {"Ann": "The Emirates of Hacan", "Bob": "Federation of Sol",
+                                                        "Cy": "Arborec"}}},
+                                {"type": "secret_objective_drawn", "player": "Cy", "objective": "Mine Rare Metals"},
+                                {"type": "note", "player": "Cy", "text": "mine rare metals, at last"}))
+    for log in (TI4, other):
+        assert run("--store", store, "import", str(log))[0] == 0
+    assert run("--store", store, "stats", "--format", "html", "-o", page, "--write-reports", "--as", "Dee")[0] == 0
+    written = {path.name: path.read_text(encoding="utf-8") for path in (tmp_path / "page-games").iterdir()}
+    assert len(written) == 2 and not [name for name, text in written.items() if contains(text, "Mine Rare Metals")]
+    (own,) = [text for text in written.values() if "ti4-complete-4p" in text]
+    assert own == run("--store", store, "report", "ti4-complete-4p", "--format", "html", "--as", "Dee")[1]
+    (unseated,) = [text for text in written.values() if "ti4-complete-4p" not in text]
+    assert "[hidden], at last" in unseated
+    assert run("--store", store, "stats", "--format", "html", "-o", page, "--write-reports")[0] == 0
+    assert all(contains(path.read_text(encoding="utf-8"), "Mine Rare Metals")
+               for path in (tmp_path / "page-games").iterdir())  # the full reports, without --as
+
+
 def contains_any(text: str, names: list[str]) -> bool:
     return any(name.casefold() in text.casefold() for name in names)

@@ -31,8 +31,12 @@ from gamelog.projections.store.verify import fingerprint_of
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["every_players_view", "fingerprinted", "player_not_found", "redaction", "redaction_at", "view_fingerprint",
-           "what_if_view"]
+__all__ = ["NO_SEAT", "every_players_view", "fingerprinted", "player_not_found", "redaction", "redaction_at",
+           "view_fingerprint", "what_if_view"]
+
+NO_SEAT = "\0"
+"""The viewer who holds no seat at the table (a name no command line can give): what they may not see is what any
+player keeps from another, so what they see is what every player may know."""
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -57,20 +61,19 @@ def _seen_by(source: Source, viewer: str, state: Any) -> Redaction:
 
 
 def redaction(source: Source, player: str) -> Redaction:
-    """What ``player`` may not see of ``source``'s game at the end of its history.
+    """What ``player`` may not see of ``source``'s game at the end of its history (:data:`NO_SEAT`: what every
+    player may know, :func:`every_players_view`).
 
     Raises :class:`~.errors.PlayerNotFound` for a player not in the game.
     """
+    if player == NO_SEAT:
+        return every_players_view(source)
     events = iter(source.history())
     header = next(events)
     players = list(header.event.players)
     if player not in players:  # before folding the game: an unknown player costs nothing
         raise player_not_found(header.event.id, players, player)
     return redaction_at(source, player, state_at(source.game, chain([header], events)))
-
-
-NO_SEAT = ""
-"""The viewer who holds no seat at the table: what they may not see is what any player keeps from another."""
 
 
 def every_players_view(source: Source) -> Redaction:

@@ -31,7 +31,7 @@ from .converting import convert_file
 from .errors import BadInput, GameNotFound, PlayerNotFound
 from .outputs import check_output
 from .reporting import report
-from .secrecy import every_players_view
+from .secrecy import NO_SEAT, every_players_view
 from .sources import LogFile, Source, StoredGame, check_not_missing, is_log_file, opened_game_store, read_log_file
 
 __all__ = ["Filters", "explain", "game_reports", "stats", "stats_output", "stats_pieces", "stats_tables",
@@ -237,24 +237,32 @@ def _command(kind: str, filters: Filters, arguments: Sequence[str], source_forma
 
 
 def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str | None = None,
-                 filters: Filters = Filters(), page: str | None = None) -> Iterator[tuple[str, str, Any]]:
+                 filters: Filters = Filters(), page: str | None = None,
+                 as_player: str | None = None) -> Iterator[tuple[str, str, Any]]:
     """The HTML report (``gamelog report``'s own service) of each stored game the statistics count (by id), for the
     caller to write: (id, the file in ``folder`` it goes to, a context manager giving its pieces); the page's links
-    lead to those files. Raises :class:`~.errors.BadInput` for logs or exports named (import them first), when
-    ``folder`` is a file, or when a report's file would replace the store or the page (``page``); and what
-    :func:`stats` and ``report`` raise."""
+    lead to those files. With ``as_player``, each report is what that player may know of the game
+    (``report --as``), and of a game they did not play what every player may know (docs/secrets.md). Raises
+    :class:`~.errors.BadInput` for logs or exports named (import them first), when ``folder`` is a file, or when a
+    report's file would replace the store or the page (``page``); and what :func:`stats` and ``report`` raise."""
     if any(is_log_file(a) for a in arguments):
         raise BadInput("the games' reports are written for stored games: import the logs first, or leave out "
                        "--write-reports")
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise BadInput(f"--reports {folder} is a file, not a folder: the games' reports go in a folder")
     with _views(store, arguments, None) as (cursor, ids, _):
+        _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         counted = split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
+        played: set[str] = set()
+        if as_player is not None:
+            cursor.execute("SELECT game FROM view_stat_seats WHERE player = ?", (as_player,))
+            played = {row[0] for row in cursor.fetchall()}
     for game_id in counted:
         path = os.path.join(folder, report_name(game_id))
         check_output(path, store=store, inputs=[page] if page else [])
-        yield game_id, path, report(game_id, store, fmt="html", output=path)
+        viewer = None if as_player is None else as_player if game_id in played else NO_SEAT
+        yield game_id, path, report(game_id, store, fmt="html", output=path, as_player=viewer)
 
 
 def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
