@@ -268,7 +268,7 @@ def test_no_value_a_view_shows_confirms_a_guess_of_the_secret_it_hides(tmp_path)
                 for args in SHOWN_COMMANDS[:len(report_formats()) + len(audit_formats())]]
     outputs += [run("--store", store, "stats", "--format", fmt, "--as", "Ann")[1]
                 for fmt in ("text", "json", "csv", "markdown", "html")]
-    outputs += [encode(answer) for answer in (audit, ann.report(), ann.end(), ann.what_if([81]))]
+    outputs += [encode(answer) for answer in (audit, ann.report(), ann.end(), ann.what_if([81]), ann.reconcile())]
     for output in outputs:
         assert not [card for card, head in guesses.items() if head[:SHORT] in output.lower()], output[:200]
     # What the audit shows in its place, named so, in every format; the full view and verify keep the real one.
@@ -532,8 +532,10 @@ def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hi
         view = game.as_player(viewer)
         # A card drawn by its alias (or in another case) is seen as drawn by its name: the line names it so once read.
         named = gamelog.read_log(by_name).as_player(viewer)
-        for answer in ("audit", "report", "end"):
-            assert encode(getattr(view, answer)()) == encode(getattr(named, answer)()), answer
+        for answer in ("audit", "report", "end", "reconcile"):
+            seen = encode(getattr(view, answer)())
+            assert seen == encode(getattr(named, answer)()), answer
+            assert not [name for name in hides if contains(seen, name)], answer
         # No hash a view shows is one its own history gives with a guess in place of the placeholder.
         guesses = guessed_fingerprints(game.id, view.history()) if hides else {}
         view_fingerprint = fingerprint_of(game.id, view.history())

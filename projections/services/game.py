@@ -149,7 +149,7 @@ class Game:
         a player who is not the game's, and :class:`~gamelog.errors.BadInput` for a file that cannot be read.
         """
         table = read_table(os.fspath(declared), columns) if declared is not None else None
-        return reconcile_source(self._source, table)
+        return self._view()(reconcile_source(self._source, table))  # in a view, as the audit's part of it reads
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
