@@ -18,8 +18,8 @@ from gamelog.domain.engine import UNVERIFIABLE
 from gamelog.domain.messages import finding, not_recorded, plural, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.domain.replay_document import held
-from gamelog.projections.reports.documents import (AuditFinding, Result, ScoreEntry, Standings, StandingsChange,
-                                                   WhatIf, encode, encode_pieces)
+from gamelog.projections.reports.documents import (Audit, AuditFinding, Result, ScoreEntry, Standings,
+                                                   StandingsChange, WhatIf, encode, encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown
@@ -61,8 +61,11 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
     head = parts.head
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
-                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint),
-                          *([] if head.reconciliation is UNSET else [("reconciliation", head.reconciliation)]),
+                          ("scores", scores), ("corrections", parts.corrections()),
+                          *[(name, value) for name, value in (("fingerprint", head.fingerprint),
+                                                              ("view_fingerprint", head.view_fingerprint),
+                                                              ("reconciliation", head.reconciliation))
+                            if value is not UNSET],
                           ("version", head.version)]))
 
 
@@ -131,6 +134,14 @@ def _joined(lines: Iterable[str]) -> Iterator[str]:
         first = False
 
 
+def _fingerprint_named(audit: Audit) -> tuple[str, str]:
+    """(what the audit's fingerprint is called, the fingerprint): the game's, or in a player's view that hides
+    anything the view's own (docs/secrets.md)."""
+    if audit.fingerprint is UNSET:
+        return "view fingerprint", str(audit.view_fingerprint)
+    return "fingerprint", audit.fingerprint
+
+
 def audit_text_pieces(parts: AuditParts, width: int = WIDTH, style: Style = plain) -> Iterator[str]:
     """Every finding with its rule text and the log's words, the corrections, the scores; one player's derivation.
 
@@ -148,7 +159,8 @@ def _audit_text_lines(parts: AuditParts, width: int, style: Style) -> Iterator[s
     def say(text: str, indent: int | str = 0, hanging: int | None = None, **styles: Any) -> Iterator[str]:
         return (style(part, **styles) if styles else part for part in wrap(clean(text), width, indent, hanging))
 
-    yield from say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
+    named, fingerprint = _fingerprint_named(audit)
+    yield from say(f"audit of {audit.game} {audit.id!r} ({named} {fingerprint[:SHORT]}): "
                    f"{severity_counts(parts.counts)}", hanging=2)
     unchecked = _Unchecked(parts)
     for f in unchecked.others():
@@ -191,7 +203,8 @@ def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
 
 def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
-    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
+    named, fingerprint = _fingerprint_named(audit)
+    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"{named.capitalize()}: `{fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     unchecked = _Unchecked(parts)
     for f in unchecked.others():

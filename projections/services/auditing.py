@@ -28,7 +28,7 @@ from gamelog.projections.views.keeper import derived_views
 from .errors import BadInput, PointNotInGame
 from .progress import PROGRESS_FROM_LINES, Progress, by_line
 from .reconciling import declared_in
-from .secrecy import player_not_found, redaction as player_view
+from .secrecy import fingerprinted, player_not_found, redaction as player_view, what_if_view
 from .sources import Source, open_game, reading_views
 
 
@@ -82,7 +82,9 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
         else:
             parts.head.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares of the result
         if as_player is not None:
-            parts = audit_parts_view(parts, player_view(source, as_player))
+            view = player_view(source, as_player)
+            parts = audit_parts_view(parts, view)
+            parts.head = fingerprinted(parts.head, source, view)  # the view's own, where it hides anything
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
 
@@ -156,7 +158,7 @@ def _what_if(game: str, store: str, without: Iterable[int], player: str | None,
             raise player_not_found(source.id, parts.players, player)
         with compared_without(source, cursor, lines, progress) as (diff, violations):
             if as_player is not None:
-                diff = player_view(source, as_player)(diff)
+                diff = what_if_view(diff, player_view(source, as_player))
             yield diff, violations
 
 

@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import player_named, player_not_found, redaction, seats_of
+from .secrecy import fingerprinted, player_named, player_not_found, redaction, seats_of, what_if_view
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -116,11 +116,13 @@ class Game:
 
     def audit(self) -> Audit:
         """``audit --format json``'s document: every finding with its rule and line, how each player's score was
-        made, the corrections, the fingerprint."""
+        made, the corrections, the fingerprint (in a view that hides anything, the view's own instead:
+        ``view_fingerprint``, docs/secrets.md)."""
         with self._source.views() as cursor:
             audit = build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
             audit.reconciliation = declared_in(self._source, cursor) or UNSET
-            return self._view()(audit)
+            view = self._view()
+            return fingerprinted(view(audit), self._source, view)  # a view's own, where it hides anything
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -145,7 +147,7 @@ class Game:
         Raises :class:`~gamelog.errors.PointNotInGame` for a line that holds no event.
         """
         with self._source.views() as cursor:
-            return self._view()(compare_without(self._source, cursor, without)[0])
+            return what_if_view(compare_without(self._source, cursor, without)[0], self._view())
 
     def reconcile(self, declared: str | os.PathLike[str] | None = None, *, columns: str | None = None) -> Reconciliation:
         """``reconcile --format json``'s document: the result the log (and the results table ``declared``, a CSV
@@ -156,7 +158,7 @@ class Game:
         a player who is not the game's, and :class:`~gamelog.errors.BadInput` for a file that cannot be read.
         """
         table = read_table(os.fspath(declared), columns) if declared is not None else None
-        return reconcile_source(self._source, table)
+        return self._view()(reconcile_source(self._source, table))  # in a view, as the audit's part of it reads
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
