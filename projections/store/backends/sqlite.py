@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 import weakref
 from contextlib import closing, contextmanager
@@ -23,7 +24,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from urllib.parse import quote
 from uuid import UUID
 
-from eventsourcing.persistence import DatabaseError, OperationalError
+from eventsourcing.persistence import ConnectionUnavailableError, DatabaseError, OperationalError
 from eventsourcing.sqlite import (
     SQLiteConnection,
     SQLiteConnectionPool,
@@ -64,9 +65,22 @@ class DurablePool(SQLiteConnectionPool):
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self._durable: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+        self._writers = threading.Lock()
+        """Held by the thread that asked for the writer connection, from before it joins the pool's queue until it
+        returns it. The pool's queue holds its place while it waits for the writer, so a second writer waiting
+        there would keep the first one's reads inside its write transaction (the views' position, the stored
+        game's head) from any connection: both would wait for each other until the lock timeout. A second
+        writer waits here instead, out of the queue."""
 
     def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
-        connection = super().get_connection(timeout, is_writer=is_writer)
+        if is_writer is True and not self._writers.acquire(timeout=self.pool_timeout if timeout is None else timeout):
+            raise ConnectionUnavailableError("Timed out waiting for return of writer")
+        try:
+            connection = super().get_connection(timeout, is_writer=is_writer)
+        except BaseException:
+            if is_writer is True:
+                self._writers.release()
+            raise
         if connection not in self._durable:
             try:
                 with connection.cursor() as raw:
@@ -79,6 +93,14 @@ class DurablePool(SQLiteConnectionPool):
                 raise
             self._durable.add(connection)
         return connection
+
+    def put_connection(self, conn: SQLiteConnection) -> None:
+        writer = conn.is_writer is True
+        try:
+            super().put_connection(conn)
+        finally:
+            if writer:
+                self._writers.release()
 
 
 class ImmediateTransaction(SQLiteTransaction):
