@@ -16,7 +16,10 @@ their rule IDs.
 It reads from a phone's 360 px to a desktop: each chart is drawn twice, at a
 desktop's scale and at a phone's own (:data:`~projections.reports.charts.NARROW`),
 and a media query shows the one whose text is at least 11 px; tables scroll
-inside their box; a print stylesheet keeps the charts and the log.
+inside their box, their cells wrapping between words only; on a phone the
+standings and the score chart come first (the declared result and the
+findings after the replay, before the log); a print stylesheet keeps the
+charts and the log.
 
 A long log's page keeps every k-th line (:mod:`projections.reports.sampling`) and says so; the page is written in
 pieces (:func:`html_pieces`), the replay's data a position at a time as the states are folded.
@@ -49,7 +52,8 @@ body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#2
 h1{font-size:1.6em;overflow-wrap:anywhere}h1,h2,h3{line-height:1.2}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
 td:first-child,th:first-child{text-align:left}.log td,.log th{text-align:left;vertical-align:top}
-.scroll{overflow-x:auto;max-width:100%}.scroll>table{margin:0}.declared{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}.scroll>table{margin:0}td,th{overflow-wrap:normal;word-break:normal}
+.declared p,.declared li{overflow-wrap:anywhere}
 .sources td:last-child{text-align:left}
 .violation{background:#fde2e2}.warning{background:#fff4d6}.unverifiable{background:#e4f0fb}
 .void{text-decoration:line-through;color:#888}.rule{font-family:monospace;font-weight:bold;white-space:nowrap}
@@ -78,6 +82,7 @@ outline:1px solid #555}.won{font-weight:bold}.side{display:block;color:#555;font
 tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
 @media screen and (max-width:50em){
 body{margin:.75em auto;padding:0 .75em}h1{font-size:1.3em}
+body.report{display:flex;flex-direction:column}body.report>.aside{order:1}body.report>.logs{order:2}
 svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.legend.narrow{display:flex}
 .now{grid-template-columns:1fr;gap:.5em}.controls button{min-width:2.75em;min-height:2.75em}
 #state-now td,#state-now th{padding:.15em .3em}#state-now .players-box{display:none}#state-now .cards{display:block}
@@ -346,14 +351,15 @@ def html_pieces(sample: Sample) -> Iterator[str]:
     linked = f'<a href="#findings">{counts}</a>' if findings else counts
     yield (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
            f'<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">'
-           f"<title>{escape(_title(report))}</title><style>{CSS}</style></head><body>{pattern_defs()}"
+           f'<title>{escape(_title(report))}</title><style>{CSS}</style></head><body class="report">{pattern_defs()}'
            f"<h1>{escape(_title(report))}</h1>"
            f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {linked}</p>"
            f"<h2>Standings</h2>{_standings_table(final, players, report.score, report.result.winner, final=True)}"
-           f"{_declared(report)}{findings}"
-           f"<h2>The game, line by line</h2>{_coarse(sample)}{controls}"
+           f'<div class="aside">{_declared(report)}{findings}</div>'
+           f'<h2 id="replay">The game, line by line</h2>{_coarse(sample)}{controls}'
            f"<h3>{escape(label(report.score))} of each player</h3>{_score_chart(report, measures, series)}{strip}"
-           f"{panel}<h2>The log, {report.by} by {report.by}</h2>")
+           f'{panel}<div class="logs"><h2>The log, {report.by} by {report.by}</h2>')
     yield from _log_pieces(report, players)
+    yield "</div>"
     yield from script
     yield "</body></html>\n"
