@@ -139,10 +139,10 @@ def test_the_reconcile_page_on_a_phone_breaks_no_word_and_scrolls_its_tables(chr
     browser = Browser(chromium, tmp_path / "profile", *PHONE)
     try:
         open_at(browser, page, PHONE)
-        # The page has the tables a person reads: the declared result (faction "The Emirates of Hacan") and each
+        # The page has the tables a person reads: the declared result (faction "Emirates of Hacan") and each
         # player's sources.
         assert browser.evaluate("document.querySelectorAll('table').length") == 5
-        assert "The Emirates of Hacan" in browser.evaluate("document.querySelector('table').textContent")
+        assert "Emirates of Hacan" in browser.evaluate("document.querySelector('table').textContent")
         assert browser.evaluate(BROKEN_WORDS) == []
         assert browser.evaluate(WIDE_TABLES) == []
         assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]

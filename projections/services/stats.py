@@ -188,7 +188,8 @@ def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None 
         figures = figures_of(cursor, kind, chosen)
         document = held(statistics.document(figures))  # a page's charts and links go through it several times
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
-    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
+    named = tuple(name for name in (filters.side, filters.player) if name is not None)
+    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed, named)
 
 
 def _command(kind: str, filters: Filters, arguments: Sequence[str], source_format: str | None) -> str:
