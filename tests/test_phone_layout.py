@@ -1,5 +1,5 @@
 """The pages on a phone (390 px wide, 844 px high, touch) in headless Chromium (``tests/browser.py``): what a new user
-tripped on (issue 32, section 1).
+tripped on (issue 32, sections 1 and 2).
 
 For the report of every example of the three games, of a real TI Assistant export (from ../shared), and for the
 reconcile page (``examples/twilight-imperium-4/results.csv`` against ``complete-4p.jsonl``), the browser lays the
@@ -12,15 +12,23 @@ page out and the test reads what it drew:
 * no text of a chart shown overlaps another or reaches outside its SVG's ``viewBox`` (each text element's
   ``getBBox``, through its transform, in the SVG's own units), at a phone's width and a desktop's.
 
+The stats page of the TI4 examples and three real TI Assistant exports (22 factions) is checked alike (its
+cells, its tables, its charts' text), and its chart of mean VP after each round draws six lines, each in a colour
+of its own at least 3 to 1 against the page (WCAG's contrast of a graphic), the names beside them in ink of at
+least 4.5 to 1 (no light-yellow name on white); its headings and columns are words, not the JSON's field names.
+
 Skipped where Chromium is not installed, except under CI.
 """
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from tests.browser import Browser
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, shared_path
 from tests.test_html_browser import chromium, gamelog, page_of  # noqa: F401  (chromium: the fixture)
 
 PHONE = (390, 844)
@@ -69,11 +77,11 @@ CHART_TOP = """(function () {
     return shown.length ? shown[0].getBoundingClientRect().top + window.scrollY : null;
 }())"""
 
-CHART_TEXT = """(function () {
+CHART_TEXT = """(function (charts) {
     // Every text of every chart shown, as a box in its SVG's own units (through its transform: the y axis's title
     // is rotated), against the viewBox and against each other.
     var found = {clipped: [], overlapping: [], texts: 0};
-    Array.from(document.querySelectorAll('svg.chart')).filter(function (s) {
+    Array.from(document.querySelectorAll(charts)).filter(function (s) {
         return s.getBoundingClientRect().width > 0; }).forEach(function (svg) {
         var view = svg.viewBox.baseVal, into = svg.getScreenCTM().inverse(), boxes = [];
         svg.querySelectorAll('text').forEach(function (text) {
@@ -102,7 +110,7 @@ CHART_TEXT = """(function () {
         }
     });
     return found;
-}())"""
+}(%s))"""
 
 REPORTS = [*(f"{p.parent.name}/{p.name}" for p in sorted(EXAMPLES.glob("*/*.jsonl"))), "ti-assistant-9-8-25"]
 """The report of every example, and of a real TI Assistant export (``tests.test_html_browser.CONVERTED``)."""
@@ -125,7 +133,7 @@ def test_a_report_on_a_phone_breaks_no_word_scrolls_its_tables_and_shows_the_cha
         assert top is not None and top < 2 * PHONE[1], top
         for size in (PHONE, DESKTOP):
             open_at(browser, page, size)
-            text = browser.evaluate(CHART_TEXT)
+            text = browser.evaluate(CHART_TEXT % "'svg.chart'")
             assert text["texts"] > 10 and text["clipped"] == [] and text["overlapping"] == [], (size, text)
         assert browser.console == []
     finally:
@@ -146,6 +154,73 @@ def test_the_reconcile_page_on_a_phone_breaks_no_word_and_scrolls_its_tables(chr
         assert browser.evaluate(BROKEN_WORDS) == []
         assert browser.evaluate(WIDE_TABLES) == []
         assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        assert browser.console == []
+    finally:
+        browser.close()
+
+
+STATS_PAGE = """(function () {
+    function shown(e) { return e.getBoundingClientRect().width > 0; }
+    var chart = document.querySelector('svg.lines');
+    return {
+        lines: Array.from(chart.querySelectorAll('polyline.series')).map(function (l) {
+            return [l.dataset.name, getComputedStyle(l).stroke]; }),
+        legend: Array.from(chart.nextElementSibling.querySelectorAll('li')).map(function (li) {
+            return [li.textContent, getComputedStyle(li).color]; }),
+        background: getComputedStyle(document.body).backgroundColor,
+        said: chart.nextElementSibling.nextElementSibling.textContent,
+        headings: Array.from(document.querySelectorAll('h1, h2, th')).filter(shown).map(function (e) {
+            return e.textContent; }),
+        wide: document.documentElement.scrollWidth};
+}())"""
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance (WCAG 2) of a CSS colour as the browser computes it (``rgb(R, G, B)``); a
+    transparent one is the page's white."""
+    values = [float(v) for v in re.findall(r"[\d.]+", rgb)]
+    if len(values) == 4 and values[3] == 0:
+        values = [255, 255, 255]
+    linear = [c / 12.92 if c <= .03928 else ((c + .055) / 1.055) ** 2.4 for c in (v / 255 for v in values[:3])]
+    return .2126 * linear[0] + .7152 * linear[1] + .0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    lighter, darker = sorted((luminance(one), luminance(other)), reverse=True)
+    return (lighter + .05) / (darker + .05)
+
+
+def test_the_stats_page_on_a_phone_draws_a_few_distinguishable_lines_in_words(chromium, tmp_path):
+    logs = [str(EXAMPLES / "twilight-imperium-4" / name)
+            for name in ("complete-4p.jsonl", "disputed.jsonl", "disputed-no-objectives-left.jsonl")]
+    for name in ("ti-assistant-9-8-25", "ti-assistant-LjnqDB", "ti-assistant-nHg8Hw"):
+        logs.append(str(tmp_path / f"{name}.jsonl"))
+        gamelog("convert", "--from", "ti-assistant", str(shared_path("data", "real", f"{name}.json")), "-o", logs[-1])
+    page = tmp_path / "stats.html"
+    gamelog("stats", *logs, "--format", "html", "-o", str(page))
+    factions = {f["faction"] for f in json.loads(gamelog("stats", *logs, "--format", "json"))["factions"]}
+    assert len(factions) > 6
+    browser = Browser(chromium, tmp_path / "profile", *PHONE)
+    try:
+        open_at(browser, page, PHONE)
+        assert browser.evaluate(BROKEN_WORDS) == []
+        assert browser.evaluate(WIDE_TABLES) == []
+        text = browser.evaluate(CHART_TEXT % "'svg.lines'")
+        assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
+        page_now = browser.evaluate(STATS_PAGE)
+        assert page_now["wide"] <= PHONE[0]
+        # Six lines of the factions of most games (the Emirates of Hacan's 4 seats, the Federation of Sol's 3
+        # first), each its own colour, none faint on the page; their names in the page's ink.
+        names = [name for name, _ in page_now["lines"]]
+        assert len(names) == 6 and names[:2] == ["Emirates of Hacan", "Federation of Sol"] and set(names) <= factions
+        colours = [colour for _, colour in page_now["lines"]]
+        assert len(set(colours)) == 6
+        assert all(contrast(colour, page_now["background"]) >= 3 for colour in colours), colours
+        assert [item.split(" (")[0].strip() for item, _ in page_now["legend"]] == names
+        assert all(contrast(ink, page_now["background"]) >= 4.5 for _, ink in page_now["legend"])
+        assert page_now["said"].startswith(f"6 factions of {len(factions)} drawn")
+        assert all("_" not in heading for heading in page_now["headings"]), page_now["headings"]
+        assert "win rate" in page_now["headings"] and "VP by source" in page_now["headings"]
         assert browser.console == []
     finally:
         browser.close()
