@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import shlex
 import textwrap
 from html import escape
@@ -20,7 +21,7 @@ from typing import Any, Iterable, Iterator
 
 from gamelog.domain.messages import plural
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.charts import PALETTE
+from gamelog.projections.reports.charts import nice_ticks, text_width
 from gamelog.domain.replay_document import held
 from gamelog.projections.reports.documents import encode_pieces
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
@@ -262,33 +263,38 @@ def _lines(table: Table, words: Words, named: tuple[str, ...], label: str, value
         return ""
     drawn = chosen_series(series, games, named)
     xs = [p[0] for name in drawn for p in series[name]]
-    top = max(p[1] + p[2] for name in drawn for p in series[name]) or 1
     low, high = min(xs), max(xs)
-    # A phone's width of units: drawn at 360 px or more, no label is below 12 px (and at most 8 labels on the x axis).
+    # The y axis from 0 (or the lowest value: a net worth may be negative) to above the highest band.
+    ticks = nice_ticks(math.floor(min(min(p[1] for name in drawn for p in series[name]), 0)),
+                       math.ceil(max(p[1] + p[2] for name in drawn for p in series[name])) or 1, 4)
+    bottom, top = ticks[0], ticks[-1]
+    # A phone's width of units: drawn at 360 px or more, no label is below 12 px (and at most 8 labels on the x axis);
+    # the left margin holds the widest y label (a net worth of 4 digits).
     width, height, pad = 360, 220, 30
+    left = max(pad, math.ceil(text_width(max(map(str, ticks), key=len), 12) + 8))
 
     def px(v: float) -> float:
-        return pad + (v - low) / ((high - low) or 1) * (width - 2 * pad)
+        return left + (v - low) / ((high - low) or 1) * (width - left - pad)
 
     def py(v: float) -> float:
-        return height - pad - v / top * (height - 2 * pad)
+        return height - pad - (v - bottom) / ((top - bottom) or 1) * (height - 2 * pad)
 
     heading = f"{words.name(value)} after each {words.name(x)}"
     parts = [f"<h2>{escape(heading)}</h2>",
              f'<svg class="lines" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(heading)}">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
+             f'<line x1="{left}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
     for n in range(low, high + 1, max(1, -(-(high - low + 1) // 8))):
         parts.append(f'<text x="{px(n):.1f}" y="{height - 8}" font-size="12" text-anchor="middle">{n}</text>')
-    for tick in (0, top / 2, top):
-        parts.append(f'<text x="{pad - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick:g}</text>'
-                     f'<line x1="{pad}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
+    for tick in ticks:
+        parts.append(f'<text x="{left - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick}</text>'
+                     f'<line x1="{left}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
     legend = []
     for i, name in enumerate(drawn):
         colour, dash = LINE_COLOURS[i % len(LINE_COLOURS)], DASHES[i % len(DASHES)]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         points = sorted(series[name])
         band = [f"{px(x):.1f},{py(v + s):.1f}" for x, v, s in points] + \
-               [f"{px(x):.1f},{py(max(v - s, 0)):.1f}" for x, v, s in reversed(points)]
+               [f"{px(x):.1f},{py(max(v - s, bottom)):.1f}" for x, v, s in reversed(points)]
         parts.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.12"/>')
         line = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v, _ in points)
         parts.append(f'<polyline class="series" data-name="{escape(name)}" points="{line}" fill="none" '
