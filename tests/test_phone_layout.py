@@ -224,3 +224,21 @@ def test_the_stats_page_on_a_phone_draws_a_few_distinguishable_lines_in_words(ch
         assert browser.console == []
     finally:
         browser.close()
+
+
+@pytest.mark.parametrize("game", ["merchant-of-venus", "twilight-imperium-4", "uchronia"])
+def test_the_stats_page_of_each_game_s_examples_fits_a_phone(chromium, tmp_path, game):
+    # Merchant of Venus: net worths of 4 digits (Human's c2214) and below 0 (Bob's -110) on the chart's y axis.
+    page = tmp_path / "stats.html"
+    gamelog("stats", *map(str, sorted((EXAMPLES / game).glob("*.jsonl"))), "--format", "html", "-o", str(page))
+    browser = Browser(chromium, tmp_path / "profile", *PHONE)
+    try:
+        open_at(browser, page, PHONE)
+        assert browser.evaluate(BROKEN_WORDS) == []
+        assert browser.evaluate(WIDE_TABLES) == []
+        text = browser.evaluate(CHART_TEXT % "'svg.lines'")
+        assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
+        assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        assert browser.console == []
+    finally:
+        browser.close()
