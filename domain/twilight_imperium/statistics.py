@@ -317,8 +317,8 @@ def document(figures: Figures) -> Stats:
                       for t in sorted(picks, key=lambda t: (by_name(t.name), int(t.detail)))]
     card_rounds = [CardRound(card=t.name, round=int(t.detail), picks=t.amount, games=t.games)
                    for t in sorted(figures.tallies("picked_round", False), key=lambda t: (by_name(t.name), int(t.detail)))]
-    return Stats(games=games, finished=finished, factions=factions, players=players, objectives=objectives, rounds=rounds,
-                 vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
+    return Stats(games=games, finished=finished, factions=factions, players=players, objectives=objectives,
+                 rounds=rounds, vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
                  imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),
                  imperial_rounds=imperial_rounds, strategy_cards=strategy_cards, pick_positions=pick_positions,
                  card_rounds=card_rounds,

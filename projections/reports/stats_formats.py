@@ -102,7 +102,10 @@ def text_table(table: Table, width: int, words: Words | None = None) -> Iterator
     numeric = [c >= keys and not isinstance(first[c], (str, list)) for c in range(len(widths))]
     for at, block in enumerate(_blocks(widths, keys, budget)):
         def rows_of(values: Iterable[str]) -> Iterator[str]:
-            cells = [textwrap.wrap(value, widths[c], break_on_hyphens=False) or [""] for c, value in zip(block, values)]
+            # Most cells fit: only a longer one is wrapped (a long list's rows are many).
+            cells = [[value] if len(value) <= widths[c]
+                     else textwrap.wrap(value, widths[c], break_on_hyphens=False) or [""]
+                     for c, value in zip(block, values)]
             for n in range(max(len(lines) for lines in cells)):
                 parts = []
                 for c, lines in zip(block, cells):
