@@ -170,8 +170,7 @@ STATS_PAGE = """(function () {
         background: getComputedStyle(document.body).backgroundColor,
         said: chart.nextElementSibling.nextElementSibling.textContent,
         headings: Array.from(document.querySelectorAll('h1, h2, th')).filter(shown).map(function (e) {
-            return e.textContent; }),
-        wide: document.documentElement.scrollWidth};
+            return e.textContent; })};
 }())"""
 
 
@@ -190,6 +189,17 @@ def contrast(one: str, other: str) -> float:
     return (lighter + .05) / (darker + .05)
 
 
+def stats_page_fits(browser: Browser, page) -> None:
+    """The stats page at a phone's width: no word broken in a cell, no table wider than its box without its own
+    scroll, no text of its chart of lines overlapping another or clipped, the page no wider than the window."""
+    open_at(browser, page, PHONE)
+    assert browser.evaluate(BROKEN_WORDS) == []
+    assert browser.evaluate(WIDE_TABLES) == []
+    text = browser.evaluate(CHART_TEXT % "'svg.lines'")
+    assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
+    assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+
+
 def test_the_stats_page_on_a_phone_draws_a_few_distinguishable_lines_in_words(chromium, tmp_path):
     logs = [str(EXAMPLES / "twilight-imperium-4" / name)
             for name in ("complete-4p.jsonl", "disputed.jsonl", "disputed-no-objectives-left.jsonl")]
@@ -202,13 +212,8 @@ def test_the_stats_page_on_a_phone_draws_a_few_distinguishable_lines_in_words(ch
     assert len(factions) > 6
     browser = Browser(chromium, tmp_path / "profile", *PHONE)
     try:
-        open_at(browser, page, PHONE)
-        assert browser.evaluate(BROKEN_WORDS) == []
-        assert browser.evaluate(WIDE_TABLES) == []
-        text = browser.evaluate(CHART_TEXT % "'svg.lines'")
-        assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
+        stats_page_fits(browser, page)
         page_now = browser.evaluate(STATS_PAGE)
-        assert page_now["wide"] <= PHONE[0]
         # Six lines of the factions of most games (the Emirates of Hacan's 4 seats, the Federation of Sol's 3
         # first), each its own colour, none faint on the page; their names in the page's ink.
         names = [name for name, _ in page_now["lines"]]
@@ -233,12 +238,7 @@ def test_the_stats_page_of_each_game_s_examples_fits_a_phone(chromium, tmp_path,
     gamelog("stats", *map(str, sorted((EXAMPLES / game).glob("*.jsonl"))), "--format", "html", "-o", str(page))
     browser = Browser(chromium, tmp_path / "profile", *PHONE)
     try:
-        open_at(browser, page, PHONE)
-        assert browser.evaluate(BROKEN_WORDS) == []
-        assert browser.evaluate(WIDE_TABLES) == []
-        text = browser.evaluate(CHART_TEXT % "'svg.lines'")
-        assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
-        assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        stats_page_fits(browser, page)
         assert browser.console == []
     finally:
         browser.close()
