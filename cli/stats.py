@@ -52,7 +52,7 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
           players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
           since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
           reports: str | None, write_reports: bool, as_player: str | None, store: str) -> None:
-    """Figures across games: per faction (or player), objective, round, card.
+    """Figures across games: per player and faction, objective, round, card.
 
     GAME is a stored game's id (only those are counted; default: every game
     of the store) or a log file, read in memory with the others named

@@ -135,6 +135,12 @@ class Header(GameHeader, tag="game"):
         for player in self.players:
             self.commodity_value(player)
 
+    def faction_name(self, player: str) -> str | None:
+        """The player's faction as every output names it (``reference.faction_name``), None when the setup gives
+        them none."""
+        name = self.setup.factions.get(player)
+        return reference.faction_name(name) if name else None
+
     def commodity_value(self, player: str) -> int:
         """The faction's commodity value: from ``setup.commodities``, else from the faction's name.
 

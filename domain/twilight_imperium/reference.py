@@ -115,6 +115,14 @@ def faction(name: str) -> tuple[str, int] | None:
     return _faction_index().get(key(name))
 
 
+def faction_name(name: str) -> str:
+    """A faction's name as every output writes it (replay, report, reconcile, stats): its printed name without
+    "The" when the data know it ("arborec", "Hacan" and "The Emirates of Hacan" are "Arborec" and "Emirates of
+    Hacan"), else ``name`` as given (a faction the data do not have)."""
+    known = faction(name)
+    return known[0].removeprefix("The ") if known is not None else name
+
+
 @cache
 def strategy_cards() -> dict[str, int]:
     """The 8 strategy cards' initiative numbers by folded name."""

@@ -130,7 +130,7 @@ class TwilightState(GameState):
         super().__init__(header, header_line)
         self.goal = header.setup.vp_goal
         self.by_player = {
-            p: Player(faction=header.setup.factions.get(p), commodity_value=header.commodity_value(p),
+            p: Player(faction=header.faction_name(p), commodity_value=header.commodity_value(p),
                       tokens={pool: header.per_player(f"{pool}_tokens", p) for pool in POOLS},
                       color=header.setup.colors.get(p))
             for p in header.players

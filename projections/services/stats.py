@@ -226,7 +226,8 @@ def stats_traced(store: StoreOrLocation, arguments: Sequence[str] = (), *, game:
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
         seen = _seen_by_every_player(sources)
         found = {figure: trace._replace(shown=seen(trace.shown)) for figure, trace in found.items()}
-    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
+    named = tuple(name for name in (filters.side, filters.player) if name is not None)
+    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed, named)
 
 
 def _command(kind: str, filters: Filters, arguments: Sequence[str], source_format: str | None) -> str:
