@@ -31,7 +31,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
 
     \b
       gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
-      gamelog append my-game '{"type": "note", "text": "agreed", "player": "Ann"}' --after 41
+      gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
     """
     said = append_output(store, game, line.encode("utf-8"), fmt=fmt, anyway=anyway, after=after, replaces=replaces)

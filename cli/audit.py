@@ -8,7 +8,7 @@ from gamelog.auditing import audit_output
 from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION
 from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import stdout_style, terminal_progress, text_width
 from gamelog.formats import Layout, audit_formats
 
 
@@ -47,8 +47,9 @@ def audit(game: str, player: str | None, without_: str | None, fmt: str, as_play
       gamelog audit --from ti-assistant export.json
     """
     without = None if without_ is None else _lines(without_)
-    with audit_output(game, store, without=without, player=player, fmt=fmt, layout=Layout(width=text_width()),
-                      as_player=as_player, source_format=source_format) as audited:
+    layout = Layout(stdout_style(), text_width())  # each finding in its severity's colour, as report shows it
+    with audit_output(game, store, without=without, player=player, fmt=fmt, layout=layout, as_player=as_player,
+                      source_format=source_format, progress=terminal_progress()) as audited:
         # As it is read: a finding, a correction, a score entry (or, --without, a standings change) at a time.
         write_pieces(audited.pieces)
         violations = audited.violations

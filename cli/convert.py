@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import click
 
+from gamelog.cli.options import from_option, output_option
 from gamelog.cli.output import write_file
-from gamelog.cli.options import from_option
 from gamelog.converting import convert_file
 
 
 @click.command()
 @from_option(required=True, help="The tool that wrote the export.")
 @click.argument("export", metavar="EXPORT.json")
-@click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (stdout by default).")
+@output_option("the log")
 @click.option("--id", "game_id", metavar="ID", help="The game's id in a store (default: taken from the export).")
 def convert(source_format: str, export: str, output: str | None, game_id: str | None) -> None:
     """Convert another tool's export of a game into a log (format v1).
@@ -35,7 +35,7 @@ def convert(source_format: str, export: str, output: str | None, game_id: str | 
     if output:
         write_file(output, [log])
     else:
-        click.get_binary_stream("stdout").write(log)
+        click.echo(log, nl=False)  # bytes: written to stdout's binary stream as they are
     where = output or "stdout"
     click.echo(f"{export}: {summary.entries} entries from {source_format} -> {summary.lines} log lines ({where})", err=True)
     click.echo(summary.describe(), err=True)

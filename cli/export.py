@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.options import store_option
+from gamelog.cli.options import output_option, store_option
 from gamelog.cli.output import write_file
 from gamelog.recording import exported
 
 
 @click.command()
 @click.argument("game")
-@click.option("-o", "--output", metavar="FILE", help="Write the log to FILE (atomically) instead of standard output.")
+@output_option("the log (atomically)")
 @store_option
 def export(game: str, output: str | None, store: str) -> None:
     """Write the log of the stored game GAME (its id) as JSON Lines.
@@ -28,9 +28,7 @@ def export(game: str, output: str | None, store: str) -> None:
     """
     with exported(store, game) as lines:
         if output is None:
-            out = click.get_binary_stream("stdout")
             for line in lines:
-                out.write(line)
-            out.flush()
+                click.echo(line, nl=False)  # bytes: written to stdout's binary stream as they are
         else:
             write_file(output, lines)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from contextlib import closing
 
 import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_VIOLATION, MAX_ERRORS, capped
 from gamelog.cli.options import from_option, max_errors_option, store_option
-from gamelog.cli.terminal import progress
+from gamelog.cli.terminal import terminal_progress
 from gamelog.formats import plural
 from gamelog.importing import ImportResult, Importer, Interruption, LogConverted, LogImported, Outcome
 
@@ -83,7 +82,7 @@ def import_(logs: tuple[str, ...], source_format: str | None, game_id: str | Non
       gamelog import --store games.sqlite logs/*.jsonl
       gamelog import --from ti-assistant export.json
     """
-    shown = progress if sys.stderr.isatty() else None  # a bar for a large log, on a terminal only
+    shown = terminal_progress()  # a bar for a large log, on a terminal only
     malformed = conflict = False
     with Importer.opened(store, logs, source_format=source_format, game_id=game_id, progress=shown) as importer:
         try:

@@ -2,31 +2,69 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import os
 import sys
 
 import click
 
-from gamelog.cli.append import append
-from gamelog.cli.audit import audit
-from gamelog.cli.catalog import games, schema
-from gamelog.cli.convert import convert
-from gamelog.cli.export import export
-from gamelog.cli.errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, Bug, cli_error
-from gamelog.cli.importing import import_
-from gamelog.cli.projections import projections
-from gamelog.cli.reconcile import reconcile
-from gamelog.cli.replay import replay
-from gamelog.cli.report import report
-from gamelog.cli.serve import serve
-from gamelog.cli.stats import stats
 from gamelog.cli.terminal import COLORS, click_color
-from gamelog.cli.validate import validate
-from gamelog.cli.verify import verify
+
+COMMANDS = {
+    "append": "append:append", "audit": "audit:audit", "convert": "convert:convert", "export": "export:export",
+    "games": "catalog:games", "import": "importing:import_", "projections": "projections:projections",
+    "reconcile": "reconcile:reconcile", "replay": "replay:replay", "report": "report:report",
+    "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats", "validate": "validate:validate",
+    "verify": "verify:verify",
+}
+"""Each command, and where it is: ``MODULE:NAME`` in ``gamelog.cli``. A command's module (and the services it
+calls) is imported only when that command runs, so ``gamelog --version`` and ``gamelog --help`` import neither."""
+
+
+def _set_color(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--color`` given after the command (``gamelog report --color never X``): as if given before it."""
+    if value is not None:
+        ctx.find_root().params["color"] = value.lower()  # what cli.terminal.color_choice() reads
+        ctx.color = click_color(value.lower())
+
+
+def _color_option() -> click.Option:
+    return click.Option(["--color"], type=click.Choice(COLORS, case_sensitive=False), expose_value=False,
+                        callback=_set_color, is_eager=True,
+                        help="Bold and colour: auto (a terminal, without NO_COLOR), always or never (as gamelog "
+                             "--color).")
+
+
+def _with_color(command: click.Command) -> click.Command:
+    """``command`` (and a group's every subcommand) taking ``--color`` as the group does."""
+    if not any(param.name == "color" for param in command.params):
+        command.params.append(_color_option())
+    for sub in getattr(command, "commands", {}).values():
+        _with_color(sub)
+    return command
+
+
+def _summary(name: str) -> str | None:
+    """The docstring of command ``name``'s function, read from its module's source without importing it (None
+    when the source cannot be read: the command is imported then)."""
+    module, attribute = COMMANDS[name].split(":")
+    try:
+        spec = importlib.util.find_spec(f"gamelog.cli.{module}")
+        with open(spec.origin, encoding="utf-8") as handle:  # type: ignore[union-attr, arg-type]
+            tree = ast.parse(handle.read())
+    except (OSError, AttributeError, TypeError, ValueError, SyntaxError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == attribute:
+            return ast.get_docstring(node)
+    return None
 
 
 class _Group(click.Group):
-    """Turns every failure into an ``Error: ...`` line and its exit code (``cli.errors``), never a traceback.
+    """The ``gamelog`` group: its commands imported as they are run (:data:`COMMANDS`), and every failure turned
+    into an ``Error: ...`` line and its exit code (``cli.errors``), never a traceback.
 
     gamelog's own errors exit as ``cli.errors.ERRORS`` says (a damaged store
     3; a store that cannot be opened or written, a log, a game that cannot
@@ -35,18 +73,48 @@ class _Group(click.Group):
     GAMELOG_DEBUG=1 to see its traceback when reporting it.
     """
 
+    _listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        if self._listing:  # the group's --help: each command's summary, from its docstring, nothing imported
+            summary = _summary(name)
+            if summary is not None:
+                return click.Command(name, help=summary)
+        if name not in self.commands:
+            module, attribute = COMMANDS[name].split(":")
+            self.commands[name] = _with_color(getattr(importlib.import_module(f"gamelog.cli.{module}"), attribute))
+        return self.commands[name]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except BrokenPipeError:
+            from gamelog.cli.errors import EXIT_PIPE_CLOSED  # cli.errors (gamelog's errors) only when one is raised
+
             _quiet_stdout()
             raise SystemExit(EXIT_PIPE_CLOSED) from None
         except KeyboardInterrupt:
+            from gamelog.cli.errors import EXIT_INTERRUPTED
+
             click.echo("\nInterrupted.", err=True)
             raise SystemExit(EXIT_INTERRUPTED) from None
         except Exception as exc:
+            from gamelog.cli.errors import Bug, cli_error
+
             problem = cli_error(exc)
             if problem is not None:
                 raise problem from exc
@@ -87,11 +155,6 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
       gamelog COMMAND --help
     """
     ctx.color = click_color(color)
-
-
-for command in (validate, import_, games, replay, report, stats, audit, reconcile, verify, projections, convert,
-                schema, append, export, serve):
-    main.add_command(command)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,17 @@ store_option = click.option(
 )
 
 
+def _output_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``-o FILE``'s file; None (standard output) for ``-o -``, as for no ``-o``."""
+    return None if value == "-" else value
+
+
+def output_option(what: str = "the output") -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``-o/--output FILE``: write ``what`` to FILE, atomically, instead of standard output (``-``: standard output)."""
+    return click.option("-o", "--output", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+                        callback=_output_path, help=f"Write {what} to FILE instead of stdout (-: stdout).")
+
+
 max_errors_option = click.option(
     "--max-errors", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
     help="Print a log's first N input errors, then how many more there are (0: print them all).")

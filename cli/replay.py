@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from gamelog.cli.options import as_option, from_option, store_option
-from gamelog.cli.terminal import text_width
+from gamelog.cli.terminal import terminal_progress, text_width
 from gamelog.replaying import replay_output
 
 
@@ -36,4 +36,4 @@ def replay(game: str, line: int | None, turn: int | None, round_: int | None, fm
     if sum(x is not None for x in (line, turn, round_)) > 1:
         raise click.UsageError("give at most one of --line, --turn and --round")
     click.echo(replay_output(game, store, fmt=fmt, width=text_width(), line=line, turn=turn, round=round_,
-                             as_player=as_player, source_format=source_format))
+                             as_player=as_player, source_format=source_format, progress=terminal_progress()))

@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
+from gamelog.cli.options import RegistryChoice, as_option, from_option, output_option, store_option
 from gamelog.cli.output import write_pieces
-from gamelog.cli.terminal import progress, styled, text_width
-from gamelog.formats import Layout, report_formats
+from gamelog.cli.terminal import stdout_style, terminal_progress, text_width
+from gamelog.formats import Layout, plain, report_formats
 from gamelog.reporting import report as report_of
 
 
@@ -17,7 +17,7 @@ from gamelog.reporting import report as report_of
 @click.argument("game")
 @click.option("--by", type=click.Choice(["turn", "round"], case_sensitive=False), help="Group by turn or by round (default: the game's own period, as its rules say).")
 @click.option("--format", "fmt", type=RegistryChoice(report_formats), default="text", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@output_option()
 @as_option
 @from_option()
 @store_option
@@ -42,11 +42,12 @@ def report(game: str, by: str | None, fmt: str, output: str | None, as_player: s
       gamelog report my-game-id --as Ann --format html -o ann.html
       gamelog report --from ti-assistant export.json
     """
-    layout = Layout(click.style, text_width()) if output is None and styled() else Layout(width=text_width())
-    # A bar on stderr for a long game, on a terminal, unless the report itself is printed on it.
-    shown = progress if sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) else None
-    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, progress=shown,
-                   as_player=as_player, source_format=source_format) as pieces:
+    layout = Layout(stdout_style() if output is None else plain, text_width())
+    # A bar on stderr, on a terminal: reading a large log, then writing a long game's report (unless the report
+    # itself is printed on the terminal: its lines are the progress then).
+    with report_of(game, store, fmt=fmt, by=by, layout=layout, output=output, progress=terminal_progress(),
+                   as_player=as_player, source_format=source_format,
+                   writing_progress=output is not None or not sys.stdout.isatty()) as pieces:
         write_pieces(pieces, output)
     if output:
         click.echo(f"{game}: the {fmt} report written to {output}", err=True)

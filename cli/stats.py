@@ -7,7 +7,7 @@ import os
 
 import click
 
-from gamelog.cli.options import RegistryChoice, as_option, from_option, store_option
+from gamelog.cli.options import RegistryChoice, as_option, from_option, output_option, store_option
 from gamelog.cli.output import write_pieces
 from gamelog.cli.terminal import text_width
 from gamelog.cli.errors import InputProblem
@@ -40,7 +40,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.option("--until", callback=_date, metavar="DATE", help="Only games whose header's date is on or before DATE.")
 @click.option("--clean", is_flag=True, help="Only games with no violation.")
 @from_option(help="GAME files are exports of TOOL (ti-assistant...).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@output_option()
 @click.option("--reports", metavar="DIR",
               help="html: where the page links each game's own report, relative to the page "
                    "(default: PAGE-games beside -o PAGE; stats-games without -o).")
@@ -52,7 +52,7 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
           players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
           since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
           reports: str | None, write_reports: bool, as_player: str | None, store: str) -> None:
-    """Figures across games: per faction (or player), objective, round, card.
+    """Figures across games: per player and faction, objective, round, card.
 
     GAME is a stored game's id (only those are counted; default: every game
     of the store) or a log file, read in memory with the others named

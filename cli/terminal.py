@@ -12,11 +12,12 @@ import os
 import shutil
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterator
 
 import click
 
-from gamelog.formats import WIDTH
+if TYPE_CHECKING:
+    from gamelog.formats import Style
 
 BAR_TEMPLATE = "%(label)s  [%(bar)s]  %(info)s"
 INFO = len("100%")
@@ -63,16 +64,30 @@ def styled() -> bool:
     return _stdout_is_terminal() if color is None else color
 
 
+def stdout_style() -> Style:
+    """How to style a line printed on stdout: ``click.style`` when :func:`styled`, else ``plain``."""
+    from gamelog.formats import plain  # the services' layout, imported by a command only: --help needs none of it
+
+    return click.style if styled() else plain
+
+
+def _default_width() -> int:
+    """The width of text when no terminal says (80): the services' layout's, imported when a command asks."""
+    from gamelog.formats import WIDTH
+
+    return WIDTH
+
+
 def text_width() -> int:
     """The width to wrap text to: ``COLUMNS``, else the terminal's, else 80."""
-    return shutil.get_terminal_size((WIDTH, 24)).columns
+    return shutil.get_terminal_size((_default_width(), 24)).columns
 
 
 def _stderr_columns() -> int:
     try:
         return os.get_terminal_size(sys.stderr.fileno()).columns
     except (OSError, ValueError, AttributeError):
-        return shutil.get_terminal_size((WIDTH, 24)).columns
+        return shutil.get_terminal_size((_default_width(), 24)).columns
 
 
 def fit(label: str, columns: int) -> tuple[str, int] | None:
@@ -88,6 +103,12 @@ def fit(label: str, columns: int) -> tuple[str, int] | None:
     if len(label) > keep:
         label = "…" + label[len(label) - keep + 1:] if keep > 1 else ""
     return label, bar
+
+
+def terminal_progress() -> Callable[[int, str], ContextManager[Callable[[int], None] | None]] | None:
+    """:func:`progress` for a service to show its long steps with, when stderr is a terminal; else None (nothing
+    is shown, nothing counted for it)."""
+    return progress if sys.stderr.isatty() else None
 
 
 @contextmanager

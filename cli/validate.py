@@ -6,6 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION, capped
 from gamelog.cli.options import from_option, max_errors_option
+from gamelog.cli.terminal import stdout_style, terminal_progress
 from gamelog.validating import ValidationOutput
 
 
@@ -29,7 +30,9 @@ def validate(logs: tuple[str, ...], fmt: str, max_errors: int, source_format: st
       cat game.jsonl | gamelog validate -
       gamelog validate --from ti-assistant export.json
     """
-    checked = ValidationOutput(logs, source_format)  # each log read as it is written
+    # Each log read as it is written, each finding in its severity's colour (as report shows it), a bar for a
+    # large log on a terminal only.
+    checked = ValidationOutput(logs, source_format, style=stdout_style(), progress=terminal_progress())
     if fmt == "json":
         for piece in checked.json_pieces():
             click.echo(piece, nl=False)

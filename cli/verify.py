@@ -6,6 +6,7 @@ import click
 
 from gamelog.cli.errors import EXIT_OK, EXIT_TAMPERED, EXIT_VIOLATION
 from gamelog.cli.options import from_option, store_option
+from gamelog.cli.terminal import terminal_progress
 from gamelog.verifying import verify_output
 
 
@@ -36,7 +37,7 @@ def verify(game: str, fingerprint: str | None, against: str | None, fmt: str, so
       gamelog verify --from ti-assistant export.json --against my-game-id
     """
     checked = verify_output(store, game, fingerprint=fingerprint, against=against, fmt=fmt,
-                            source_format=source_format)
+                            source_format=source_format, progress=terminal_progress())  # a bar on a terminal only
     click.echo(checked.text)
     if checked.ok:
         raise SystemExit(EXIT_OK)

@@ -54,7 +54,7 @@ class GameRules:
     rule IDs (those RULES.md does not hold), and ``statistics`` what it counts
     across games (a :class:`~domain.statistics.Statistics`, from its
     ``statistics`` module; None: ``gamelog stats`` has nothing to say of it).
-    ``secrets`` is its ``secrets.HIDDEN`` (``domain.secrets.Hidden``): the names
+    ``secrets`` is its ``secrets.HIDDEN`` (``domain.secrets.Hidden``): what
     a player may not see at a point of the game, what ``--as PLAYER`` hides
     (None: nothing is hidden). ``results`` reads what its log declares of the
     result and where each point of its score comes from
@@ -74,7 +74,7 @@ class GameRules:
     measures: Measures = _NOTHING_COUNTED
     rounds: type | None = None
     rule_texts: Mapping[str, str] = field(default_factory=dict)
-    secrets: Callable[[str, Any, Any], frozenset[str]] | None = None
+    secrets: Callable[[str, Any, Any], Any] | None = None
     results: ResultSources = ResultSources()
     state_phrases: StatePhrases = PLAIN_STATE
     statistics: Any = None

@@ -143,7 +143,11 @@ def state_at(game: str, events: Iterable[Derived], *, line: int | None = None,
     if line is not None and not stopped and state.line < line:
         raise PointNotReached(f"the log ends at line {state.line}, before line {line}")
     if turn is not None and not turn_seen and state.turn < turn:
-        raise PointNotReached(f"the game has {plural(state.turn, 'turn')}, not {turn}")
+        rounds = state.round_number()
+        # A log kept by round (a TI Assistant export, an AsyncTI4 save) may count no turns: it is asked by round.
+        hint = f"; it is played in rounds ({plural(rounds, 'round')}): ask by round (--round N)" \
+            if rounds is not None and state.turn == 0 else ""
+        raise PointNotReached(f"the game has {plural(state.turn, 'turn')}, not {turn}{hint}")
     if round is not None and (state.round_number() or 0) < round:
         raise PointNotReached(f"the game has {plural(state.round_number() or 0, 'round')}, not {round}")
     return state

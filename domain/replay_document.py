@@ -25,6 +25,11 @@ class Document(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     one without, which the JSON's order needs.
     """
 
+    def to_dict(self) -> dict[str, Any]:
+        """This document as plain Python (dicts, lists, str, int, float, bool, None), named as ``--format json``
+        names it: ``msgspec.to_builtins(document)``, which gives the same (``json.dumps`` takes either)."""
+        return msgspec.to_builtins(self)
+
 
 class StreamedRows:
     """The rows of one list of a document, made again each time they are read (``make()`` gives a fresh iterator).

@@ -72,6 +72,18 @@ class SideRow(NamedTuple):
     squares: int
 
 
+class PlayerRow(NamedTuple):
+    """One player playing one side (a faction) over the games chosen: games, won, total final score, its squares:
+    a player's figures whatever side they played, where a side is not the player (TI4's factions)."""
+
+    player: str
+    side: str
+    games: int
+    wins: int
+    score: int
+    squares: int
+
+
 class PeriodRow(NamedTuple):
     """One side's score after one round (or turn) over the games that reached it: games, total, squares."""
 
@@ -99,6 +111,9 @@ class Figures(Protocol):
 
     def sides(self) -> list[SideRow]:
         """Each side's games, wins and scores."""
+
+    def players(self) -> list[PlayerRow]:
+        """Each player's games, wins and scores, a row for each side they played."""
 
     def seats(self) -> list[tuple[int, int, int]]:
         """(seat, games played from it, games won from it), seats counted from 1 in the header's order."""
@@ -148,6 +163,14 @@ class Statistics:
     the document's tables, for the HTML page to list the games and lines it
     rests on: (table, column, figure), the figure an ``explain`` figure whose
     ``{column}`` are the row's values (``summary``: the row of that name).
+
+    The human formats (text, Markdown, HTML) write names in words: a table's,
+    a column's and a summary figure's name with spaces for its underscores
+    (``win_rate``: "win rate", ``vp``: "VP"), or its entry in ``words``
+    (``vp_sources``: "VP by source"); a value of a column ``values`` names in
+    its words (a VP source ``stage_1``: "stage I objectives"); the columns
+    (and summary figures) of ``percentages``, rates from 0 to 1, as
+    percentages. JSON and CSV keep the names and values as they are.
     """
 
     facts: Mapping[type, Callable[[Any, dict], Iterable[Fact]]]
@@ -159,6 +182,9 @@ class Statistics:
     figures: tuple[str, ...] = ()
     charts: tuple[tuple[str, str, str, str, str], ...] = field(default_factory=tuple)
     links: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+    words: Mapping[str, str] = field(default_factory=dict)
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    percentages: tuple[str, ...] = ("win_rate",)
 
 
 def by_period(rows: Iterable[PeriodRow]) -> Iterator[PeriodRow]:

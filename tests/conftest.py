@@ -8,10 +8,39 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SHARED = ROOT.parent / "shared"
+
+# No test may fail for being slow: on a loaded machine an example takes what it takes. A test's own @settings
+# overrides only what it names, so the profile's deadline=None holds for every property test.
+settings.register_profile("gamelog", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gamelog")
+
+SLOW = {
+    "test_html_browser.py": "drives headless Chromium",
+    "test_html_size.py": "renders reports of 200,000-line logs",
+    "test_crash.py": "kills importing processes and waits for their helpers",
+    "test_concurrency.py": "several writer processes on one store",
+    "test_archive_import.py": "imports in worker processes",
+    "test_properties.py": "hundreds of generated logs per property",
+    "test_correction_properties.py": "generated corrections, each game decided again",
+    "test_projections.py": "generated histories folded and rebuilt",
+    "test_packaging.py": "builds the wheel",
+    "test_progress_shown.py": "runs each long command in a child on a pseudo-terminal",
+    "test_stats_real.py": "the real exports of ../shared",
+    "test_ti_assistant_real.py": "the real exports of ../shared",
+}
+"""The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
+in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 def log_bytes(header: dict, *events: dict | str) -> bytes:

@@ -21,6 +21,8 @@ import pytest
 from tests.conftest import ROOT
 
 FLOORS = {"gamelog.domain": "domain", "gamelog.projections": "projections", "gamelog.cli": "cli"}
+DATA = {"gamelog.example_logs": "examples"}
+"""Packages of data only: the example logs, for ``gamelog.examples.path`` (the docs' examples from a pip install)."""
 
 
 def _pyproject() -> dict:
@@ -29,7 +31,7 @@ def _pyproject() -> dict:
 
 def _package_folders() -> set[str]:
     """Every folder of the three floors that is a package, by the name it installs under."""
-    names = {"gamelog"}
+    names = {"gamelog", *DATA}
     for package, folder in FLOORS.items():
         for init in sorted((ROOT / folder).rglob("__init__.py")):
             relative = init.parent.relative_to(ROOT / folder)
@@ -42,11 +44,16 @@ def _package_folders() -> set[str]:
 def test_every_package_folder_is_listed_in_pyproject_and_nothing_else():
     settings = _pyproject()
     assert set(settings["packages"]) == _package_folders()
-    assert settings["package-dir"] == {"gamelog": "projections/services", **FLOORS}
+    assert settings["package-dir"] == {"gamelog": "projections/services", **FLOORS, **DATA}
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    return build_wheel(tmp_path_factory)
+
+
+def build_wheel(tmp_path_factory) -> Path:
+    """The wheel a user's ``pip install .`` builds, in a folder of its own."""
     # Built from a copy: setuptools builds in the source folder and never empties its build/, so a wheel built
     # in place can carry a module the checkout no longer has.
     source = tmp_path_factory.mktemp("source") / "gamelog"
@@ -66,6 +73,7 @@ def test_the_wheel_puts_one_package_at_the_top_of_site_packages(wheel):
     assert "gamelog/__init__.py" in names and "gamelog/cli/main.py" in names
     assert "gamelog/domain/data/RULES.source.txt" in names  # and the rules' digest beside it
     assert "gamelog/domain/twilight_imperium/data/ti4_public_objectives.csv" in names
+    assert "gamelog/examples.py" in names and "gamelog/example_logs/uchronia/tiebreak-2p.jsonl" in names
     assert not any(name.startswith("gamelog/projections/services/") for name in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "gamelog = gamelog.cli.main:main" in entry_points

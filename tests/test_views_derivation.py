@@ -25,6 +25,8 @@ DIGESTS = {
     # raise DERIVATION in projections/views/derivation.py (saying why there) and add its digest here.
     3: "69132f81fe4e262b3545c7fc49d78ff22e8bcaa0ad8fcbc8497338599f09bd49",
     4: "3374448d0387210140a4af1593bbc7a4daa402d64878730505d21bc2b200d114",
+    5: "3374448d0387210140a4af1593bbc7a4daa402d64878730505d21bc2b200d114",  # the examples give no alias
+    6: "952bbd609f0f122134a07c042defd0e8b3a2592fa096276618d5d80591b372d2",
 }
 
 

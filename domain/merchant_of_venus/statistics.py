@@ -167,6 +167,7 @@ STATISTICS = Statistics(
     charts=(("bars", "players", "player", "win_rate", "games"),
             ("lines", "turns", "player", "mean_net_worth", "turn"),
             ("heat", "money", "player", "credits", "kind")),
+    percentages=("win_rate", "share"),
     links=(("players", "wins", "players/{player}/wins"), ("players", "mean_net_worth", "players/{player}/mean_net_worth"),
            ("players", "turns", "players/{player}/turns"),
            ("turns", "mean_net_worth", "turns/{turn}/{player}/mean_net_worth"),

@@ -135,6 +135,12 @@ class Header(GameHeader, tag="game"):
         for player in self.players:
             self.commodity_value(player)
 
+    def faction_name(self, player: str) -> str | None:
+        """The player's faction as every output names it (``reference.faction_name``), None when the setup gives
+        them none."""
+        name = self.setup.factions.get(player)
+        return reference.faction_name(name) if name else None
+
     def commodity_value(self, player: str) -> int:
         """The faction's commodity value: from ``setup.commodities``, else from the faction's name.
 
@@ -217,17 +223,33 @@ class CommandTokensGained(PlayerRecorded, tag="command_tokens_gained"):
     reason: str
 
 
+def _printed_objective(event: Recorded) -> None:
+    """A line's ``objective`` as the card's printed name once read, whichever spelling the line gives (its alias,
+    another letter case: ``reference.printed_objective``): every rule, view and output then names a card one way,
+    and a player's view hides the card where a field holds it (docs/secrets.md). A card the reference data do not
+    have stays as the line gives it."""
+    printed = reference.printed_objective(event.objective)  # type: ignore[attr-defined]
+    if printed != event.objective:  # type: ignore[attr-defined]
+        msgspec.structs.force_setattr(event, "objective", printed)
+
+
 class ObjectiveRevealed(Recorded, tag="objective_revealed"):
     objective: Name
     stage: Literal[1, 2]
+
+    __post_init__ = _printed_objective
 
 
 class SecretObjectiveDrawn(PlayerRecorded, tag="secret_objective_drawn"):
     objective: Name
 
+    __post_init__ = _printed_objective
+
 
 class SecretObjectiveReturned(PlayerRecorded, tag="secret_objective_returned"):
     objective: Name
+
+    __post_init__ = _printed_objective
 
 
 class CombatStarted(Recorded, tag="combat_started"):
@@ -247,6 +269,8 @@ class ObjectiveScored(PlayerRecorded, tag="objective_scored"):
     kind: Literal["public", "secret"]
     points: PositiveInt
     phase: Phase | None = None
+
+    __post_init__ = _printed_objective
 
 
 class VpGained(PlayerRecorded, tag="vp_gained"):
@@ -330,6 +354,8 @@ class ObjectiveMadePublic(Recorded, tag="objective_made_public"):
 
     objective: Name
     reason: str
+
+    __post_init__ = _printed_objective
 
 
 class StrategyCardsSwapped(Recorded, tag="strategy_cards_swapped"):

@@ -33,7 +33,8 @@ def key(name: str) -> str:
 
 @dataclass(frozen=True)
 class Objective:
-    """One objective card: ``kind`` is ``public`` or ``secret``; ``phase`` is lower case."""
+    """One objective card: ``kind`` is ``public`` or ``secret``; ``phase`` is lower case; ``alias`` its short
+    name in the data (a log may name the card by it)."""
 
     name: str
     kind: str
@@ -41,6 +42,7 @@ class Objective:
     points: int
     phase: str
     text: str
+    alias: str = ""
 
     @property
     def trade_goods_cost(self) -> int:
@@ -72,7 +74,7 @@ def objectives() -> dict[str, Objective]:
     for kind, filename in (("public", "ti4_public_objectives.csv"), ("secret", "ti4_secret_objectives.csv")):
         for r in _rows(filename):
             stage = int(r["stage"]) if kind == "public" else None
-            card = Objective(r["name"], kind, stage, int(r["points"]), r["phase"].casefold(), r["text"])
+            card = Objective(r["name"], kind, stage, int(r["points"]), r["phase"].casefold(), r["text"], r["alias"])
             out[key(r["name"])] = card
             out.setdefault(key(r["alias"]), card)
     return out
@@ -81,6 +83,14 @@ def objectives() -> dict[str, Objective]:
 def objective(name: str) -> Objective | None:
     """The card of that name (or alias), or None when the data do not have it."""
     return objectives().get(key(name))
+
+
+def printed_objective(name: str) -> str:
+    """The printed name of the objective ``name`` spells (its name in any letter case or spacing, or its alias):
+    how a line names a card once read, so that every output names it one way; ``name`` itself for a card the
+    data do not have."""
+    card = objectives().get(key(name))
+    return name if card is None else card.name
 
 
 @cache
@@ -103,6 +113,14 @@ def faction(name: str) -> tuple[str, int] | None:
     "The Emirates of Hacan", "Emirates of Hacan" and "Hacan" all match; None when nothing does.
     """
     return _faction_index().get(key(name))
+
+
+def faction_name(name: str) -> str:
+    """A faction's name as every output writes it (replay, report, reconcile, stats): its printed name without
+    "The" when the data know it ("arborec", "Hacan" and "The Emirates of Hacan" are "Arborec" and "Emirates of
+    Hacan"), else ``name`` as given (a faction the data do not have)."""
+    known = faction(name)
+    return known[0].removeprefix("The ") if known is not None else name
 
 
 @cache

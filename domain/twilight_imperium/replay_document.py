@@ -7,10 +7,11 @@ from msgspec import UNSET, UnsetType
 from gamelog.domain import replay_document as common
 
 
-class Player(common.Document, kw_only=True):
+class Player(common.Document, kw_only=True, omit_defaults=True):
     """One player's faction, VP, trade goods, commodities and their value, command tokens, objectives, home;
     ``vp_by_source`` splits the VP (``stage I``, ``stage II``, ``secrets``, ``other``); ``color`` is the player's
-    colour at the table, when the header's ``setup.colors`` names it.
+    colour at the table, when the header's ``setup.colors`` names it: None otherwise, and then absent from the JSON
+    (``omit_defaults``: ``color`` is the only field with a default).
 
     What the header's ``not_recorded`` names is null, never a number the log cannot know: ``trade_goods`` (for
     ``trade_goods``), the three token pools (for ``command_tokens``), ``secret_objectives_held`` (for
@@ -28,7 +29,7 @@ class Player(common.Document, kw_only=True):
     secret_objectives_held: list[str] | None
     controls_home_system: bool
     vp_by_source: dict[str, int]
-    color: str | UnsetType = UNSET
+    color: str | None = None
 
 
 class Objective(common.Document, kw_only=True):

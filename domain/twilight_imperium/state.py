@@ -130,7 +130,7 @@ class TwilightState(GameState):
         super().__init__(header, header_line)
         self.goal = header.setup.vp_goal
         self.by_player = {
-            p: Player(faction=header.setup.factions.get(p), commodity_value=header.commodity_value(p),
+            p: Player(faction=header.faction_name(p), commodity_value=header.commodity_value(p),
                       tokens={pool: header.per_player(f"{pool}_tokens", p) for pool in POOLS},
                       color=header.setup.colors.get(p))
             for p in header.players
@@ -399,7 +399,7 @@ class TwilightState(GameState):
                 secret_objectives_held=known("secret_objectives", list(p.secrets)),
                 controls_home_system=p.home_control,
                 vp_by_source=dict(p.vp_by_source),
-                **({} if p.color is None else {"color": p.color}),
+                color=p.color,
             )
             for name, p in self.by_player.items()
         }

@@ -25,7 +25,7 @@ from gamelog.domain.events import CORRECTION_RULE, Correction
 from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.domain.statistics import (Explained, Fact, Figures, Route, Statistics, StatsDocument, by_name,
                                       by_period, explainer, mean, named, rate, side_routes, spread)
-from gamelog.domain.twilight_imperium import measures, reference
+from gamelog.domain.twilight_imperium import measures
 from gamelog.domain.twilight_imperium.events import (ObjectiveMarked, ObjectiveScored, PublicRevealed, RoundStarted,
                                                      StrategyCardPicked, VpChanged, VpGained, VpLost, VpScored)
 
@@ -116,6 +116,18 @@ class Faction(Document, kw_only=True):
     win_rate: float | None
     mean_vp: float | None
     vp_spread: float | None
+
+
+class Player(Document, kw_only=True):
+    """A player over the games they played, whatever their faction: ``games``, ``wins`` (each from the game's own
+    end), ``win_rate``, ``mean_vp`` (final VP), and the ``factions`` they played, by name."""
+
+    player: str
+    games: int
+    wins: int
+    win_rate: float | None
+    mean_vp: float | None
+    factions: list[str]
 
 
 class VpSource(Document, kw_only=True):
@@ -220,6 +232,9 @@ class Stats(StatsDocument, kw_only=True, tag_field="game", tag="twilight-imperiu
     games: int
     finished: int
     factions: list[Faction]
+    players: list[Player]
+    """Each player over the games chosen (``--player NAME`` keeps the games NAME played: the others' rows in them
+    say who of them wins most)."""
     objectives: list[Objective]
     rounds: list[Round]
     vp_sources: list[VpSource]
@@ -245,6 +260,17 @@ def document(figures: Figures) -> Stats:
     factions = [Faction(faction=s.side, games=s.games, wins=s.wins, win_rate=rate(s.wins, s.games),
                         mean_vp=mean(s.score, s.games), vp_spread=spread(s.score, s.squares, s.games))
                 for s in sorted(sides.values(), key=lambda s: by_name(s.side))]
+    by_player: dict[str, list] = {}
+    for row in figures.players():
+        total = by_player.setdefault(row.player, [0, 0, 0, set()])  # games, wins, final VP, factions
+        total[0] += row.games
+        total[1] += row.wins
+        total[2] += row.score
+        if row.side != row.player:  # a player of no faction is their own side: no faction played
+            total[3].add(row.side)
+    players = [Player(player=name, games=t[0], wins=t[1], win_rate=rate(t[1], t[0]), mean_vp=mean(t[2], t[0]),
+                      factions=sorted(t[3], key=by_name))
+               for name, t in sorted(by_player.items(), key=lambda item: by_name(item[0]))]
     rounds = StreamedRows(lambda: (Round(round=p.period, faction=p.side, mean_vp=mean(p.score, p.games),
                                          games=p.games, spread=spread(p.score, p.squares, p.games))
                                    for p in by_period(figures.periods())))
@@ -291,8 +317,8 @@ def document(figures: Figures) -> Stats:
                       for t in sorted(picks, key=lambda t: (by_name(t.name), int(t.detail)))]
     card_rounds = [CardRound(card=t.name, round=int(t.detail), picks=t.amount, games=t.games)
                    for t in sorted(figures.tallies("picked_round", False), key=lambda t: (by_name(t.name), int(t.detail)))]
-    return Stats(games=games, finished=finished, factions=factions, objectives=objectives, rounds=rounds,
-                 vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
+    return Stats(games=games, finished=finished, factions=factions, players=players, objectives=objectives,
+                 rounds=rounds, vp_sources=vp_sources, objective_factions=objective_factions, custodians=custodians,
                  imperial_points=imperial_points, imperial_per_game=mean(imperial_points, games),
                  imperial_rounds=imperial_rounds, strategy_cards=strategy_cards, pick_positions=pick_positions,
                  card_rounds=card_rounds,
@@ -322,15 +348,21 @@ ROUTES: dict[str, Route] = {
 FIGURES = tuple(ROUTES)
 
 
+WORDS = {
+    "vp_sources": "VP by source", "objective_factions": "objectives by faction", "custodians": "the Custodians token",
+    "imperial_points": "Imperial points", "imperial_per_game": "Imperial points a game",
+    "imperial_rounds": "Imperial points by round", "pick_positions": "strategy cards by pick position",
+    "card_rounds": "strategy cards by round", "rounds_per_game": "rounds a game", "scorers_per_game": "scorers a game",
+    "rate": "scored in (of its games)", "mean_position": "mean pick position", "taken": "games taken",
+}
+"""The human formats' words for the names of the document's tables, columns and figures, where the name with
+spaces for its underscores would not do."""
+
+
 def faction_of(header: Any, player: str) -> str:
-    """A player's faction by its printed name without "The" (the reference data's: "letnev", "Barony of Letnev" and
-    "The Barony of Letnev" are one faction, "Barony of Letnev"), as the header names it when the data do not know it,
-    the player's name without one."""
-    name = header.setup.factions.get(player)
-    if name is None:
-        return player
-    known = reference.faction(name)
-    return known[0].removeprefix("The ") if known is not None else name
+    """A player's faction as every output names it (``Header.faction_name``: "letnev", "Barony of Letnev" and "The
+    Barony of Letnev" are one faction, "Barony of Letnev"), the player's name without one."""
+    return header.faction_name(player) or player
 
 
 STATISTICS = Statistics(
@@ -344,6 +376,9 @@ STATISTICS = Statistics(
     charts=(("bars", "factions", "faction", "win_rate", "games"),
             ("lines", "rounds", "faction", "mean_vp", "round"),
             ("heat", "pick_positions", "card", "picks", "position")),
+    words=WORDS,
+    values={"source": {key: words for words, key in _SOURCES.items()} | {"other": measures.OTHER}},
+    percentages=("win_rate", "rate"),
     links=(("factions", "wins", "factions/{faction}/wins"), ("factions", "mean_vp", "factions/{faction}/mean_vp"),
            ("rounds", "mean_vp", "rounds/{round}/{faction}/mean_vp"),
            ("objectives", "scored", "objectives/{objective}/scored"),

@@ -18,12 +18,12 @@ from gamelog.domain.engine import UNVERIFIABLE
 from gamelog.domain.messages import finding, not_recorded, plural, severity_counts, signed
 from gamelog.projections.reports.audit import AuditParts
 from gamelog.domain.replay_document import held
-from gamelog.projections.reports.documents import (AuditFinding, Result, ScoreEntry, Standings, StandingsChange,
-                                                   WhatIf, encode, encode_pieces)
+from gamelog.projections.reports.documents import (Audit, AuditFinding, Result, ScoreEntry, Standings,
+                                                   StandingsChange, WhatIf, encode, encode_pieces)
 from gamelog.projections.reports.reconcile_formats import render_markdown as render_reconciliation_markdown
 from gamelog.projections.reports.reconcile_formats import render_text as render_reconciliation_text
 from gamelog.projections.reports.safe import clean, markdown
-from gamelog.projections.reports.terminal import WIDTH, label, wrap
+from gamelog.projections.reports.terminal import WIDTH, Style, label, plain, severity_color, wrap
 from gamelog.projections.store.verify import SHORT
 
 
@@ -61,8 +61,11 @@ def audit_json_pieces(parts: AuditParts) -> Iterator[str]:
     head = parts.head
     scores = _Object((p, _Object([("total", parts.totals[p]), ("entries", parts.entries(p))])) for p in parts.players)
     return _json(_Object([("game", head.game), ("id", head.id), ("score", head.score), ("findings", parts.findings()),
-                          ("scores", scores), ("corrections", parts.corrections()), ("fingerprint", head.fingerprint),
-                          *([] if head.reconciliation is UNSET else [("reconciliation", head.reconciliation)]),
+                          ("scores", scores), ("corrections", parts.corrections()),
+                          *[(name, value) for name, value in (("fingerprint", head.fingerprint),
+                                                              ("view_fingerprint", head.view_fingerprint),
+                                                              ("reconciliation", head.reconciliation))
+                            if value is not UNSET],
                           ("version", head.version)]))
 
 
@@ -131,27 +134,38 @@ def _joined(lines: Iterable[str]) -> Iterator[str]:
         first = False
 
 
-def audit_text_pieces(parts: AuditParts, width: int = WIDTH) -> Iterator[str]:
+def _fingerprint_named(audit: Audit) -> tuple[str, str]:
+    """(what the audit's fingerprint is called, the fingerprint): the game's, or in a player's view that hides
+    anything the view's own (docs/secrets.md)."""
+    if audit.fingerprint is UNSET:
+        return "view fingerprint", str(audit.view_fingerprint)
+    return "fingerprint", audit.fingerprint
+
+
+def audit_text_pieces(parts: AuditParts, width: int = WIDTH, style: Style = plain) -> Iterator[str]:
     """Every finding with its rule text and the log's words, the corrections, the scores; one player's derivation.
 
     Every line is at most ``width`` wide (wrapped with a hanging indent); user
-    text is cleaned of control characters (``safe.clean``). Written a
-    finding at a time.
+    text is cleaned of control characters (``safe.clean``); each finding's
+    line is in its severity's colour (``style``: ``click.style`` on a
+    terminal). Written a finding at a time.
     """
-    return _joined(_audit_text_lines(parts, width))
+    return _joined(_audit_text_lines(parts, width, style))
 
 
-def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
+def _audit_text_lines(parts: AuditParts, width: int, style: Style) -> Iterator[str]:
     audit = parts.head
 
-    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> Iterator[str]:
-        return iter(wrap(clean(text), width, indent, hanging))
+    def say(text: str, indent: int | str = 0, hanging: int | None = None, **styles: Any) -> Iterator[str]:
+        return (style(part, **styles) if styles else part for part in wrap(clean(text), width, indent, hanging))
 
-    yield from say(f"audit of {audit.game} {audit.id!r} (fingerprint {audit.fingerprint[:SHORT]}): "
+    named, fingerprint = _fingerprint_named(audit)
+    yield from say(f"audit of {audit.game} {audit.id!r} ({named} {fingerprint[:SHORT]}): "
                    f"{severity_counts(parts.counts)}", hanging=2)
     unchecked = _Unchecked(parts)
     for f in unchecked.others():
-        yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4)
+        yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4,
+                       fg=severity_color(f.severity))
         yield from say(f.rule_text, "    rule: ")
         if f.log:
             yield from say(f.log, "    log:  ")
@@ -164,12 +178,12 @@ def _audit_text_lines(parts: AuditParts, width: int) -> Iterator[str]:
         yield from say(f"{heading}:", hanging=2)
         for rule_id, n, findings in rules:
             first = True
-            for f in findings:
+            for f in findings:  # the rule and each of its lines in the colour of an unverifiable finding
                 if first:
-                    yield from say(f"{rule_id} ({n}): {f.rule_text}", 2, 4)
+                    yield from say(f"{rule_id} ({n}): {f.rule_text}", 2, 4, fg=severity_color(f.severity))
                     first = False
                 yield from say(f"line {f.line}" + (f" [{f.player}]" if f.player else "") + f": {_unchecked_line(f)}",
-                               4, 6)
+                               4, 6, fg=severity_color(f.severity))
     for c in parts.corrections():
         yield from say(f"correction at line {c.line}: voids line {c.voids} ({c.reason}): {c.voided_line}", hanging=2)
     yield from say(f"{label(audit.score)}: " + ", ".join(f"{p} {parts.totals[p]}" for p in parts.players), hanging=2)
@@ -189,7 +203,8 @@ def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
 
 def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
-    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"Fingerprint: `{audit.fingerprint}`", "",
+    named, fingerprint = _fingerprint_named(audit)
+    yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"{named.capitalize()}: `{fingerprint}`", "",
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     unchecked = _Unchecked(parts)
     for f in unchecked.others():
@@ -228,14 +243,15 @@ def render_what_if_json(diff: WhatIf) -> Iterator[str]:
     return encode_pieces(diff, indent=1)
 
 
-def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> Iterator[str]:
+def render_what_if_text(diff: WhatIf, width: int = WIDTH, style: Style = plain) -> Iterator[str]:
     """What changes: findings that go and come, standings that differ, the end; in pieces, the lists' rows
     written as they are read (none held).
 
-    Every line is at most ``width`` wide; user text is cleaned (``safe.clean``).
+    Every line is at most ``width`` wide; user text is cleaned (``safe.clean``); a finding that goes or comes is
+    in its severity's colour (``style``).
     """
-    def say(text: str, indent: int | str = 0, hanging: int | None = None) -> list[str]:
-        return wrap(clean(text), width, indent, hanging)
+    def say(text: str, indent: int | str = 0, hanging: int | None = None, **styles: Any) -> list[str]:
+        return [style(part, **styles) if styles else part for part in wrap(clean(text), width, indent, hanging)]
 
     which = f"line{'s' if len(diff.without) > 1 else ''} {', '.join(map(str, diff.without))}"
     head = say(f"what if {which} of {diff.game} {diff.id!r} had not counted:", hanging=2)
@@ -250,7 +266,8 @@ def render_what_if_text(diff: WhatIf, width: int = WIDTH) -> Iterator[str]:
     for name, findings in (("findings that go", diff.findings_gone), ("findings that come", diff.findings_new)):
         for f in findings:
             yield from ("\n" + line for line in say(f"{name}: " + finding(f"line {f.line}", f.severity, f.rule, None,
-                                                                             f.message), 2, 4))
+                                                                             f.message), 2, 4,
+                                                     fg=severity_color(f.severity)))
     for s in diff.standings:
         yield from ("\n" + line for line in say(f"{label(diff.score)} after {_period(s)}: "
                                                  f"{_standing(s.actual, diff.score)}  ->  "

@@ -120,17 +120,30 @@ class Frame:
     left: int = 66
     right: int = 150
     top: int = 14
-    bottom: int = 52
+    bottom: int = 56
     text: int = 15
     most_ticks: int = 6
     names_at_ends: bool = True
 
 
+TICK_DROP = 7
+"""How far below the plot's bottom, past a line of text, the x axis's labels stand: clear of the lowest y label."""
+
 WIDE = Frame()
 """The desktop's chart: 1000 units wide, drawn at 0.75 to 1.25 of its size (its text 11 px or more)."""
 
-NARROW = Frame(width=360, height=260, left=38, right=40, top=12, bottom=44, text=13, most_ticks=4, names_at_ends=False)
+NARROW = Frame(width=360, height=260, left=38, right=40, top=12, bottom=48, text=13, most_ticks=4, names_at_ends=False)
 """A phone's chart: 360 units wide, drawn near its own size, with fewer ticks; its names in a legend below."""
+
+
+DESCENT = .3
+"""How far below its baseline a line of text reaches, in ems (a rotated title's reach beside its axis)."""
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """About how wide ``text`` is drawn at ``size`` px in the page's sans-serif: an em's 0.65 a character (0.7 in
+    bold), a little more than digits and most letters take, so that a margin sized by it holds the text."""
+    return len(text) * size * (.7 if bold else .65)
 
 
 def positions_x(count: int, left: float, plot_width: float, bands: Sequence[int] | None) -> list[float]:
@@ -164,13 +177,19 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
     ``data-x0`` and ``data-dx`` give the x of a position, or ``data-band`` and ``data-starts`` by period).
     """
     f = frame
-    height, left, right, top, bottom, width = f.height, f.left, f.right, f.top, f.bottom, f.width
+    height, top, bottom, width = f.height, f.top, f.bottom, f.width
     positions = max((len(s.values) for s in series), default=1)
     values = [v for s in series for v in s.values] + ([goal[0]] if goal else [])
     y_ticks = nice_ticks(min(values, default=0), max(values, default=1), f.most_ticks)
     if y_ticks[-1] == max(values, default=0):
         y_ticks.append(2 * y_ticks[-1] - y_ticks[-2])  # room above the top line for its labels
     low, high = y_ticks[0], y_ticks[-1]
+    # The margins hold what is written in them: the y axis's title beside its widest tick label (a net worth of
+    # 4 digits), and each series' end label, its marker and its text (bold), whatever their length.
+    title_right = f.text + 3 + DESCENT * f.text
+    left = max(f.left, math.ceil(title_right + 3 + text_width(max(map(str, y_ticks), key=len), f.text) + 6))
+    ends_text = [f"{s.name} {s.values[-1]}" if f.names_at_ends else str(s.values[-1]) for s in series if s.values]
+    right = max(f.right, math.ceil(20 + max((text_width(t, f.text, bold=True) for t in ends_text), default=0) + 4))
     plot_width = width - left - right
     starts = [start for start, _ in bands] if bands else None
     xs = positions_x(positions, left, plot_width, starts)
@@ -196,7 +215,7 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
                 parts.append(f'<line class="grid" x1="{left + b * band:.1f}" y1="{top}" x2="{left + b * band:.1f}" '
                              f'y2="{plot_bottom}"/>')
             if (len(bands) - 1 - b) % every == 0:  # crowded: every few bands labelled, the last always
-                parts.append(f'<text x="{left + (b + .5) * band:.1f}" y="{plot_bottom + f.text + 3}" '
+                parts.append(f'<text x="{left + (b + .5) * band:.1f}" y="{plot_bottom + f.text + TICK_DROP}" '
                              f'text-anchor="middle">{escape(text)}</text>')
     else:
         last_label = None
@@ -205,7 +224,7 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
                 continue  # too near the next labelled tick to be read: the later period keeps its label
             last_label = x(position)
             parts.append(f'<line class="grid" x1="{x(position):.1f}" y1="{top}" x2="{x(position):.1f}" y2="{plot_bottom}"/>'
-                         f'<text x="{x(position):.1f}" y="{plot_bottom + f.text + 3}" text-anchor="middle">{escape(text)}</text>')
+                         f'<text x="{x(position):.1f}" y="{plot_bottom + f.text + TICK_DROP}" text-anchor="middle">{escape(text)}</text>')
     parts.append(f'<line class="axis" x1="{left}" y1="{plot_bottom}" x2="{width - right}" y2="{plot_bottom}"/>'
                  f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}"/>'
                  f'<text class="title" x="{left + plot_width / 2:.1f}" y="{height - 8}" text-anchor="middle">'

@@ -239,7 +239,12 @@ class Audit(Document, kw_only=True):
     findings: list[AuditFinding]
     scores: dict[str, Score]
     corrections: list[CorrectionEntry]
-    fingerprint: str = ""
+    fingerprint: str | UnsetType = ""
+    """The game's fingerprint: the chain head of its whole history (``verify``). Absent from a player's view that
+    hides anything (docs/secrets.md): computed over what it hides, it would confirm a guess of it."""
+    view_fingerprint: str | UnsetType = UNSET
+    """In a player's view that hides anything, the view's own fingerprint: the chain head of the history as the
+    view shows it (``Game.as_player(...).history()``)."""
     reconciliation: Reconciliation | UnsetType = UNSET
     """The declared result set against the computed one (``reconcile``'s document), when the log declares one."""
     version: int = 1

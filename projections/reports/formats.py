@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import msgspec
 from msgspec import UNSET
@@ -18,13 +18,7 @@ from gamelog.domain.messages import severity_counts, signed
 from gamelog.domain.phrases import NOT_RECORDED
 from gamelog.projections.reports.documents import MeasureChange, Period, Report, Standings, encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
-from gamelog.projections.reports.terminal import WIDTH, label, table, wrap
-
-Style = Callable[..., str]
-
-
-def _plain(text: str, **_: Any) -> str:
-    return text
+from gamelog.projections.reports.terminal import WIDTH, Style, label, plain, severity_color, table, wrap
 
 
 def _change(change: MeasureChange) -> str:
@@ -82,12 +76,12 @@ def _joined(lines: Iterable[str]) -> Iterator[str]:
         first = False
 
 
-def render_text(report: Report, style: Style = _plain, width: int = WIDTH) -> str:
+def render_text(report: Report, style: Style = plain, width: int = WIDTH) -> str:
     """The report for a terminal, whole: :func:`text_pieces` joined."""
     return "".join(text_pieces(report, report.periods, style, width))
 
 
-def text_pieces(report: Report, periods: Iterable[Period], style: Style = _plain, width: int = WIDTH) -> Iterator[str]:
+def text_pieces(report: Report, periods: Iterable[Period], style: Style = plain, width: int = WIDTH) -> Iterator[str]:
     """The report for a terminal, every line at most ``width`` wide (wrapped with a hanging indent), piece by piece.
 
     ``report`` gives what comes before the periods, ``periods`` the periods
@@ -116,8 +110,7 @@ def _text_lines(report: Report, periods: Iterable[Period], style: Style, width: 
             for change in line.changes:
                 add(f"{_change(change)}  [{change.rule}] {change.reason}", 9, 11)
             for f in line.findings:
-                colour = {"violation": "red", "warning": "yellow"}.get(f.severity, "cyan")
-                add(f"! {f.severity} {f.rule}: {f.message}", 9, 11, fg=colour)
+                add(f"! {f.severity} {f.rule}: {f.message}", 9, 11, fg=severity_color(f.severity))
         header, rows = _standing_rows(report, period.standings)
         out += table([label(h) for h in header], [[clean(c) for c in r] for r in rows], width)
         if period.board:

@@ -16,7 +16,10 @@ their rule IDs.
 It reads from a phone's 360 px to a desktop: each chart is drawn twice, at a
 desktop's scale and at a phone's own (:data:`~projections.reports.charts.NARROW`),
 and a media query shows the one whose text is at least 11 px; tables scroll
-inside their box; a print stylesheet keeps the charts and the log.
+inside their box, their cells wrapping between words only; on a phone the
+standings and the score chart come first (the declared result and the
+findings after the replay, before the log); a print stylesheet keeps the
+charts and the log.
 
 A long log's page keeps every k-th line (:mod:`projections.reports.sampling`) and says so; the page is written in
 pieces (:func:`html_pieces`), the replay's data a position at a time as the states are folded.
@@ -296,14 +299,15 @@ def html_pieces(sample: Sample) -> Iterator[str]:
     linked = f'<a href="#findings">{counts}</a>' if findings else counts
     yield (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
            f'<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">'
-           f"<title>{escape(_title(report))}</title><style>{CSS}</style></head><body>{pattern_defs()}"
+           f'<title>{escape(_title(report))}</title><style>{CSS}</style></head><body class="report">{pattern_defs()}'
            f"<h1>{escape(_title(report))}</h1>"
            f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {linked}</p>"
            f"<h2>Standings</h2>{_standings_table(final, players, report.score, report.result.winner, final=True)}"
-           f"{_declared(report)}{findings}"
-           f"<h2>The game, line by line</h2>{_coarse(sample)}{controls}"
+           f'<div class="aside">{_declared(report)}{findings}</div>'
+           f'<h2 id="replay">The game, line by line</h2>{_coarse(sample)}{controls}'
            f"<h3>{escape(label(report.score))} of each player</h3>{_score_chart(report, measures, series)}{strip}"
-           f"{panel}<h2>The log, {report.by} by {report.by}</h2>")
+           f'{panel}<div class="logs"><h2>The log, {report.by} by {report.by}</h2>')
     yield from _log_pieces(report, players)
+    yield "</div>"
     yield from script
     yield "</body></html>\n"

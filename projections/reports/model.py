@@ -128,6 +128,12 @@ def count_lines(cursor: Any, game_id: str) -> int:
     return cursor.fetchone()[0]
 
 
+def last_line(cursor: Any, game_id: str) -> int:
+    """The last line of ``game_id`` the views hold (0 for none)."""
+    cursor.execute("SELECT MAX(line) FROM view_lines WHERE game = ?", (game_id,))
+    return cursor.fetchone()[0] or 0
+
+
 def build_report(cursor: Any, game_id: str, by: str | None = None, history: Iterable[Any] | None = None) -> Report:
     """The report of ``game_id`` grouped by ``turn`` or ``round`` (the game's own period by default), whole.
 

@@ -171,7 +171,11 @@ def reconciliation(folded: Folded, game: str, label: str, computed_winner: str |
     declared = _from_log(folded.declared, label)
     if table:
         _from_table(declared, table)
-    players = [_player(folded, declared, p, factions.get(p), rules.results.order, what_if) for p in header.players]
+    # A player's faction as the game's other outputs name it: its side, as its statistics name it (a TI4 faction
+    # by its printed name, whatever the header wrote).
+    side = rules.statistics.side if rules.statistics is not None else lambda header, player: factions[player]
+    players = [_player(folded, declared, p, side(header, p) if factions.get(p) else None, rules.results.order,
+                       what_if) for p in header.players]
     winner = declared.winner
     winner_agrees = winner is None or winner == computed_winner
     then = what_if.winner if what_if else computed_winner

@@ -1,41 +1,76 @@
-"""A per-player view of any output: every name the player may not see replaced, wherever it stands (docs/secrets.md).
+"""A per-player view of any output: every value the player may not see replaced, wherever it stands (docs/secrets.md).
 
-What is hidden is decided by the game (``domain.secrets.hidden_from``, each game's ``secrets.py``); this is the one
-place that applies it, to whatever a command or the Python API gives: a document (a msgspec Struct: a replay
-state, a report, an audit and its parts, a what-if), a stored event, or a string. It walks every field, list item,
-dict key and value, and replaces each hidden name in every string (in any letter case, the longest names first) by
-:data:`PLACEHOLDER`, so that a line's words, a note that quotes a secret, a finding's message, what the log says on
-a voided line, a correction and the states the HTML replay embeds are covered alike, in every format, since every
-format is rendered from these documents. The stored history is never changed: the view is derived from it.
-With nothing hidden the view *is* the value given (the same object).
+What is hidden is decided by the game (``domain.secrets.hidden_from``, each game's ``secrets.py``: a
+:class:`~gamelog.domain.secrets.Secrets`); this is the one place that applies it, to whatever a command or the
+Python API gives: a document (a msgspec Struct: a replay state, a report, an audit and its parts, a what-if), a
+stored event, or a string. It walks every field, list item, dict key and value, and hides a secret by what the
+value is, not by its letters:
+
+* a value that *is* the secret (it folds, as the game folds names, to one of its spellings: the card's name or
+  alias in any letter case) reads :data:`PLACEHOLDER` whole;
+* any other text (a line's words, a note, a correction's reason, a finding's message, a claim's derivation) has
+  each secret replaced where it stands as whole words of one of its spellings (in any letter case, the longest
+  first), never inside another word ("pe" is not hidden in "imperium"), and never inside a value the view shows
+  as it is (``kept``: the game's id, its game's name, its players, as written).
+
+Every format is rendered from these documents, so none has its own rule. The stored history is never changed: the
+view is derived from it. With nothing hidden the view *is* the value given (the same object).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Iterable, TypeVar
 
 import msgspec
 
 from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.secrets import Secrets
 
 T = TypeVar("T")
 
 PLACEHOLDER = "[hidden]"
-"""What a hidden name reads as in a player's view."""
+"""What a hidden value reads as in a player's view."""
+
+_WORD = re.compile(r"[^\W_]+")
+"""A run of letters and digits: a name's words, which a text may part by any spaces or punctuation."""
+
+_APART = r"[\w-]"
+"""What may not touch a hidden name in a text: a letter, digit, underscore or hyphen (it would be part of a longer
+word or of an id, as "pe" is of "imperium" and of "pe-2024")."""
+
+
+def _spelled(name: str) -> str:
+    """The pattern of ``name`` as whole words of a text: its words in order, parted by any spaces or punctuation
+    (a wrapped line, "Prove-Endurance"), with nothing word-like either side."""
+    words = _WORD.findall(name)
+    body = r"[\W_]*".join(map(re.escape, words)) if words else re.escape(name)
+    return rf"(?<!{_APART}){body}(?!{_APART})"
 
 
 class Redaction:
-    """The names one player may not see at one point of a game, and the view of any value without them.
+    """What one player may not see at one point of a game, and the view of any value without it.
 
-    ``hidden`` is what the game's plug-in decided (``domain.secrets.hidden_from``); an empty one changes nothing.
+    ``hidden`` is what the game's plug-in decided (``domain.secrets.hidden_from``: a
+    :class:`~gamelog.domain.secrets.Secrets`, or bare names compared in any letter case); an empty one changes
+    nothing. ``kept`` are values the view shows as they are (the game's id, its game's name, its players): never
+    hidden, as a field's value or within a text, as written.
     """
 
-    def __init__(self, hidden: Iterable[str] = (), placeholder: str = PLACEHOLDER):
-        self.hidden = frozenset(name for name in hidden if name)
+    def __init__(self, hidden: Secrets | Iterable[str] = (), placeholder: str = PLACEHOLDER, kept: Iterable[str] = ()):
+        secrets = hidden if isinstance(hidden, Secrets) else Secrets(frozenset(hidden))
+        self.hidden = frozenset(name for name in secrets.names if name)
         self.placeholder = placeholder
         names = sorted(self.hidden, key=lambda name: (-len(name), name))  # "X II" before "X"
-        self._pattern = re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None
+        self._pattern = re.compile("|".join(map(_spelled, names)), re.IGNORECASE) if names else None
+        self._fold = lru_cache(maxsize=1 << 14)(secrets.fold)  # a view's strings repeat (players, rules, cards)
+        self._folded = frozenset(filter(None, map(secrets.fold, self.hidden)))
+        # A value spelling a secret is about as long as a spelling: a longer text (a line's words) is not folded.
+        self._spelling_at_most = 4 * max(map(len, self.hidden), default=0) + 8
+        self._kept = frozenset(value for value in kept if value)
+        shown = sorted(self._kept, key=lambda value: (-len(value), value))
+        self._shown = re.compile("|".join(map(re.escape, shown))) if shown else None
 
     def __bool__(self) -> bool:
         """True when something is hidden."""
@@ -46,10 +81,25 @@ class Redaction:
         return self._pattern is not None and self._pattern.search(text) is not None
 
     def text(self, text: str) -> str:
-        """``text`` with every hidden name replaced."""
-        if self._pattern is None:
+        """``text`` as the view shows it: each secret's whole words replaced; a value that is a secret in a
+        spelling no words give ("P.E.", folded as the game folds names), the placeholder."""
+        if self._pattern is None or text in self._kept:
             return text
-        return self._pattern.sub(self.placeholder, text)
+        if self._pattern.search(text):
+            kept = [match.span() for match in self._shown.finditer(text)] if self._shown is not None else []
+
+            def replaced(match: re.Match[str]) -> str:
+                start, end = match.span()
+                if any(a <= start and end <= b for a, b in kept):  # a word of a value shown as it is: "Pe", a player
+                    return match.group()
+                return self.placeholder
+
+            seen = self._pattern.sub(replaced, text)
+            if seen != text:
+                return seen
+        if len(text) <= self._spelling_at_most and self._fold(text) in self._folded:
+            return self.placeholder
+        return text
 
     def __call__(self, value: T) -> T:
         """The player's view of ``value``: a string, a msgspec Struct, a list, tuple or dict of them (at any depth),
@@ -68,7 +118,7 @@ class Redaction:
         if isinstance(value, StreamedRows):  # rows read as they are written: each seen as it is read
             return StreamedRows(lambda: (self._walk(row) for row in value))
         if isinstance(value, str):
-            return self._pattern.sub(self.placeholder, value) if self._pattern.search(value) else value
+            return self.text(value)
         if isinstance(value, msgspec.Struct):
             changes = {}
             for name in value.__struct_fields__:

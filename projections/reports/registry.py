@@ -31,11 +31,7 @@ from gamelog.projections.reports.html import html_pieces
 from gamelog.projections.reports.reconcile_formats import render_reconciliation
 from gamelog.projections.reports.stats_formats import (explain_csv, explain_html, explain_markdown, explain_text,
                                                        stats_csv, stats_html, stats_json, stats_markdown, stats_text)
-from gamelog.projections.reports.terminal import WIDTH
-
-
-def _plain(text: str, **_: Any) -> str:
-    return text
+from gamelog.projections.reports.terminal import WIDTH, Style, plain
 
 
 @dataclass(frozen=True)
@@ -43,7 +39,7 @@ class Layout:
     """What a renderer may ask of where its text goes: how to style a line (``click.style`` on a terminal,
     plain otherwise; called as ``style(text, bold=True, fg="red")``) and the width to wrap to."""
 
-    style: Callable[..., str] = _plain
+    style: Style = plain
     width: int = WIDTH
 
 
@@ -217,8 +213,8 @@ register_format("csv", lambda head, periods, _: csv_pieces(head, periods), media
 register_format("html", lambda sample, _, __: html_pieces(sample), sampled=True, media_type="text/html",
                 suffix=".html")
 
-register_audit_format("text", audit=lambda parts, layout: audit_text_pieces(parts, layout.width),
-                      what_if=lambda diff, layout: render_what_if_text(diff, layout.width))
+register_audit_format("text", audit=lambda parts, layout: audit_text_pieces(parts, layout.width, layout.style),
+                      what_if=lambda diff, layout: render_what_if_text(diff, layout.width, layout.style))
 register_audit_format("json", audit=lambda parts, _: audit_json_pieces(parts),
                       what_if=lambda diff, _: render_what_if_json(diff))
 register_audit_format("markdown", audit=lambda parts, _: audit_markdown_pieces(parts),

@@ -343,11 +343,12 @@ SCRIPT = r"""(function () {
     var keys = {ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last"};
     if (keys[event.key]) { event.preventDefault(); go(moves[keys[event.key]]()); }
   });
-  // A link to a line (a finding at the top of the page) shows it: the replay scrolls into view there.
+  // A link to a line (a finding) shows it: the replay scrolls into view there, from its heading (the controls
+  // stick to the window's top once passed, so they would not move a page scrolled below them, as a phone's is).
   window.addEventListener("hashchange", function () {
     if (asked() === null) { return; }
     go(positionOf(asked()));
-    document.getElementById("replay-controls").scrollIntoView();
+    (document.getElementById("replay") || document.getElementById("replay-controls")).scrollIntoView();
   });
   go(asked() === null ? moves.last() : positionOf(asked()));
 }());"""

@@ -19,7 +19,7 @@ import msgspec
 
 from gamelog.domain.replay_document import Document, StreamedRows
 from gamelog.projections.views.sums import ALL_SIDES
-from gamelog.domain.statistics import Explained, PeriodRow, SideRow, FactTotal
+from gamelog.domain.statistics import Explained, PeriodRow, PlayerRow, SideRow, FactTotal
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,12 @@ class ViewFigures:
             "SELECT s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
             "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM view_stat_seats s "
             "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.side", keys=1)]
+
+    def players(self) -> list[PlayerRow]:
+        return [PlayerRow(*row) for row in self._rows(
+            "SELECT s.player, s.side, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) AS wins, "
+            "SUM(s.score) AS score, SUM(CAST(s.score AS BIGINT) * s.score) AS squares FROM view_stat_seats s "
+            "LEFT JOIN view_results r ON r.game = s.game WHERE s.game IN ({chosen}) GROUP BY s.player, s.side", keys=2)]
 
     def seats(self) -> list[tuple[int, int, int]]:
         return self._rows("SELECT s.seat, COUNT(*) AS games, SUM(CASE WHEN r.winner = s.player THEN 1 ELSE 0 END) "
@@ -420,6 +426,9 @@ class _Asked:
     def sides(self) -> list[SideRow]:
         return self._once("sides")
 
+    def players(self) -> list[PlayerRow]:
+        return self._once("players")
+
     def seats(self) -> list[tuple[int, int, int]]:
         return self._once("seats")
 
@@ -498,7 +507,8 @@ class Traced:
     ``traces``: each linked figure's :class:`Trace` (:func:`traces`); ``reports``: the folder of the games' own
     reports, as the page links to it (relative to the page; a game's report is ``reports/`` + :func:`report_name`);
     ``command``: the ``gamelog stats`` command (its filters) that, given ``--explain FIGURE``, lists all of a
-    figure's lines; ``listed``: the most games a figure lists.
+    figure's lines; ``listed``: the most games a figure lists; ``named``: the sides and players the filters name
+    (``--faction``, ``--player``), whose series the page's charts draw beside the few of most games.
     """
 
     document: Any
@@ -506,6 +516,7 @@ class Traced:
     reports: str
     command: str
     listed: int
+    named: tuple[str, ...] = ()
 
 
 def report_name(game: str) -> str:
@@ -615,6 +626,16 @@ class SummedFigures(_LinesGameByGame):
             total[3] += squares
         return [SideRow(side, *total) for side, total in sides.items()]
 
+    def players(self) -> list[PlayerRow]:
+        players: dict[tuple[str, str], list[int]] = {}
+        for player, side, _, winner, games, score, _, squares in self._of("player"):
+            total = players.setdefault((player, side), [0, 0, 0, 0])
+            total[0] += games
+            total[1] += games if winner else 0
+            total[2] += score
+            total[3] += squares
+        return [PlayerRow(player, side, *total) for (player, side), total in players.items()]
+
     def seats(self) -> list[tuple[int, int, int]]:
         seats: dict[int, list[int]] = {}
         for _, seat, _, winner, games, *_ in self._of("seat"):
@@ -685,6 +706,9 @@ class LessFigures(_LinesGameByGame):
 
     def sides(self) -> list[SideRow]:
         return [SideRow(*row) for row in _less(self._whole.sides(), self._left_out.sides(), 1)]
+
+    def players(self) -> list[PlayerRow]:
+        return [PlayerRow(*row) for row in _less(self._whole.players(), self._left_out.players(), 2)]
 
     def seats(self) -> list[tuple[int, int, int]]:
         return _less(self._whole.seats(), self._left_out.seats(), 1)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import shlex
+import textwrap
 from html import escape
 from itertools import groupby
 from urllib.parse import quote
@@ -19,24 +21,23 @@ from typing import Any, Iterable, Iterator
 
 from gamelog.domain.messages import plural
 from gamelog.domain.games import GAMES
-from gamelog.projections.reports.charts import PALETTE
+from gamelog.projections.reports.charts import nice_ticks, text_width
 from gamelog.domain.replay_document import held
 from gamelog.projections.reports.documents import encode_pieces
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
+from gamelog.projections.reports.stats_words import Words, plain
+from gamelog.projections.reports.terminal import wrap
 from gamelog.projections.reports.statistics import (Explanation, Table, Trace, Traced, cell_figure, report_name,
                                                     tables)
 
 CELL = 32
-"""The widest a text cell is printed (longer names are cut, ending in ``~``)."""
+"""The widest a text column is printed (a longer cell wraps onto more lines)."""
 
 
 def cell(value: Any) -> str:
-    """A figure as every text format writes it: ``-`` for none, a float as Python prints it once rounded."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return clean(str(value))
+    """A figure as every text format writes it: ``-`` for none, a float as Python prints it once rounded, a list's
+    items joined (``stats_words.plain``), cleaned for a terminal."""
+    return clean(plain(value))
 
 
 def _title(document: Any) -> str:
@@ -51,10 +52,6 @@ def _keys(columns: tuple[str, ...], first: tuple) -> int:
         if isinstance(first[at], str):
             return at + 1
     return 1
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1] + "~"
 
 
 def _blocks(widths: list[int], keys: int, width: int) -> list[list[int]]:
@@ -73,68 +70,82 @@ def _blocks(widths: list[int], keys: int, width: int) -> list[list[int]]:
     return blocks
 
 
-def text_table(table: Table, width: int) -> Iterator[str]:
-    """A table as text lines no wider than ``width``: a wide one is cut into blocks, its key columns in each.
+def text_table(table: Table, width: int, words: Words | None = None) -> Iterator[str]:
+    """A table as text lines no wider than ``width``: a wide one is cut into blocks, its key columns in each; its
+    name, columns and cells in ``words`` (the game's, :class:`~projections.reports.stats_words.Words`). A cell
+    wider than its column (:data:`CELL` at most, half the width) wraps onto more lines, between words: no name is
+    cut.
 
     The rows are gone through once for the columns' widths, then once a block: none is held (a long list's are
     read from the views each time)."""
+    words = words or Words("")
+    heading = words.name(table.name)
     if not table.columns:
-        yield table.name
+        yield heading
         yield "  (none)"
         return
-    widths = [len(c) for c in table.columns]
+    columns = [words.name(c) for c in table.columns]
+    widths = [len(c) for c in columns]
     first: tuple | None = None
     for row in table.rows:
         if first is None:
             first = row
-        for i, v in enumerate(row):
-            widths[i] = max(widths[i], len(_cut(cell(v), CELL)))
-    yield table.name
+        for i, v in enumerate(words.row(table.name, table.columns, row)):
+            widths[i] = max(widths[i], min(len(clean(v)), CELL))
+    yield heading
     if first is None:
         yield "  (none)"
         return
     keys = min(_keys(table.columns, first), len(widths))
     budget = max(width - 2, 20)
     widths = [min(w, max(budget // 2, 8)) for w in widths]
-    numeric = [c >= keys and not isinstance(first[c], str) for c in range(len(widths))]
+    numeric = [c >= keys and not isinstance(first[c], (str, list)) for c in range(len(widths))]
     for at, block in enumerate(_blocks(widths, keys, budget)):
-        def row_of(values: Iterable[str]) -> str:
-            parts = []
-            for c, value in zip(block, values):
-                value = _cut(value, widths[c])
-                parts.append(value.rjust(widths[c]) if numeric[c] else value.ljust(widths[c]))
-            return ("  " + "  ".join(parts)).rstrip()
+        def rows_of(values: Iterable[str]) -> Iterator[str]:
+            # Most cells fit: only a longer one is wrapped (a long list's rows are many).
+            cells = [[value] if len(value) <= widths[c]
+                     else textwrap.wrap(value, widths[c], break_on_hyphens=False) or [""]
+                     for c, value in zip(block, values)]
+            for n in range(max(len(lines) for lines in cells)):
+                parts = []
+                for c, lines in zip(block, cells):
+                    value = lines[n] if n < len(lines) else ""
+                    parts.append(value.rjust(widths[c]) if numeric[c] else value.ljust(widths[c]))
+                yield ("  " + "  ".join(parts)).rstrip()
         if at:
             yield ""
-        yield row_of(table.columns[c] for c in block)
+        yield from rows_of(columns[c] for c in block)
         for row in table.rows:
-            yield row_of(_cut(cell(row[c]), CELL) for c in block)
+            worded = words.row(table.name, table.columns, row)
+            yield from rows_of(clean(worded[c]) for c in block)
 
 
 def stats_text(document: Any, width: int, only: str | None = None) -> Iterator[str]:
     """The document as text to ``width`` columns: its title, then each table (or only the table ``only``)."""
     yield _title(document) + "\n"
+    words = Words(document.game)
     for table in tables(document):
         if only is not None and table.name != only:
             continue
         yield "\n"
-        yield from (line + "\n" for line in text_table(table, width))
+        yield from (line + "\n" for line in text_table(table, width, words))
 
 
 def stats_markdown(document: Any, only: str | None = None) -> Iterator[str]:
     """The document as Markdown: a heading, then each table (or the table ``only``) under its own heading."""
     yield f"# {markdown(_title(document))}\n"
+    words = Words(document.game)
     for table in tables(document):
         if only is not None and table.name != only:
             continue
-        yield f"\n## {markdown(table.name)}\n\n"
+        yield f"\n## {markdown(words.name(table.name))}\n\n"
         written = False
         for row in table.rows:
             if not written:
-                yield "| " + " | ".join(markdown(c) for c in table.columns) + " |\n"
+                yield "| " + " | ".join(markdown(words.name(c)) for c in table.columns) + " |\n"
                 yield "|" + "|".join("---" for _ in table.columns) + "|\n"
                 written = True
-            yield "| " + " | ".join(markdown(cell(v)) for v in row) + " |\n"
+            yield "| " + " | ".join(markdown(clean(v)) for v in words.row(table.name, table.columns, row)) + " |\n"
         if not written:
             yield "(none)\n"
 
@@ -158,7 +169,7 @@ def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
         if not written:
             writer.writerow(table.columns)
             written = True
-        writer.writerow(["" if v is None else csv_cell(v) for v in row])
+        writer.writerow(["" if v is None else csv_cell(", ".join(v) if isinstance(v, list) else v) for v in row])
         if out.tell() > 1 << 16:  # a long table's rows are written as they are read
             yield out.getvalue()
             out.seek(0)
@@ -181,10 +192,13 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 .bar .track{flex:1;background:#eee;height:1.1rem;position:relative}
 .bar .fill{background:#0072b2;height:100%}
 .bar .value{flex:0 0 7rem;font-variant-numeric:tabular-nums}
-svg{width:100%;height:auto;max-height:24rem}
-.legend span{display:inline-block;margin-right:0.8rem;font-size:0.8rem}
+svg.lines{width:100%;height:auto;max-height:24rem}.quiet{color:#555}
+.legend{list-style:none;padding:0;margin:0.3rem 0;display:flex;flex-wrap:wrap;gap:0.2rem 0.9rem;font-size:0.85rem}
+.legend svg{vertical-align:middle}
+td,th{overflow-wrap:normal;word-break:normal}
 .heat td{text-align:center;min-width:1.6rem}
-@media (max-width:30rem){.bar .label{flex-basis:6rem}.bar .value{flex-basis:5rem}}
+@media (max-width:30rem){.bar{flex-wrap:wrap;gap:0 0.4rem}.bar .label{flex-basis:100%;white-space:normal}
+.bar .value{flex-basis:auto}}
 """
 
 
@@ -199,73 +213,121 @@ def _column(table: Table, name: str) -> int:
     return table.columns.index(name)
 
 
-def _bars(table: Table, label: str, value: str, count: str) -> str:
+def _bars(table: Table, words: Words, named: tuple[str, ...], label: str, value: str, count: str) -> str:
     """Horizontal bars of ``value`` (a rate, 0 to 1) by ``label``, each with its ``count`` of games written on it."""
     at_l, at_v, at_c = _column(table, label), _column(table, value), _column(table, count)
-    parts = [f"<h2>{escape(value.replace('_', ' '))} by {escape(label)}</h2>"]
+    parts = [f"<h2>{escape(words.name(value))} by {escape(words.name(label))}</h2>"]
     for row in table.rows:
         rate = row[at_v] or 0
         parts.append(f'<div class="bar"><span class="label">{escape(cell(row[at_l]))}</span>'
                      f'<span class="track"><span class="fill" style="display:block;width:{rate * 100:.1f}%"></span></span>'
-                     f'<span class="value">{escape(cell(row[at_v]))} ({plural(row[at_c], "game")})</span></div>')
+                     f'<span class="value">{escape(clean(words.value(value, row[at_v])))} '
+                     f'({plural(row[at_c], "game")})</span></div>')
     return "\n".join(parts)
 
 
-def _lines(table: Table, label: str, value: str, x: str) -> str:
-    """One line of ``value`` over ``x`` for each ``label``, its spread (``spread`` column) drawn as a band."""
+LINES = 6
+"""The most series a chart of lines draws of its own choosing (those of most games), beside the ones a filter names:
+more are not told apart."""
+
+LINE_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#000000", "#8c6d00", "#7a5195")
+"""The lines' colours: Okabe and Ito's without their yellow, orange and sky blue (faint on white: under 3 to 1),
+an ochre and a purple instead, each at least 3 to 1 against the page's white (a graphic's contrast, WCAG 1.4.11).
+Names are written in the page's ink beside a swatch of the colour, never in it."""
+
+DASHES = ("", "7 4", "2 3", "", "7 4", "2 3", "")
+"""Each line's dash pattern, so that lines are told apart by more than their colour."""
+
+
+def chosen_series(series: dict[str, list[tuple[int, float, float]]], games: dict[str, int],
+                  named: tuple[str, ...]) -> list[str]:
+    """The series a chart draws: those ``named`` (a filter's, in any case), then those of most ``games`` (ties: the
+    higher last value, then by name), :data:`LINES` in all or the named ones, in the order they are drawn."""
+    wanted = {name.casefold() for name in named}
+    first = [name for name in series if name.casefold() in wanted]
+    rest = sorted((name for name in series if name.casefold() not in wanted),
+                  key=lambda name: (-games[name], -max(series[name])[1], name.casefold()))
+    return first + rest[:max(LINES - len(first), 0)]
+
+
+def _lines(table: Table, words: Words, named: tuple[str, ...], label: str, value: str, x: str) -> str:
+    """One line of ``value`` over ``x`` for the few ``label`` that matter (:func:`chosen_series`), its spread
+    (``spread`` column) drawn as a band; the page says which are drawn of how many."""
     at_l, at_v, at_x = _column(table, label), _column(table, value), _column(table, x)
     at_s = table.columns.index("spread") if "spread" in table.columns else None
+    at_g = table.columns.index("games") if "games" in table.columns else None
     series: dict[str, list[tuple[int, float, float]]] = {}
+    games: dict[str, int] = {}
     for row in table.rows:
         if row[at_v] is not None:
             series.setdefault(row[at_l], []).append((row[at_x], row[at_v], (row[at_s] or 0) if at_s is not None else 0))
+            games[row[at_l]] = max(games.get(row[at_l], 0), row[at_g] if at_g is not None else 1)
     if not series:
         return ""
-    xs = [p[0] for points in series.values() for p in points]
-    top = max(p[1] + p[2] for points in series.values() for p in points) or 1
+    drawn = chosen_series(series, games, named)
+    xs = [p[0] for name in drawn for p in series[name]]
     low, high = min(xs), max(xs)
-    # A phone's width of units: drawn at 360 px or more, no label is below 12 px (and at most 8 labels on the x axis).
+    # The y axis from 0 (or the lowest value: a net worth may be negative) to above the highest band.
+    ticks = nice_ticks(math.floor(min(min(p[1] for name in drawn for p in series[name]), 0)),
+                       math.ceil(max(p[1] + p[2] for name in drawn for p in series[name])) or 1, 4)
+    bottom, top = ticks[0], ticks[-1]
+    # A phone's width of units: drawn at 360 px or more, no label is below 12 px (and at most 8 labels on the x axis);
+    # the left margin holds the widest y label (a net worth of 4 digits).
     width, height, pad = 360, 220, 30
+    left = max(pad, math.ceil(text_width(max(map(str, ticks), key=len), 12) + 8))
 
     def px(v: float) -> float:
-        return pad + (v - low) / ((high - low) or 1) * (width - 2 * pad)
+        return left + (v - low) / ((high - low) or 1) * (width - left - pad)
 
     def py(v: float) -> float:
-        return height - pad - v / top * (height - 2 * pad)
+        return height - pad - (v - bottom) / ((top - bottom) or 1) * (height - 2 * pad)
 
-    parts = [f"<h2>{escape(value.replace('_', ' '))} after each {escape(x)}</h2>",
-             f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{escape(value)} after each {escape(x)}">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
+    heading = f"{words.name(value)} after each {words.name(x)}"
+    parts = [f"<h2>{escape(heading)}</h2>",
+             f'<svg class="lines" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(heading)}">',
+             f'<line x1="{left}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>']
     for n in range(low, high + 1, max(1, -(-(high - low + 1) // 8))):
         parts.append(f'<text x="{px(n):.1f}" y="{height - 8}" font-size="12" text-anchor="middle">{n}</text>')
-    for tick in (0, top / 2, top):
-        parts.append(f'<text x="{pad - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick:g}</text>'
-                     f'<line x1="{pad}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
+    for tick in ticks:
+        parts.append(f'<text x="{left - 4}" y="{py(tick) + 4:.1f}" font-size="12" text-anchor="end">{tick}</text>'
+                     f'<line x1="{left}" y1="{py(tick):.1f}" x2="{width - pad}" y2="{py(tick):.1f}" stroke="#eee"/>')
     legend = []
-    for i, (name, points) in enumerate(sorted(series.items(), key=lambda item: item[0].casefold())):
-        colour = PALETTE[i % len(PALETTE)]
-        points.sort()
+    for i, name in enumerate(drawn):
+        colour, dash = LINE_COLOURS[i % len(LINE_COLOURS)], DASHES[i % len(DASHES)]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        points = sorted(series[name])
         band = [f"{px(x):.1f},{py(v + s):.1f}" for x, v, s in points] + \
-               [f"{px(x):.1f},{py(max(v - s, 0)):.1f}" for x, v, s in reversed(points)]
+               [f"{px(x):.1f},{py(max(v - s, bottom)):.1f}" for x, v, s in reversed(points)]
         parts.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.12"/>')
         line = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v, _ in points)
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2">'
-                     f"<title>{escape(name)}</title></polyline>")
-        legend.append(f'<span style="color:{colour}">&#9632; {escape(name)}</span>')
+        parts.append(f'<polyline class="series" data-name="{escape(name)}" points="{line}" fill="none" '
+                     f'stroke="{colour}" stroke-width="2.5"{dashed}><title>{escape(name)}</title></polyline>')
+        legend.append(f'<li><svg width="24" height="10" aria-hidden="true"><line x1="0" y1="5" x2="24" y2="5" '
+                      f'stroke="{colour}" stroke-width="3"{dashed}/></svg> {escape(cell(name))} '
+                      f'<span class="quiet">({plural(games[name], "game")})</span></li>')
     parts.append("</svg>")
-    parts.append(f'<div class="legend">{"".join(legend)}</div>')
+    parts.append(f'<ul class="legend">{"".join(legend)}</ul>')
+    if len(drawn) < len(series):
+        kind = words.name(table.columns[at_l])
+        wanted = {name.casefold() for name in named}
+        first = [name for name in drawn if name.casefold() in wanted]
+        said = f"{', '.join(first)} (as the filters name), then " if first else ""
+        parts.append(f'<p class="quiet">{len(drawn)} {escape(kind)}s of {len(series)} drawn: {escape(said)}those of '
+                     f"most games (<code>--{escape(table.columns[at_l])} NAME</code> draws another); "
+                     f'<a href="#t-{escape(table.name)}">{escape(words.name(table.name))}</a> below has every one.</p>')
     return "\n".join(parts)
 
 
-def _heat(table: Table, label: str, value: str, column: str) -> str:
+def _heat(table: Table, words: Words, named: tuple[str, ...], label: str, value: str, column: str) -> str:
     """A heat map: a row per ``label``, a column per ``column``, each cell's shade its ``value``."""
     at_l, at_v, at_c = _column(table, label), _column(table, value), _column(table, column)
     cells: dict[tuple[Any, Any], int] = {(row[at_l], row[at_c]): row[at_v] for row in table.rows}
     labels = sorted({k[0] for k in cells}, key=lambda s: str(s).casefold())
     columns = sorted({k[1] for k in cells})
     most = max(cells.values(), default=0) or 1
-    parts = [f"<h2>{escape(value)} by {escape(label)} and {escape(column)}</h2>", '<div class="scroll"><table class="heat">',
-             "<tr><th></th>" + "".join(f"<th>{escape(cell(c))}</th>" for c in columns) + "</tr>"]
+    parts = [f"<h2>{escape(words.name(value))} by {escape(words.name(label))} and {escape(words.name(column))}</h2>",
+             '<div class="scroll"><table class="heat">',
+             "<tr><th></th>" + "".join(f"<th>{escape(clean(words.value(column, c)))}</th>" for c in columns) + "</tr>"]
     for name in labels:
         row = [f"<th>{escape(cell(name))}</th>"]
         for c in columns:
@@ -295,22 +357,23 @@ def stats_html(traced: Traced, only: str | None = None) -> Iterator[str]:
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
            f"<title>{title}</title><style>{_STYLE}{_TRACE_STYLE}</style></head><body>\n<h1>{title}</h1>\n")
     statistics = GAMES[document.game].statistics if document.game in GAMES else None
+    words = Words(document.game)
     for kind, name, *columns in (statistics.charts if statistics is not None else ()):
         table = _rows_of(document, name)
         if table is not None and table.rows:
-            yield _CHARTS[kind](table, *columns) + "\n"
+            yield _CHARTS[kind](table, words, traced.named, *columns) + "\n"
     anchors: dict[str, tuple[str, str]] = {}  # figure -> its section's id and table, in the order linked
     links = [link for link in (statistics.links if statistics is not None else ()) if link[2]]
     for table in tables(document):
         if only is not None and table.name != only:
             continue
         linked = {column: template for name, column, template in links if name == table.name}
-        yield (f"<h2 id=\"t-{escape(table.name)}\">{escape(table.name)}</h2>\n<div class=\"scroll\"><table>\n")
-        yield "<tr>" + "".join(f"<th>{escape(c)}</th>" for c in table.columns) + "</tr>\n"
+        yield (f"<h2 id=\"t-{escape(table.name)}\">{escape(words.name(table.name))}</h2>\n<div class=\"scroll\"><table>\n")
+        yield "<tr>" + "".join(f"<th>{escape(words.name(c))}</th>" for c in table.columns) + "</tr>\n"
         for row in table.rows:
             cells = []
-            for column, v in zip(table.columns, row):
-                text = escape(cell(v))
+            for column, v, worded in zip(table.columns, row, words.row(table.name, table.columns, row)):
+                text = escape(clean(worded))
                 figure = _figure_of(table, row, column, linked)
                 if table.name == "summary" and column == "value":
                     figure = _figure_of(table, row, row[0], linked)
@@ -359,7 +422,7 @@ def _trace_html(traced: Traced, trace: Trace, anchor: str, table: str) -> Iterat
     counted = _counted(trace.total, trace.lines, trace.games) if trace.lines else \
         "no line counts toward it in the games chosen"
     yield (f'<section class="trace" id="{anchor}"><h3>{escape(trace.figure)}</h3>\n<p>{counted} '
-           f'(<a href="#t-{escape(table)}">back to {escape(table)}</a>)</p>\n')
+           f'(<a href="#t-{escape(table)}">back to {escape(Words(traced.document.game).name(table))}</a>)</p>\n')
 
     if trace.shown:
         # A list by game (each line's words wrap at the page's width: a table squeezed them on a phone).
@@ -383,10 +446,13 @@ def _trace_html(traced: Traced, trace: Trace, anchor: str, table: str) -> Iterat
 
 def explain_text(explained: Explanation, width: int) -> Iterator[str]:
     """The lines behind a figure, as text: one per line (game, line, amount, words), then their total."""
-    yield f"{explained.figure}: {_counted(explained.total, len(explained.lines), explained.games)}\n"
+    for said in wrap(clean(f"{explained.figure}: {_counted(explained.total, len(explained.lines), explained.games)}"),
+                     width, 0, 2):
+        yield said + "\n"
     for line in explained.lines:
-        head = f"  {line.game}:{line.line}  {line.amount:+d}  "
-        yield _cut(head + clean(line.text), width) + "\n"
+        # Wrapped, never cut: a name in the line's words (a player's, an objective's) is read whole.
+        for said in wrap(clean(line.text), width, f"  {clean(line.game)}:{line.line}  {line.amount:+d}  ", 6):
+            yield said + "\n"
 
 
 def explain_markdown(explained: Explanation) -> Iterator[str]:

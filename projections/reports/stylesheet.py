@@ -11,7 +11,8 @@ body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#2
 h1{font-size:1.6em;overflow-wrap:anywhere}h1,h2,h3{line-height:1.2}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
 td:first-child,th:first-child{text-align:left}.log td,.log th{text-align:left;vertical-align:top}
-.scroll{overflow-x:auto;max-width:100%}.scroll>table{margin:0}.declared{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}.scroll>table{margin:0}td,th{overflow-wrap:normal;word-break:normal}
+.declared p,.declared li{overflow-wrap:anywhere}
 .sources td:last-child{text-align:left}
 .violation{background:#fde2e2}.warning{background:#fff4d6}.unverifiable{background:#e4f0fb}
 .void{text-decoration:line-through;color:#888}.rule{font-family:monospace;font-weight:bold;white-space:nowrap}
@@ -40,6 +41,7 @@ outline:1px solid #555}.won{font-weight:bold}.side{display:block;color:#555;font
 tr.current td{outline:2px solid #000;outline-offset:-2px}tr[data-position]{cursor:pointer}
 @media screen and (max-width:50em){
 body{margin:.75em auto;padding:0 .75em}h1{font-size:1.3em}
+body.report{display:flex;flex-direction:column}body.report>.aside{order:1}body.report>.logs{order:2}
 svg.chart.wide{display:none}svg.chart.score.narrow,div.narrow{display:block}ul.legend.narrow{display:flex}
 .now{grid-template-columns:1fr;gap:.5em}.controls button{min-width:2.75em;min-height:2.75em}
 #state-now td,#state-now th{padding:.15em .3em}#state-now .players-box{display:none}#state-now .cards{display:block}

@@ -8,13 +8,26 @@ that every one of them fits the width it is given (80 columns by default:
 from __future__ import annotations
 
 import textwrap
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 WIDTH = 80
 """The width text is wrapped to when no terminal says otherwise."""
 
 MIN_WIDTH = 40
 """Narrower than this, wrapping makes things worse than letting the terminal fold the lines."""
+
+Style = Callable[..., str]
+"""How a line is styled: ``click.style`` on a terminal (``style(text, bold=True, fg="red")``), :func:`plain` elsewhere."""
+
+
+def plain(text: str, **_: Any) -> str:
+    """A line as it is: no style."""
+    return text
+
+
+def severity_color(severity: str) -> str:
+    """The colour a finding of ``severity`` is shown in, by every text renderer (report, audit, what-if, validate)."""
+    return {"violation": "red", "warning": "yellow"}.get(severity, "cyan")
 
 
 class _Wrapper(textwrap.TextWrapper):

@@ -25,6 +25,7 @@ from gamelog.projections.importing.spill import SpilledIndex
 from gamelog.projections.reports.documents import FileCheck, Finding, InputErrorEntry, Validation, encode
 
 from gamelog.projections.reports.safe import clean
+from gamelog.projections.reports.terminal import Style, plain, severity_color
 
 SPOOL_IN_MEMORY = 1 << 20
 """Bytes of findings kept in memory before the spool moves to a temporary file."""
@@ -166,11 +167,13 @@ def error_lines(check: FileCheck | CheckedLog) -> list[str]:
             for e in check.errors]
 
 
-def finding_lines(check: FileCheck | CheckedLog) -> Iterator[str]:
-    """The log's findings, one a line (``FILE:LINE: severity RULE [player]: message``), then a summary."""
+def finding_lines(check: FileCheck | CheckedLog, style: Style = plain) -> Iterator[str]:
+    """The log's findings, one a line (``FILE:LINE: severity RULE [player]: message``) in its severity's colour
+    (``style``: ``click.style`` on a terminal), then a summary."""
     found = check.findings() if isinstance(check, CheckedLog) else check.findings
     for f in found:
-        yield clean(finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message))
+        yield style(clean(finding(f"{check.path}:{f.line}", f.severity, f.rule, f.player, f.message)),
+                    fg=severity_color(f.severity))
     if check.errors:
         summary = f"{plural(len(check.errors), 'input error')}; not a valid log"
     else:

@@ -7,9 +7,9 @@ a what-if whole.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from msgspec import UNSET
 
@@ -19,15 +19,16 @@ from gamelog.domain.replay import PointNotReached, without_events
 from gamelog.projections.reports.audit import audit_parts
 from gamelog.projections.reports.documents import WhatIf
 from gamelog.projections.importing.spill import SpilledIndex
-from gamelog.projections.reports.model import report_head, report_periods
+from gamelog.projections.reports.model import last_line, report_head, report_periods
 from gamelog.projections.reports.redaction import audit_parts_view
 from gamelog.projections.reports.registry import AuditFormat, Layout, audit_format
 from gamelog.projections.reports.whatif import compare_paged
 from gamelog.projections.views.keeper import derived_views
 
 from .errors import BadInput, PointNotInGame
+from .progress import PROGRESS_FROM_LINES, Progress, by_line
 from .reconciling import declared_in
-from .secrecy import player_not_found, redaction as player_view
+from .secrecy import fingerprinted, player_not_found, redaction as player_view, what_if_view
 from .sources import Source, open_game, reading_views
 
 
@@ -59,18 +60,19 @@ def _format(fmt: str) -> AuditFormat:
 
 @contextmanager
 def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text",
-          layout: Layout = Layout(), as_player: str | None = None,
-          source_format: str | None = None) -> Iterator[Audited]:
+          layout: Layout = Layout(), as_player: str | None = None, source_format: str | None = None,
+          progress: Progress | None = None) -> Iterator[Audited]:
     """The audit of GAME (a log file, or a stored game's id in ``store``), only ``player``'s score with
     ``player``, for the ``with`` block (the views stay open while its pieces are read); with ``as_player``, what
     that player may know of it at the end of the game (``secrecy``: others' secrets hidden).
-    ``source_format``: GAME is that tool's export (``sources.open_game``).
+    ``source_format``: GAME is that tool's export (``sources.open_game``). ``progress``, given, shows a large log
+    being read.
 
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.PlayerNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
     """
     chosen = _format(fmt)
-    with open_game(game, store, source_format) as source, source.views() as cursor, reading_views(source):
+    with open_game(game, store, source_format, progress) as source, source.views() as cursor, reading_views(source):
         fingerprint = source.fingerprint()
         parts = audit_parts(cursor, source.id, fingerprint=fingerprint)
         if player is not None:
@@ -80,24 +82,26 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
         else:
             parts.head.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares of the result
         if as_player is not None:
-            parts = audit_parts_view(parts, player_view(source, as_player))
+            view = player_view(source, as_player)
+            parts = audit_parts_view(parts, view)
+            parts.head = fingerprinted(parts.head, source, view)  # the view's own, where it hides anything
         yield Audited(chosen.audit(parts, layout), parts.counts.get(VIOLATION, 0))
 
 
 @contextmanager
 def audit_output(game: str, store: str, *, without: Iterable[int] | None = None, player: str | None = None,
                  fmt: str = "text", layout: Layout = Layout(), as_player: str | None = None,
-                 source_format: str | None = None) -> Iterator[Audited]:
+                 source_format: str | None = None, progress: Progress | None = None) -> Iterator[Audited]:
     """``gamelog audit``: :func:`audit` of GAME, or with ``without`` (lines), :func:`what_if_output`: its pieces and
-    its violations (the game's, or the game's without those lines), for the ``with`` block. Raises what those
-    raise."""
+    its violations (the game's, or the game's without those lines), for the ``with`` block. ``progress``, given,
+    shows the long steps (``progress``). Raises what those raise."""
     if without is None:
         with audit(game, store, player=player, fmt=fmt, layout=layout, as_player=as_player,
-                   source_format=source_format) as audited:
+                   source_format=source_format, progress=progress) as audited:
             yield audited
     else:
         with what_if_output(game, store, without, player=player, fmt=fmt, layout=layout, as_player=as_player,
-                            source_format=source_format) as answer:
+                            source_format=source_format, progress=progress) as answer:
             yield answer
 
 
@@ -123,12 +127,14 @@ def what_if(game: str, store: str, without: Iterable[int], *, player: str | None
 @contextmanager
 def what_if_output(game: str, store: str, without: Iterable[int], *, player: str | None = None, fmt: str = "text",
                    layout: Layout = Layout(), as_player: str | None = None,
-                   source_format: str | None = None) -> Iterator[Audited]:
+                   source_format: str | None = None, progress: Progress | None = None) -> Iterator[Audited]:
     """:func:`what_if`'s text in the format ``fmt`` as pieces, for the ``with`` block, and the violations of the game
     without those lines: the standings that differ (a change a turn of a long game) and the findings are read
-    from the comparison's scratch tables as they are written, never held. Raises what :func:`what_if` raises."""
+    from the comparison's scratch tables as they are written, never held. ``source_format``: GAME is that tool's
+    export. ``progress``, given, shows a large log being read, and the game being decided again without the lines.
+    Raises what :func:`what_if` raises."""
     chosen = _format(fmt)
-    with _what_if(game, store, without, player, as_player, source_format) as (diff, violations):
+    with _what_if(game, store, without, player, as_player, source_format, progress) as (diff, violations):
         yield Audited(_pieces(chosen.what_if(diff, layout)), violations)
 
 
@@ -143,15 +149,16 @@ def _pieces(written: str | Iterable[str]) -> Iterable[str]:
 
 @contextmanager
 def _what_if(game: str, store: str, without: Iterable[int], player: str | None,
-             as_player: str | None, source_format: str | None) -> Iterator[tuple[WhatIf, int]]:
+             as_player: str | None, source_format: str | None,
+             progress: Progress | None = None) -> Iterator[tuple[WhatIf, int]]:
     lines = sorted(set(without))
-    with open_game(game, store, source_format) as source, source.views() as cursor, reading_views(source):
+    with open_game(game, store, source_format, progress) as source, source.views() as cursor, reading_views(source):
         parts = audit_parts(cursor, source.id)
         if player is not None and player not in parts.players:
             raise player_not_found(source.id, parts.players, player)
-        with compared_without(source, cursor, lines) as (diff, violations):
+        with compared_without(source, cursor, lines, progress) as (diff, violations):
             if as_player is not None:
-                diff = player_view(source, as_player)(diff)
+                diff = what_if_view(diff, player_view(source, as_player))
             yield diff, violations
 
 
@@ -163,20 +170,27 @@ def compare_without(source: Source, cursor: object, lines: Iterable[int]) -> tup
 
 
 @contextmanager
-def compared_without(source: Source, cursor: object, lines: Iterable[int]) -> Iterator[tuple[WhatIf, int]]:
+def compared_without(source: Source, cursor: Any, lines: Iterable[int],
+                     progress: Progress | None = None) -> Iterator[tuple[WhatIf, int]]:
     """(the what-if document, the violations left) of ``source`` had ``lines`` been void from the start, for the
     ``with`` block: its history decided again without them, folded into views in a private temporary database,
     its report compared with the game's (read at ``cursor``), a period at a time; the document's lists (the
     standings that differ, the findings that go and come) are read from that database as they are written: a
     game of any length in bounded memory. Nothing stored changes.
 
-    Raises :class:`~.errors.PointNotInGame` for a line that holds no event (the header's included).
+    ``progress``, given, shows a game of :data:`PROGRESS_FROM_LINES` lines or more being decided again. Raises
+    :class:`~.errors.PointNotInGame` for a line that holds no event (the header's included).
     """
     lines = sorted(set(lines))
+    length = last_line(cursor, source.id) if progress is not None else 0
+    shown = progress(length, f"deciding {source.name} again") if length >= PROGRESS_FROM_LINES else nullcontext()
     try:
         # The line index on disk, as an import's: what a correction needs of every line is not held either.
-        with SpilledIndex() as index, derived_views(without_events(source.game, source.history(), set(lines), index),
-                                                    sums=False, snapshots=False) as what_if_cursor:  # nor snapshots
+        with SpilledIndex() as index, ExitStack() as held_open:
+            with shown as advance:  # the game decided again and folded: the display ends there
+                history = by_line(source.history(), advance)
+                what_if_cursor = held_open.enter_context(derived_views(
+                    without_events(source.game, history, set(lines), index), sums=False, snapshots=False))
             actual, what_if = report_head(cursor, source.id), report_head(what_if_cursor, source.id)
             diff = compare_paged(actual, report_periods(cursor, actual), what_if,
                                  report_periods(what_if_cursor, what_if), lines, what_if_cursor.connection.cursor())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gamelog.domain.messages import plural
 from gamelog.projections.reports.registry import Layout, audit_formats, reconcile_formats, report_formats, stats_formats
-from gamelog.projections.reports.terminal import WIDTH
+from gamelog.projections.reports.terminal import WIDTH, Style, plain, severity_color
 
-__all__ = ["WIDTH", "Layout", "audit_formats", "plural", "reconcile_formats", "report_formats", "stats_formats"]
+__all__ = ["WIDTH", "Layout", "Style", "audit_formats", "plain", "plural", "reconcile_formats", "report_formats",
+           "severity_color", "stats_formats"]

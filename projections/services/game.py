@@ -9,9 +9,9 @@ reading ``--format json`` see the same fields.
 
 from __future__ import annotations
 
-import io
 import os
-from typing import Any, BinaryIO, Iterable
+import warnings
+from typing import Any, BinaryIO, Iterable, TextIO
 
 from msgspec import UNSET
 
@@ -26,7 +26,7 @@ from .auditing import compare_without
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import player_named, player_not_found, redaction, seats_of
+from .secrecy import fingerprinted, player_named, player_not_found, redaction, seats_of, what_if_view
 from .sources import Source, read_log_file
 
 __all__ = ["Game", "read_log"]
@@ -35,8 +35,10 @@ __all__ = ["Game", "read_log"]
 class Game:
     """One game's history, and every question gamelog answers about it.
 
-    ``id`` is the header's ``id``, ``name`` the game's name in the registry
-    (the header's ``game``), ``players`` the seating order.
+    ``id`` is the header's ``id`` (the game's name in a store), ``kind`` the
+    kind of game, as the registry names it (the header's ``game``),
+    ``players`` the seating order. ``name`` is the kind's old name: it still
+    gives the kind, with a DeprecationWarning.
     ``errors`` lists the input errors of a log read with ``strict=False``
     (each ``describe(filename)`` reads ``FILE:LINE: ...``): the game is then
     what the valid lines make, and ``gamelog import`` would store none of it.
@@ -57,8 +59,16 @@ class Game:
         return self.header.id
 
     @property
-    def name(self) -> str:
+    def kind(self) -> str:
         return self.header.game
+
+    @property
+    def name(self) -> str:
+        """The kind of game, as :attr:`kind` gives it: deprecated, as ``name`` reads as the game's own name, which
+        is :attr:`id`."""
+        warnings.warn("Game.name is deprecated: the kind of game is Game.kind (the game's own name is Game.id)",
+                      DeprecationWarning, stacklevel=2)
+        return self.kind
 
     @property
     def players(self) -> list[str]:
@@ -66,7 +76,7 @@ class Game:
 
     def __repr__(self) -> str:
         viewer = "" if self.viewer is None else f" as {self.viewer!r}"
-        return f"<gamelog.Game {self.id!r} ({self.name}, {len(self.players)} players){viewer}>"
+        return f"<gamelog.Game {self.id!r} ({self.kind}, {len(self.players)} players){viewer}>"
 
     def as_player(self, player: str) -> Game:
         """This game as ``player`` (a name in any case, or the faction they play) may know it (``--as PLAYER``,
@@ -106,11 +116,13 @@ class Game:
 
     def audit(self) -> Audit:
         """``audit --format json``'s document: every finding with its rule and line, how each player's score was
-        made, the corrections, the fingerprint."""
+        made, the corrections, the fingerprint (in a view that hides anything, the view's own instead:
+        ``view_fingerprint``, docs/secrets.md)."""
         with self._source.views() as cursor:
             audit = build_audit(cursor, self.id, fingerprint=self._source.fingerprint())
             audit.reconciliation = declared_in(self._source, cursor) or UNSET
-            return self._view()(audit)
+            view = self._view()
+            return fingerprinted(view(audit), self._source, view)  # a view's own, where it hides anything
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -126,7 +138,7 @@ class Game:
         if player not in self.players:
             raise player_not_found(self.id, self.players, player)
         with self._source.views() as cursor:
-            return list(self._view().each(player_entries(cursor, self.name, self.id, player)))
+            return list(self._view().each(player_entries(cursor, self.kind, self.id, player)))
 
     def what_if(self, without: Iterable[int]) -> WhatIf:
         """What changes had the lines ``without`` been void from the start (decided again by the rules; nothing
@@ -135,7 +147,7 @@ class Game:
         Raises :class:`~gamelog.errors.PointNotInGame` for a line that holds no event.
         """
         with self._source.views() as cursor:
-            return self._view()(compare_without(self._source, cursor, without)[0])
+            return what_if_view(compare_without(self._source, cursor, without)[0], self._view())
 
     def reconcile(self, declared: str | os.PathLike[str] | None = None, *, columns: str | None = None) -> Reconciliation:
         """``reconcile --format json``'s document: the result the log (and the results table ``declared``, a CSV
@@ -146,28 +158,27 @@ class Game:
         a player who is not the game's, and :class:`~gamelog.errors.BadInput` for a file that cannot be read.
         """
         table = read_table(os.fspath(declared), columns) if declared is not None else None
-        return reconcile_source(self._source, table)
+        return self._view()(reconcile_source(self._source, table))  # in a view, as the audit's part of it reads
 
     def report(self, by: str | None = None) -> Report:
         """``report --format json``'s document, by ``turn`` or ``round`` (the game's own period by default)."""
-        check_grouping(self._source.name, self.name, by)
+        check_grouping(self._source.name, self.kind, by)
         with self._source.views() as cursor:
             return self._view()(build_report(cursor, self.id, by))
 
 
-def read_log(log: str | os.PathLike[str] | BinaryIO, /, *, strict: bool = True, name: str | None = None,
+def read_log(log: str | os.PathLike[str] | BinaryIO | TextIO, /, *, strict: bool = True, name: str | None = None,
              source: str | None = None) -> Game:
-    """Read and decide a log in memory (nothing is stored): a file's path, or an open binary handle; with
+    """Read and decide a log in memory (nothing is stored): a file's path, or an open handle, binary or text; with
     ``source`` (``--from``: ``"ti-assistant"``...), that tool's export, read as the log it converts to.
 
     ``strict`` (the default) raises :class:`~gamelog.errors.LogInvalid` at the first input error, reading no
     further (its ``errors`` holds that one; ``lines()`` reads it as ``FILE:LINE: ... at $.path``); with
     ``strict=False`` every input error is kept on the game's ``errors`` instead, and the game is what the valid
-    lines make (``LogInvalid``, with every error, only when not even the header can be read). ``name`` names the log in messages (by default
-    the path, or the handle's ``name``). Raises :class:`~gamelog.errors.BadInput` for a file that cannot be read,
-    and TypeError for a text handle: open a log with ``"rb"`` (its lines are read as the bytes they are). With
-    ``source``, :class:`~gamelog.errors.BadInput` for an unknown tool or an export its converter cannot read.
+    lines make (``LogInvalid``, with every error, only when not even the header can be read). ``name`` names the
+    log in messages (by default the path, or the handle's ``name``). A handle opened ``"rb"`` is read as the bytes
+    it holds; a text handle as its text (its newlines as it was opened to translate them), encoded as UTF-8.
+    Raises :class:`~gamelog.errors.BadInput` for a file that cannot be read, and with ``source`` for an unknown
+    tool or an export its converter cannot read.
     """
-    if isinstance(log, io.TextIOBase):
-        raise TypeError("read_log takes a path or a binary handle: open the log with 'rb'")
     return Game(read_log_file(log, name, on_error="stop" if strict else "keep", source_format=source))

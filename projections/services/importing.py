@@ -25,16 +25,12 @@ from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
 from .converting import convert_file
-from .progress import Progress
+from .progress import Progress, count_lines, is_large
 from .inputs import STDIN, export_hint, input_name, read_input
 from .sources import opened_game_store
 from .superseding import superseding
 
 __all__ = ["ImportResult", "Importer", "Interruption", "LogConverted", "LogImported", "Outcome", "count_lines"]
-
-PROGRESS_FROM_BYTES = 1 << 20
-"""Logs from this size up show progress (when the caller passes a display): smaller ones take a moment."""
-
 
 @dataclass(frozen=True)
 class LogConverted:
@@ -85,15 +81,6 @@ class Interruption:
     untouched: list[str]
     behind: int | None
     views_unreadable: str | None = None
-
-
-def count_lines(path: str) -> int:
-    """The file's lines: its line feeds, and one more when the last line has none."""
-    lines, last = 0, b"\n"
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
-    return lines + (last != b"\n")
 
 
 class Importer:
@@ -154,7 +141,7 @@ class Importer:
     def _import_file(self, path: str) -> ImportResult:
         if path == STDIN:
             return import_log(self.store, read_input(path), input_name(path), along=self._keeper.alongside)
-        shown = self.progress is not None and os.path.getsize(path) >= PROGRESS_FROM_BYTES
+        shown = self.progress is not None and is_large(path)
         with open(path, "rb") as handle, \
                 (self.progress(count_lines(path), f"importing {path}") if shown else nullcontext(None)) as advance:
             return import_log(self.store, handle, path, advance, along=self._keeper.alongside)

@@ -11,7 +11,7 @@ import io
 import os
 import sys
 from contextlib import contextmanager, nullcontext
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterator, TextIO
 
 import msgspec
 
@@ -82,12 +82,13 @@ def converted_name(name: str) -> str:
 
 
 @contextmanager
-def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
+def opened_source(source: str | os.PathLike[str] | BinaryIO | TextIO, name: str | None = None, *,
                   source_format: str | None = None) -> Iterator[tuple[BinaryIO, str, str | None]]:
     """(a binary handle, the name messages give it, its path or None) for a path (``-``: standard input) or an
-    open binary handle, which stays the caller's to close. ``name`` overrides the name (by default the path, or
-    the handle's ``name``). With ``source_format``, the source is that tool's export: the handle reads the log
-    it converts to (in memory), named ``NAME (converted)``, with no path (it is no log to read again).
+    open handle, which stays the caller's to close: a binary one read as it is, a text one read whole and encoded
+    as UTF-8. ``name`` overrides the name (by default the path, or the handle's ``name``). With ``source_format``,
+    the source is that tool's export: the handle reads the log it converts to (in memory), named
+    ``NAME (converted)``, with no path (it is no log to read again).
 
     Raises :class:`~.errors.BadInput` for a file that cannot be opened or read, and with ``source_format`` for
     an unknown format or an export its converter cannot read."""
@@ -96,12 +97,15 @@ def opened_source(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
     if source_format is not None:
         check_export_format(source_format)  # before the file is read: a wrong --from costs nothing
     try:
-        # The caller's handle stays open at the end: it is the caller's to close.
-        with nullcontext(source) if path is None else open_input(path) as handle:
+        if isinstance(source, io.TextIOBase):  # the reader counts lines in bytes, as a log file holds them
+            opened = nullcontext(io.BytesIO(source.read().encode("utf-8")))
+        else:  # the caller's handle stays open at the end: it is the caller's to close
+            opened = nullcontext(source) if path is None else open_input(path)  # type: ignore[arg-type]
+        with opened as handle:
             if source_format is None:
-                yield handle, name, path  # type: ignore[misc]
+                yield handle, name, path
                 return
-            data = handle.read()  # type: ignore[union-attr]
+            data = handle.read()
     except OSError as exc:
         raise BadInput(f"{name}: {exc.strerror or exc}") from exc
     log = converted(data if isinstance(data, bytes) else data.encode("utf-8"), name, source_format).to_bytes()

@@ -11,30 +11,33 @@ from gamelog.projections.reports.replay import render_replay_json, render_replay
 from gamelog.projections.reports.terminal import WIDTH
 
 from .errors import NotPlayedInRounds, PointNotInGame
+from .progress import Progress
 from .secrecy import redaction_at
 from .sources import Source, open_game
 
 
 def replay(game: str, store: str, *, line: int | None = None, turn: int | None = None,
-           round: int | None = None, as_player: str | None = None, source_format: str | None = None) -> Replay:
+           round: int | None = None, as_player: str | None = None, source_format: str | None = None,
+           progress: Progress | None = None) -> Replay:
     """The replay document of GAME (a log file, or a stored game's id in ``store``) at one point, at most one of
     ``line``, ``turn`` and ``round`` given (the end when none is); with ``as_player``, what that player may know
     there (``secrecy``: others' secrets hidden). ``source_format``: GAME is that tool's export (``sources.open_game``).
+    ``progress``, given, shows a large log being read.
 
     Raises what :func:`state_of` raises, :class:`~.errors.GameNotFound`, :class:`~.errors.BadInput` and the
     store's errors.
     """
-    with open_game(game, store, source_format) as source:
+    with open_game(game, store, source_format, progress) as source:
         return state_of(source, line=line, turn=turn, round=round, as_player=as_player)
 
 
 def replay_output(game: str, store: str, *, fmt: str = "text", width: int = WIDTH, line: int | None = None,
                   turn: int | None = None, round: int | None = None, as_player: str | None = None,
-                  source_format: str | None = None) -> str:
+                  source_format: str | None = None, progress: Progress | None = None) -> str:
     """``gamelog replay``: :func:`replay`'s document as text for ``width`` columns, or JSON (``fmt``). Raises what
     :func:`replay` raises."""
     document = replay(game, store, line=line, turn=turn, round=round, as_player=as_player,
-                      source_format=source_format)
+                      source_format=source_format, progress=progress)
     return render_replay_json(document) if fmt == "json" else render_replay_text(document, width)
 
 

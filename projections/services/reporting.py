@@ -25,22 +25,17 @@ from gamelog.projections.reports.registry import Layout, report_format
 from .errors import BadInput, NotPlayedInRounds
 from .reconciling import declared_in
 from .outputs import check_output
-from .progress import Advance, Progress
+from .progress import PROGRESS_FROM_LINES, Advance, Progress
 from .inputs import STDIN
 from .secrecy import redaction as player_view
 from .sources import check_file_given, is_log_file, open_game, reading_views, streamed_log
-
-
-PROGRESS_FROM_LINES = 20_000
-"""Reports of games from this many lines up show progress (when the caller passes a display): smaller ones take a
-moment."""
 
 
 @contextmanager
 def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
            layout: Layout = Layout(), output: str | None = None,
            progress: Progress | None = None, as_player: str | None = None,
-           source_format: str | None = None) -> Iterator[Iterable[str]]:
+           source_format: str | None = None, writing_progress: bool = True) -> Iterator[Iterable[str]]:
     """The report of GAME (a log file, or a stored game's id in ``store``) in the format ``fmt``, as pieces of
     text to write in turn, for the ``with`` block (the views stay open while it is read).
 
@@ -48,7 +43,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     will be written to: it may be neither the store nor the log reported (:func:`~.outputs.check_output`). With
     ``as_player``, the report is what that player may know at the end of the game (``secrecy``: every line, finding
     and embedded state without the others' secrets); raises :class:`~.errors.PlayerNotFound` for another name.
-    ``progress``, given, shows the report of a game of :data:`PROGRESS_FROM_LINES` lines or more being read, as
+    ``progress``, given, shows a large log file being read, then (unless ``writing_progress`` is false: the report
+    is printed where the display would be) the report of a game of :data:`PROGRESS_FROM_LINES` lines or more, as
     its pieces are written (twice over the lines for a sampled format: the lines, then the fold of the states).
     ``source_format``: GAME is that tool's export (``sources.open_game``).
     Raises :class:`~.errors.GameNotFound`, :class:`~.errors.NotPlayedInRounds`, :class:`~.errors.BadInput` (an
@@ -62,8 +58,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     # A log file is read as it is reported (its views on disk, its history decided again for the page's states):
     # the memory a report takes does not grow with the log. Standard input is read once, in memory.
     check_file_given(game, source_format)
-    opened = (streamed_log(game, source_format) if is_log_file(game) and game != STDIN
-              else open_game(game, store, source_format))
+    opened = (streamed_log(game, source_format, progress) if is_log_file(game) and game != STDIN
+              else open_game(game, store, source_format, progress))
     with opened as source, source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
@@ -72,7 +68,7 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
             head.reconciliation = declared_in(source, cursor) or UNSET
         head = view(head)
         lines = count_lines(cursor, source.id)
-        shown = progress is not None and lines >= PROGRESS_FROM_LINES
+        shown = progress is not None and writing_progress and lines >= PROGRESS_FROM_LINES
         with (progress(lines * (2 if chosen.sampled else 1), f"reporting {game}") if shown  # type: ignore[misc]
               else nullcontext(None)) as advance:
             if chosen.sampled:

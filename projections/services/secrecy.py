@@ -5,28 +5,46 @@ The game's plug-in decides which names that player may not see there (``domain.s
 gives. The point is the one the output shows: the state asked for (``replay``, :meth:`gamelog.Game.state`), else
 the end of the history (a report, an audit, a what-if, the HTML report's embedded states: a secret scored by the
 end is public in all of it). The stored history is never changed. PLAYER is a player's name in any case, or the
-faction (the side) they play (:func:`player_named`).
+faction (the side) they play (:func:`player_named`); :data:`PUBLIC` is the viewer with no seat (a spectator, the
+statistics' lines), who sees what every player may know.
+
+A view shows no value computed over what it hides: where it hides anything, an audit's ``fingerprint`` (the chain
+head of the whole history, which a guess of the secret put in place of the placeholder would match) gives way to
+the view's own, ``view_fingerprint``: the chain head of the history as the view shows it (:func:`view_fingerprint`);
+and no list is in an order a hidden value makes (:func:`what_if_view`).
 """
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, groupby
 from typing import Any, Iterable
 
-from gamelog.domain.games import GAMES
+import msgspec
+from msgspec import UNSET
+
 from gamelog.domain.replay import state_at
-from gamelog.domain.secrets import hidden_from
+from gamelog.domain.replay_document import StreamedRows
+from gamelog.domain.games import GAMES
+from gamelog.domain.secrets import hidden_from, nothing_hidden
+from gamelog.projections.reports.documents import Audit, Finding, WhatIf
 from gamelog.projections.reports.redaction import Redaction
+from gamelog.projections.store.verify import fingerprint_of
 
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["PUBLIC", "Public", "player_named", "player_not_found", "redaction", "redaction_at", "seats_of"]
+__all__ = ["PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction", "redaction_at",
+           "seats_of", "view_fingerprint", "what_if_view"]
 
 
-class Public:
-    """The viewer who is none of the players (a spectator): what every player may know. A player's view hides
-    the others' secrets; this one hides every player's (each secret is hidden from every other player)."""
+class Public(str):
+    """The viewer who holds no seat at the table (a spectator): what they may not see is what any player keeps from
+    another (each player's secret, for every player), so what they see is what every player may know. It reaches
+    each game's plug-in (``domain.secrets.Hidden``) as a viewer's name that is no player's: a name no command line
+    can give (``"\\0"``)."""
+
+    def __new__(cls) -> Public:
+        return super().__new__(cls, "\0")
 
     def __repr__(self) -> str:
         return "PUBLIC"
@@ -71,31 +89,70 @@ def player_named(given: str, seats: Iterable[tuple[str, str]], where: str) -> st
     raise PlayerNotFound(f"no player {given!r} in {where} ({choices})")
 
 
-def _viewer(source: Source, header: Any, player: str) -> str:
-    """The player ``player`` names in ``source``'s game (:func:`player_named`)."""
-    return player_named(player, seats_of(source.game, header), repr(header.id))
+def _viewer(source: Source, header: Any, player: str | Public) -> str:
+    """The player ``player`` names in ``source``'s game (:func:`player_named`); :data:`PUBLIC` as it is."""
+    return player if isinstance(player, Public) else player_named(player, seats_of(source.game, header),
+                                                                  repr(header.id))
 
 
 def redaction_at(source: Source, player: str | Public, state: Any) -> Redaction:
     """What ``player`` (a player's name in any case, or their faction; or :data:`PUBLIC`) may not see of
-    ``source``'s game at ``state``'s point (its state there, from ``domain.replay.state_at``). Raises
-    :class:`~.errors.PlayerNotFound` for a name that is no player's of the game (or more than one player's)."""
-    if player is PUBLIC:
-        history = list(source.history())
-        return Redaction(frozenset().union(*(hidden_from(source.game, p, history, state)
-                                             for p in state.header.players)))
-    player = _viewer(source, state.header, player)
-    return Redaction(hidden_from(source.game, player, source.history(), state))
+    ``source``'s game at ``state``'s point (its state there, from ``domain.replay.state_at``), as the game's
+    plug-in decides. Raises :class:`~.errors.PlayerNotFound` for a name that is no player's of the game (or more
+    than one player's)."""
+    viewer = _viewer(source, state.header, player)
+    # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
+    kept = [state.header.id, source.game, *state.header.players]
+    return Redaction(hidden_from(source.game, viewer, source.history(), state), kept=kept)
 
 
 def redaction(source: Source, player: str | Public) -> Redaction:
-    """What ``player`` (a player's name in any case, or their faction) may not see of ``source``'s game at the end
-    of its history.
+    """What ``player`` (a player's name in any case, or their faction; or :data:`PUBLIC`: what every player may
+    know) may not see of ``source``'s game at the end of its history. A game whose plug-in hides nothing is not
+    folded for it.
 
     Raises :class:`~.errors.PlayerNotFound` for a name that is no player's of the game (or more than one player's).
     """
     events = iter(source.history())
     header = next(events)
-    if player is not PUBLIC:
-        player = _viewer(source, header.event, player)  # before folding the game: an unknown player costs nothing
+    player = _viewer(source, header.event, player)  # before folding the game: an unknown player costs nothing
+    if GAMES[source.game].secrets in (None, nothing_hidden):
+        return Redaction()
     return redaction_at(source, player, state_at(source.game, chain([header], events)))
+
+
+def view_fingerprint(source: Source, view: Redaction) -> str:
+    """The fingerprint of ``source``'s history as ``view`` shows it: the chain head (``verify``'s, over the same
+    encoding) of every event with what the view hides replaced, as ``Game.as_player(...).history()`` gives them.
+    It is computed over what the viewer sees, so it confirms no guess of what the view hides."""
+    return fingerprint_of(source.id, view.each(source.history()))
+
+
+def fingerprinted(audit: Audit, source: Source, view: Redaction) -> Audit:
+    """``audit``'s head (or whole document), already seen through ``view``, with the fingerprint a view may show:
+    the game's own when the view hides nothing (the view is then the full one), else none but the view's own
+    (``view_fingerprint``). ``audit`` itself is not changed."""
+    if not view:
+        return audit
+    return msgspec.structs.replace(audit, fingerprint=UNSET, view_fingerprint=view_fingerprint(source, view))
+
+
+def what_if_view(diff: WhatIf, view: Redaction) -> WhatIf:
+    """The what-if ``diff`` as the player of ``view`` may see it. Its findings gone and new are listed by line, rule,
+    severity and message: in a view that hides anything, findings alike but for their message are in the order of
+    the message as the view shows it, so that their order tells nothing of what the messages hide (two findings of
+    a line under one rule naming two hidden cards). ``diff`` itself is not changed."""
+    if not view:
+        return diff
+    seen = view(diff)
+    return msgspec.structs.replace(seen, findings_gone=_in_shown_order(seen.findings_gone),
+                                   findings_new=_in_shown_order(seen.findings_new))
+
+
+def _in_shown_order(findings: Iterable[Finding]) -> Any:
+    """``findings`` (in line, rule and severity order), each run alike in those sorted by what it shows; rows read
+    as they are written stay so (a run is one line's: a few findings are held at a time)."""
+    def ordered() -> Iterable[Finding]:
+        for _, alike in groupby(findings, key=lambda f: (f.line, f.rule, f.severity)):
+            yield from sorted(alike, key=lambda f: (f.message, f.player or ""))
+    return StreamedRows(ordered) if isinstance(findings, StreamedRows) else list(ordered())

@@ -11,10 +11,10 @@ file path or a ``postgresql://`` URL.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import cached_property
 from itertools import chain
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from gamelog.domain.engine import GameState
 from gamelog.domain.errors import InputError, LogInvalid
@@ -34,6 +34,7 @@ from gamelog.projections.views.snapshots import nearest_snapshot
 
 from .errors import BadInput, GameNotFound, StoreMissing, UnsupportedStore
 from .inputs import STDIN, export_hint, opened_source
+from .progress import STEP, Advance, Progress, over_lines
 
 __all__ = ["DEFAULT_STORE", "STORE_ENV", "LogFile", "LogStream", "Source", "StoredGame", "check_file_given",
            "check_store_location", "is_log_file",
@@ -248,13 +249,14 @@ class LogStream:
 
 
 @contextmanager
-def streamed_log(path: str, source_format: str | None = None) -> Iterator[LogStream]:
+def streamed_log(path: str, source_format: str | None = None, progress: Progress | None = None) -> Iterator[LogStream]:
     """The log file at ``path`` (not ``-``: standard input is read once) as a :class:`LogStream` for the block: read
     and decided once, its views folded into a temporary database as it is read, removed at the end. With
     ``source_format``, the file is that tool's export (converted in memory each time it is read).
 
     Raises :class:`~gamelog.domain.errors.LogInvalid` with every input error (nothing is reported of a bad log), and
-    :class:`BadInput` for a file that cannot be read (or converted)."""
+    :class:`BadInput` for a file that cannot be read (or converted). ``progress``, given, shows a large log being
+    read."""
     first: list[Any] = []
 
     def remembered(events: Iterator[Any]) -> Iterator[Any]:
@@ -264,13 +266,15 @@ def streamed_log(path: str, source_format: str | None = None) -> Iterator[LogStr
             yield event
 
     # The line index on disk (as an import's): what a correction needs of every line is not held either.
-    with opened_source(path, source_format=source_format) as (handle, name, real), SpilledIndex() as index:
+    with (opened_source(path, source_format=source_format) as (handle, name, real), SpilledIndex() as index,
+          ExitStack() as held):
         reader = LogReader(handle)
-        with derived_views(remembered(decide(reader, index)), sums=False,  # a report reads no sums
-                           snapshots=False) as cursor:
-            if reader.errors or not first:
-                raise LogInvalid(name, export_hint(reader.errors, real))
-            yield LogStream(name, path, reader.header.game, first[0].event.id, cursor, source_format)
+        with over_lines(progress, path, "reading", source_format) as advance:  # the display ends once read; the views stay
+            cursor = held.enter_context(derived_views(_telling(remembered(decide(reader, index)), reader, advance),
+                                                      sums=False, snapshots=False))  # a report reads no sums
+        if reader.errors or not first:
+            raise LogInvalid(name, export_hint(reader.errors, real))
+        yield LogStream(name, path, reader.header.game, first[0].event.id, cursor, source_format)
 
 
 Source = LogFile | StoredGame | LogStream
@@ -292,24 +296,25 @@ def reading_views(source: Source) -> Iterator[None]:
         raise
 
 
-def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = None, *,
-                  on_error: str = "raise", source_format: str | None = None) -> LogFile:
-    """Read and decide a log in memory: a file path, or an open binary handle (``name`` names it in messages;
+def read_log_file(source: str | os.PathLike[str] | BinaryIO | TextIO, name: str | None = None, *,
+                  on_error: str = "raise", source_format: str | None = None,
+                  advance: Advance | None = None) -> LogFile:
+    """Read and decide a log in memory: a file path, or an open handle, binary or text (``name`` names it in messages;
     by default the path, or the handle's ``name``); with ``source_format``, that tool's export, converted first
     (:func:`~.inputs.opened_source`).
 
     ``on_error`` says what an input error does: ``"raise"`` (the CLI's way) reads the whole log, then raises
     :class:`~gamelog.domain.errors.LogInvalid` with every one; ``"stop"`` raises it at the first, reading no
     further; ``"keep"`` keeps them on the returned log's ``errors`` (its history is what the valid lines make),
-    raising only when not even the header can be read. Raises :class:`BadInput` for a file that cannot be read
-    (or, with ``source_format``, converted).
+    raising only when not even the header can be read. ``advance``, given, is told the line reached as the log is
+    read. Raises :class:`BadInput` for a file that cannot be read (or, with ``source_format``, converted).
     """
     if on_error not in ("raise", "stop", "keep"):
         raise ValueError(f"on_error is 'raise', 'stop' or 'keep', not {on_error!r}")
     events: list[Any] = []
     with opened_source(source, name, source_format=source_format) as (handle, name, path):
         reader = LogReader(handle)
-        for event in decide(reader):
+        for event in _telling(decide(reader), reader, advance):
             if reader.errors and on_error == "stop":
                 break
             events.append(event)
@@ -317,6 +322,19 @@ def read_log_file(source: str | os.PathLike[str] | BinaryIO, name: str | None = 
         errors = reader.errors[:1] if on_error == "stop" else reader.errors
         raise LogInvalid(name, export_hint(errors, path))
     return LogFile(name, reader.header.game, events, reader.errors)
+
+
+def _telling(events: Iterator[Any], reader: LogReader, advance: Advance | None) -> Iterator[Any]:
+    """The events decided from ``reader``'s lines, ``advance`` told the line reached every :data:`STEP` lines."""
+    if advance is None:
+        yield from events
+        return
+    told = 0
+    for event in events:
+        yield event
+        if reader.line - told >= STEP:
+            told = reader.line
+            advance(told)
 
 
 def is_log_file(game: str) -> bool:
@@ -339,7 +357,8 @@ def check_file_given(game: str, source_format: str | None) -> None:
 
 
 @contextmanager
-def open_game(game: str, location: str, source_format: str | None = None) -> Iterator[Source]:
+def open_game(game: str, location: str, source_format: str | None = None,
+              progress: Progress | None = None) -> Iterator[Source]:
     """GAME resolved: ``-`` (standard input) or an existing file is read as a log (the store is not opened); anything else is a stored
     game's id in the store at ``location``, which must exist. The store is closed at the end of the block. With
     ``source_format`` (``--from``), GAME is a file, that tool's export, read as the log it converts to.
@@ -347,11 +366,13 @@ def open_game(game: str, location: str, source_format: str | None = None) -> Ite
     Raises :class:`BadInput` (a log that cannot be read or converted, an export file that does not exist, or
     ``no such log file`` for a missing ``.jsonl`` when there is no store either),
     :class:`~gamelog.domain.errors.LogInvalid`, and ``StoreMissing``; a stored game's parts raise
-    :class:`GameNotFound` when first asked for.
+    :class:`GameNotFound` when first asked for. ``progress``, given, shows a large log being read.
     """
     check_file_given(game, source_format)
     if is_log_file(game):
-        yield read_log_file(game, source_format=source_format)
+        with over_lines(progress, game, "reading", source_format) as advance:
+            log = read_log_file(game, source_format=source_format, advance=advance)
+        yield log
         return
     check_not_missing(game, location)
     with opened_game_store(location, must_exist=True) as store:

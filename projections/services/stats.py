@@ -14,10 +14,12 @@ import os
 import shlex
 from dataclasses import dataclass
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay_document import held
+from gamelog.domain.statistics import Explained
+from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, stats_format
 from gamelog.projections.reports.statistics import (Explanation, Filters, Traced, ViewFigures, explanation, figures_of,
                                                     kinds, report_name, split, stat_game_count, table_names, traces)
@@ -27,23 +29,35 @@ from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
 from .errors import BadInput, GameNotFound
-from .secrecy import player_named
+from .secrecy import PUBLIC, player_named, redaction
 from .outputs import check_output
 from .reporting import report
-from .sources import check_not_missing, is_log_file, opened_game_store, read_log_file
+from .sources import LogFile, Source, StoredGame, check_not_missing, is_log_file, opened_game_store, read_log_file
+from .stores import Store
+
+StoreOrLocation = str | os.PathLike[str] | Store
+"""A store, as every function here takes it: its location (a SQLite file's path, a ``postgresql://`` URL) or an
+open :class:`~gamelog.Store`, whose location is read again (the figures' views are brought up to date there)."""
+
+
+def _location(store: StoreOrLocation) -> str:
+    return store.location if isinstance(store, Store) else os.fspath(store)
 
 __all__ = ["Filters", "StatsOutput", "explain", "game_reports", "stats", "stats_command", "stats_output",
            "stats_pieces", "stats_tables", "stats_traced"]
 
 
 @contextmanager
-def _views(store: str, arguments: Sequence[str], source_format: str | None) -> Iterator[tuple[Any, tuple[str, ...]]]:
-    """A cursor on the statistics views, and the game ids the arguments name.
+def _views(store: StoreOrLocation, arguments: Sequence[str], source_format: str | None
+           ) -> Iterator[tuple[Any, tuple[str, ...], Callable[[str], Source]]]:
+    """A cursor on the statistics views, the game ids the arguments name, and each counted game's source by its id
+    (what the lines behind a figure are seen through: :func:`_seen_by_every_player`).
 
     Arguments that are files (logs, or exports with ``source_format``) are read
     in memory, and the views are theirs; otherwise the store's views, brought
     up to date, and every argument is a stored game's id.
     """
+    store = _location(store)
     files = [a for a in arguments if is_log_file(a)]
     for argument in arguments:
         if argument not in files:
@@ -57,7 +71,7 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
             keeper.catch_up()
             with keeper.connection() as cursor:
                 _check_folded(cursor)
-                yield cursor, tuple(arguments)
+                yield cursor, tuple(arguments), lambda game_id: StoredGame(opened, game_id, store)
         return
     if len(files) != len(arguments):
         ids = [a for a in arguments if a not in files]
@@ -67,11 +81,15 @@ def _views(store: str, arguments: Sequence[str], source_format: str | None) -> I
         cursor = connection.cursor()
         create_views(cursor)
         folder = ViewFolder(cursor, snapshots=False)  # nothing replays log files' views
+        logs: dict[str, Source] = {}
         for n, path in enumerate(files):
-            for event in _events(path, source_format):
+            events = _events(path, source_format)
+            for event in events:
                 folder.fold(f"file{n}", event)
             folder.flush()
-        yield PortableCursor(cursor), ()
+            if events:
+                logs[events[0].event.id] = LogFile(path, events[0].event.game, events)
+        yield PortableCursor(cursor), (), logs.__getitem__
     finally:
         connection.close()
 
@@ -113,31 +131,53 @@ def _statistics(kind: str) -> Any:
     return statistics
 
 
-def _check_viewer(cursor: Any, as_player: str | None) -> None:
+def _seen_by_every_player(sources: Callable[[str], Source]) -> Callable[[list[Explained]], list[Explained]]:
+    """The lines behind figures with their words as every player may know them: a line's words may quote what a
+    game keeps from some players (a correction's reason naming a secret objective another player holds), so each
+    game's lines are seen through what no player may be assumed to know of it (the public view, ``secrecy.PUBLIC``,
+    made once a game, for the games whose lines are shown): the statistics are then one view for every player."""
+    views: dict[str, Redaction] = {}
+
+    def seen(lines: list[Explained]) -> list[Explained]:
+        out = []
+        for line in lines:
+            if line.game not in views:
+                views[line.game] = redaction(sources(line.game), PUBLIC)
+            view = views[line.game]
+            out.append(line._replace(text=view.text(line.text)) if view else line)
+        return out
+
+    return seen
+
+
+def _check_viewer(cursor: Any, as_player: str | None) -> str | None:
     """``--as PLAYER`` on statistics: they count only what every player may know (a secret objective only once it is
-    scored: ``domain.secrets``), so a player's view is the full one; a name no game counted has is an error.
+    scored: ``domain.secrets``), and the lines behind a figure read as every player may know them
+    (:func:`_seen_by_every_player`), so a player's view is the full one; a name no game counted has is an error.
 
-    Raises :class:`~.errors.PlayerNotFound`."""
+    The player ``as_player`` names (in any case, or by their faction: ``secrecy.player_named``), None for no
+    ``as_player``. Raises :class:`~.errors.PlayerNotFound`."""
     if as_player is None:
-        return
+        return None
     cursor.execute("SELECT DISTINCT player, side FROM view_stat_seats ORDER BY player, side")
-    player_named(as_player, cursor.fetchall(), "the games counted")
+    return player_named(as_player, cursor.fetchall(), "the games counted")
 
 
-def stats(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+def stats(store: StoreOrLocation, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
           source_format: str | None = None, as_player: str | None = None) -> Any:
     """The statistics document (a msgspec Struct, ``version: 1``) of the games chosen.
 
     ``arguments`` are stored games' ids (only those are counted), or logs (and,
     with ``source_format``, exports of that tool) read in memory, nothing
     stored. ``game`` is the kind of game (needed only when there are several);
-    ``filters`` choose among them. Raises :class:`~.errors.BadInput` (an
+    ``filters`` choose among them. ``store`` is a location or an open :class:`~gamelog.Store` (:data:`StoreOrLocation`).
+    Raises :class:`~.errors.BadInput` (an
     unknown game, several kinds and no ``game``, a file that cannot be read),
     ``LogInvalid``, ``StoreMissing`` and the store's errors (``StoreDamaged``
     when the statistics views do not hold every stored game: rebuild them). ``as_player``: what that player may
     know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, _):
         return held(_document(cursor, ids, game, filters, as_player))
 
 
@@ -151,7 +191,7 @@ def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filt
 
 
 @contextmanager
-def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *, table: str | None = None,
+def stats_output(store: StoreOrLocation, arguments: Sequence[str] = (), fmt: str = "text", *, table: str | None = None,
                  layout: Layout = Layout(), output: str | None = None, game: str | None = None,
                  filters: Filters = Filters(), source_format: str | None = None,
                  as_player: str | None = None) -> Iterator[Iterable[str]]:
@@ -159,7 +199,8 @@ def stats_output(store: str, arguments: Sequence[str] = (), fmt: str = "text", *
     for the ``with`` block: the views stay open while it is read, and a list as long as the games (a row a player
     and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
     raise."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    store = _location(store)
+    with _views(store, arguments, source_format) as (cursor, ids, _):
         document = _document(cursor, ids, game, filters, as_player)
         yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
 
@@ -168,14 +209,14 @@ LISTED = 50
 """The most games the HTML page lists behind one figure (the rest: how many, and the ``--explain`` command)."""
 
 
-def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
+def stats_traced(store: StoreOrLocation, arguments: Sequence[str] = (), *, game: str | None = None, filters: Filters = Filters(),
                  source_format: str | None = None, as_player: str | None = None, reports: str = "stats-games",
                  listed: int = LISTED) -> Traced:
     """The statistics document of :func:`stats` with the lines behind each figure it links (``Statistics.links``):
     for each, the games and lines ``--explain`` gives, those of its first ``listed`` games (by id) in full. The
     page links each game to its report in ``reports`` (a folder, as the page names it). Raises what :func:`stats`
     raises."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
@@ -183,7 +224,10 @@ def stats_traced(store: str, arguments: Sequence[str] = (), *, game: str | None 
         figures = figures_of(cursor, kind, chosen)
         document = held(statistics.document(figures))  # a page's charts and links go through it several times
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
-    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed)
+        seen = _seen_by_every_player(sources)
+        found = {figure: trace._replace(shown=seen(trace.shown)) for figure, trace in found.items()}
+    named = tuple(name for name in (filters.side, filters.player) if name is not None)
+    return Traced(document, found, reports, _command(kind, filters, arguments, source_format), listed, named)
 
 
 def _command(kind: str, filters: Filters, arguments: Sequence[str], source_format: str | None) -> str:
@@ -200,34 +244,43 @@ def _command(kind: str, filters: Filters, arguments: Sequence[str], source_forma
     return " ".join(shlex.quote(word) for word in words)
 
 
-def game_reports(store: str, arguments: Sequence[str], folder: str, *, game: str | None = None,
-                 filters: Filters = Filters(), page: str | None = None) -> Iterator[tuple[str, str, Any]]:
+def game_reports(store: StoreOrLocation, arguments: Sequence[str], folder: str, *, game: str | None = None,
+                 filters: Filters = Filters(), page: str | None = None,
+                 as_player: str | None = None) -> Iterator[tuple[str, str, Any]]:
     """The HTML report (``gamelog report``'s own service) of each stored game the statistics count (by id), for the
     caller to write: (id, the file in ``folder`` it goes to, a context manager giving its pieces); the page's links
-    lead to those files. Raises :class:`~.errors.BadInput` for logs or exports named (import them first), when
-    ``folder`` is a file, or when a report's file would replace the store or the page (``page``); and what
-    :func:`stats` and ``report`` raise."""
+    lead to those files. With ``as_player``, each report is what that player may know of the game
+    (``report --as``), and of a game they did not play what every player may know (docs/secrets.md). Raises
+    :class:`~.errors.BadInput` for logs or exports named (import them first), when ``folder`` is a file, or when a
+    report's file would replace the store or the page (``page``); and what :func:`stats` and ``report`` raise."""
+    store = _location(store)
     if any(is_log_file(a) for a in arguments):
         raise BadInput("the games' reports are written for stored games: import the logs first, or leave out "
                        "--write-reports")
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise BadInput(f"--reports {folder} is a file, not a folder: the games' reports go in a folder")
-    with _views(store, arguments, None) as (cursor, ids):
+    with _views(store, arguments, None) as (cursor, ids, _):
+        player = _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         counted = split(cursor, kind, Filters(**{**filters.__dict__, "ids": filters.ids + ids}))[0]
+        played: set[str] = set()
+        if player is not None:
+            cursor.execute("SELECT game FROM view_stat_seats WHERE player = ?", (player,))
+            played = {row[0] for row in cursor.fetchall()}
     for game_id in counted:
         path = os.path.join(folder, report_name(game_id))
         check_output(path, store=store, inputs=[page] if page else [])
-        yield game_id, path, report(game_id, store, fmt="html", output=path)
+        viewer = None if player is None else player if game_id in played else PUBLIC
+        yield game_id, path, report(game_id, store, fmt="html", output=path, as_player=viewer)
 
 
-def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
+def explain(store: StoreOrLocation, figure: str, arguments: Sequence[str] = (), *, game: str | None = None,
             filters: Filters = Filters(), source_format: str | None = None,
             as_player: str | None = None) -> Explanation:
     """Each game and line behind ``figure`` (as the game's statistics name it: ``factions/FACTION/wins``...);
     their ``total`` is the figure's count or sum. Raises :class:`~.errors.BadInput` for a figure the game does not
     have (naming those it does), and what :func:`stats` raises."""
-    with _views(store, arguments, source_format) as (cursor, ids):
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
         _check_viewer(cursor, as_player)
         kind = _kind(cursor, game)
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
@@ -235,7 +288,7 @@ def explain(store: str, figure: str, arguments: Sequence[str] = (), *, game: str
             lines = _statistics(kind).explain(ViewFigures(cursor, kind, chosen), figure)
         except KeyError as exc:
             raise BadInput(exc.args[0]) from None
-        return explanation(kind, figure, lines)
+        return explanation(kind, figure, _seen_by_every_player(sources)(lines))
 
 
 @dataclass(frozen=True)
@@ -277,7 +330,8 @@ def stats_command(store: str, arguments: Sequence[str] = (), fmt: str = "text", 
         return
     folder = os.path.join(os.path.dirname(output) if output else "", reports)
     yield StatsOutput(pieces, folder, ((path, report) for _, path, report in
-                                       game_reports(store, arguments, folder, game=game, filters=filters, page=output)))
+                                       game_reports(store, arguments, folder, game=game, filters=filters, page=output,
+                                                    as_player=as_player)))
 
 
 def stats_tables(game: str) -> list[str]:

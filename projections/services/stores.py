@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
 from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
@@ -44,14 +44,14 @@ class Store:
     def __repr__(self) -> str:
         return f"<gamelog.Store {self.location!r}>"
 
-    def import_log(self, log: str | os.PathLike[str] | BinaryIO, /, *, name: str | None = None,
+    def import_log(self, log: str | os.PathLike[str] | BinaryIO | TextIO, /, *, name: str | None = None,
                    source: str | None = None) -> ImportResult:
         """Append a log's new lines to its game, atomically, and bring the views up to date.
 
-        ``log`` is a path or an open binary handle; ``name`` names it in messages. With ``source``
-        (``--from``: ``"ti-assistant"``...), it is that tool's export, converted first; a later export of a
-        stored game extends it, as ``gamelog import --from`` does (the earlier export's lines it does not repeat
-        voided by corrections). The result's ``outcome``
+        ``log`` is a path or an open handle (binary, or text: read whole, as UTF-8); ``name`` names it in messages.
+        With ``source`` (``--from``: ``"ti-assistant"``...), it is that tool's export, converted first; a later
+        export of a stored game extends it, as ``gamelog import --from`` does (the earlier export's lines it does
+        not repeat voided by corrections). The result's ``outcome``
         is ``Outcome.IMPORTED``, ``ALREADY_IMPORTED`` (nothing new) or ``CONFLICT`` (the log differs from the
         stored game at an earlier line: nothing stored, ``message`` says where). Raises
         :class:`~gamelog.errors.LogInvalid` (every input error; nothing stored), :class:`~gamelog.errors.BadInput` for
@@ -80,8 +80,9 @@ class Store:
     def reconcile(self, declared: str | os.PathLike[str], *, columns: str | None = None) -> StoreReconciliation:
         """``reconcile --declared FILE --format json`` with no GAME: each game of the results table ``declared``
         matched to a stored game (by id, else by players and factions) and reconciled; ``disagree`` lists the
-        games whose declared scores or winner differ. Raises :class:`~gamelog.reconciling.TableInvalid`
-        (``FILE:LINE``) for a game or a player the store does not have."""
+        games whose declared scores or winner differ, ``unmatched`` those of the table that match no stored game
+        (``FILE:LINE: ...``; the others are reconciled all the same). Raises
+        :class:`~gamelog.reconciling.TableInvalid` (``FILE:LINE``) for a player who is not the matched game's."""
         return reconcile_store(self.location, os.fspath(declared), columns=columns)
 
     def __contains__(self, game_id: object) -> bool:

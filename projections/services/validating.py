@@ -10,11 +10,13 @@ import msgspec
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.errors import InputError
 from gamelog.projections.reports.documents import FileCheck, InputErrorEntry
+from gamelog.projections.reports.terminal import Style, plain
 from gamelog.projections.reports.validation import (CheckedLog, check_log, error_lines, finding_lines,
                                                     validation_json_pieces)
 
 from .errors import BadInput
 from .inputs import STDIN, check_export_format, export_hint, input_name, open_input, opened_source
+from .progress import LinesRead, Progress, over_lines
 
 
 @dataclass(frozen=True)
@@ -47,20 +49,23 @@ def validate(paths: Iterable[str], source_format: str | None = None) -> Validate
 
 class ValidationOutput:
     """``gamelog validate``'s output, each log read as it is written: in text (:meth:`text`: each log's input
-    errors, for stderr, and its findings, one a line, then its summary) or as one JSON document
-    (:meth:`json_pieces`); ``malformed`` and ``violated`` say what the logs read so far add up to."""
+    errors, for stderr, and its findings, one a line in its severity's colour (``style``: ``click.style`` on a
+    terminal), then its summary) or as one JSON document (:meth:`json_pieces`); ``malformed`` and ``violated``
+    say what the logs read so far add up to. ``progress``, given, shows a large log being checked."""
 
-    def __init__(self, paths: Iterable[str], source_format: str | None = None):
+    def __init__(self, paths: Iterable[str], source_format: str | None = None, *, style: Style = plain,
+                 progress: Progress | None = None):
         if source_format is not None:
             check_export_format(source_format)  # before any log is read
         self._paths, self._source_format = paths, source_format
+        self._style, self._progress = style, progress
         self.malformed = False
         """Whether a log read has an input error (or could not be read)."""
         self.violated = False
         """Whether a log read breaks a rule."""
 
     def _checked(self) -> Iterator[CheckedLog]:
-        for check in validate_each(self._paths, self._source_format):
+        for check in validate_each(self._paths, self._source_format, self._progress):
             self.malformed = self.malformed or bool(check.errors)
             self.violated = self.violated or bool(check.counts[VIOLATION])
             yield check
@@ -68,32 +73,33 @@ class ValidationOutput:
     def text(self) -> Iterator[tuple[list[str], Iterator[str]]]:
         """Each log's (input errors, one a line; its findings, one a line, then a summary), read in turn."""
         for check in self._checked():
-            yield error_lines(check), finding_lines(check)
+            yield error_lines(check), finding_lines(check, self._style)
 
     def json_pieces(self) -> Iterator[str]:
         """``validate --format json``'s document, in pieces (``gamelog schema validate``)."""
         return validation_json_pieces(self._checked())
 
 
-def validate_each(paths: Iterable[str], source_format: str | None = None) -> Iterator[CheckedLog]:
+def validate_each(paths: Iterable[str], source_format: str | None = None,
+                  progress: Progress | None = None) -> Iterator[CheckedLog]:
     """Each log read and decided in turn, its findings spooled (:func:`validate` in bounded memory, however many
     findings): a caller reads each log's findings, then asks for the next, which closes the one before.
-    ``source_format``: each file is that tool's export (converted in memory first). Raises nothing for a log that
-    cannot be read (or converted): that is its one error; :class:`~.errors.BadInput` for an unknown
-    ``source_format``."""
+    ``source_format``: each file is that tool's export (converted in memory first). ``progress``, given, shows a
+    large log being checked. Raises nothing for a log that cannot be read (or converted): that is its one error;
+    :class:`~.errors.BadInput` for an unknown ``source_format``."""
     if source_format is not None:
         check_export_format(source_format)
     for path in paths:
-        with _checked(path, source_format) as checked:
+        with _checked(path, source_format, progress) as checked:
             checked.errors = _hinted_errors(checked.errors, path)
             yield checked
 
 
-def _checked(path: str, source_format: str | None) -> CheckedLog:
-    """One log's check (``-``: standard input); with ``source_format``, the export converted first, which is one
-    error with no line when it cannot be read or converted."""
+def _checked(path: str, source_format: str | None, progress: Progress | None) -> CheckedLog:
+    """One log's check (``-``: standard input), ``progress`` showing a large log file; with ``source_format``, the
+    export converted first, which is one error with no line when it cannot be read or converted."""
     if source_format is None:
-        return check_log(input_name(path), open_input(path)) if path == STDIN else check_log(path)
+        return check_log(input_name(path), open_input(path)) if path == STDIN else _checked_file(path, progress)
     name = input_name(path)
     try:
         with opened_source(path, source_format=source_format) as (handle, converted, _):
@@ -101,6 +107,16 @@ def _checked(path: str, source_format: str | None) -> CheckedLog:
     except BadInput as exc:
         message = str(exc).removeprefix(f"{name}: ")
         return CheckedLog(path=name, errors=[InputErrorEntry(line=None, path="$", message=message)])
+
+
+def _checked_file(path: str, progress: Progress | None) -> CheckedLog:
+    """The log file at ``path`` read and decided, ``progress`` showing it when it is large."""
+    with over_lines(progress, path, "checking") as advance:
+        try:
+            handle = None if advance is None else open_input(path)
+        except OSError:
+            handle = None  # check_log says why it cannot be read
+        return check_log(path, None if handle is None else LinesRead(handle, advance))  # type: ignore[arg-type]
 
 
 def _hinted_errors(errors: list, path: str) -> list:

@@ -10,6 +10,7 @@ game would have it.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -30,16 +31,18 @@ from gamelog.projections.views.keeper import VIEWS, ViewKeeper, derived_views
 
 from .errors import BadInput, GameNotFound
 from .inputs import input_name, opened_source
+from .progress import PROGRESS_FROM_LINES, Advance, Progress, by_line, over_lines
 from .sources import check_file_given, is_log_file, opened_game_store, read_log_file
 
 
-def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) -> Verdict:
+def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None,
+                advance: Advance | None = None) -> Verdict:
     """Check the chain of every stored event of ``game_id``, the catalog, ``fingerprint``, then what is derived
     (the catalog row's derived columns, and the views up to their tracking position); and the rows of the
     catalog, the views and their tracking table that belong to no stored game (:func:`orphan_rows`).
 
-    ``fingerprint`` may be the short form (its first hex digits). Raises
-    ``KeyError`` when neither events nor a catalog row of the game exist.
+    ``fingerprint`` may be the short form (its first hex digits). ``advance``, given, is told the line the
+    views' derivation has reached. Raises ``KeyError`` when neither events nor a catalog row of the game exist.
     """
     verdict = verify_chain(store, game_id, fingerprint)
     if verdict.versions:
@@ -48,28 +51,38 @@ def verify_game(store: GameStore, game_id: str, fingerprint: str | None = None) 
                 read_every_event(store, game_id)
             else:
                 verdict.problems.extend(compare_catalog(store, verdict))
-                verdict.problems.extend(_views(store, game_id, verdict.positions))
+                verdict.problems.extend(_views(store, game_id, verdict.positions, advance))
                 verdict.problems.extend(orphan_rows(store, game_id))
     return verdict
 
 
-def verify_stored(store: str, game: str, fingerprint: str | None = None) -> Verification:
+def verify_stored(store: str, game: str, fingerprint: str | None = None,
+                  progress: Progress | None = None) -> Verification:
     """The verification document of the stored game ``game`` in the store at ``store`` (which must exist).
 
-    Raises :class:`~.errors.GameNotFound` and the store's errors.
+    ``progress``, given, shows the verification of a game of :data:`~.progress.PROGRESS_FROM_LINES` lines or more
+    from its start (over the game's lines, as its views are derived again). Raises
+    :class:`~.errors.GameNotFound` and the store's errors.
     """
     with opened_game_store(store, must_exist=True) as opened:
+        summary = opened.summary(game)
+        length = summary.last_line if summary is not None and progress is not None else 0
+        shown = progress(length, f"verifying {game}") if length >= PROGRESS_FROM_LINES else nullcontext()
         try:
-            return verification(verify_game(opened, game, fingerprint))
+            with shown as advance:
+                return verification(verify_game(opened, game, fingerprint, advance))
         except KeyError:
             raise GameNotFound(f"no stored game named {game!r} (in {store})") from None
 
 
-def verify_log_file(path: str, fingerprint: str | None = None, source_format: str | None = None) -> Verification:
+def verify_log_file(path: str, fingerprint: str | None = None, source_format: str | None = None,
+                    progress: Progress | None = None) -> Verification:
     """A log file's fingerprint and events, as its stored game would have them; a problem when ``fingerprint``
     (which may be short) differs. ``source_format``: the file is that tool's export (the log it converts to).
-    Raises :class:`~.errors.BadInput` and :class:`~gamelog.domain.errors.LogInvalid`."""
-    log = read_log_file(path, source_format=source_format)
+    ``progress``, given, shows a large log being read. Raises :class:`~.errors.BadInput` and
+    :class:`~gamelog.domain.errors.LogInvalid`."""
+    with over_lines(progress, path, "reading", source_format) as advance:
+        log = read_log_file(path, source_format=source_format, advance=advance)
     head = log.fingerprint()
     problems = []
     if fingerprint is not None and not head.startswith(fingerprint.lower()):
@@ -87,14 +100,16 @@ class Verified:
     log_file: str | None = None
 
 
-def verify(store: str, game: str, fingerprint: str | None = None, source_format: str | None = None) -> Verified:
+def verify(store: str, game: str, fingerprint: str | None = None, source_format: str | None = None,
+           progress: Progress | None = None) -> Verified:
     """Verify GAME: a log file gives its fingerprint (:func:`verify_log_file`; ``source_format``: an export of
-    that tool); a stored game's id, its chain, catalog and views (:func:`verify_stored`). Raises what those
-    raise, and :class:`~.errors.BadInput` for ``source_format`` with a GAME that names no file."""
+    that tool); a stored game's id, its chain, catalog and views (:func:`verify_stored`), ``progress`` showing
+    either from its start. Raises what those raise, and :class:`~.errors.BadInput` for ``source_format`` with a
+    GAME that names no file."""
     check_file_given(game, source_format)
     if is_log_file(game):
-        return Verified(verify_log_file(game, fingerprint, source_format), input_name(game))
-    return Verified(verify_stored(store, game, fingerprint))
+        return Verified(verify_log_file(game, fingerprint, source_format, progress), input_name(game))
+    return Verified(verify_stored(store, game, fingerprint, progress))
 
 
 @dataclass(frozen=True)
@@ -108,14 +123,15 @@ class VerifyOutput:
 
 
 def verify_output(store: str, game: str, *, fingerprint: str | None = None, against: str | None = None,
-                  fmt: str = "text", source_format: str | None = None) -> VerifyOutput:
-    """``gamelog verify``: with ``against``, :func:`match_log` of the log file GAME; else :func:`verify` of GAME,
-    in ``fmt`` (text, json). Raises what those raise."""
+                  fmt: str = "text", source_format: str | None = None,
+                  progress: Progress | None = None) -> VerifyOutput:
+    """``gamelog verify``: with ``against``, :func:`match_log` of the log file GAME; else :func:`verify` of GAME
+    (``progress`` showing it), in ``fmt`` (text, json). Raises what those raise."""
     if against is not None:
         match = match_log(store, game, against, source_format)
         return VerifyOutput(render_log_match_json(match) if fmt == "json" else render_log_match_text(match),
                             match.matches, True)
-    verified = verify(store, game, fingerprint, source_format)
+    verified = verify(store, game, fingerprint, source_format, progress)
     document = verified.document
     if fmt == "json":
         text = render_verification_json(document)
@@ -137,7 +153,7 @@ def match_log(store: str, path: str, against: str, source_format: str | None = N
             return log_match(name, against, compare_log(opened, handle, against))
 
 
-def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBreak]:
+def _views(store: GameStore, game_id: str, positions: Positions, advance: Advance | None = None) -> list[ChainBreak]:
     """What differs between the views as kept and as derived again from the events.
 
     The views are compared as they should be at their tracking position: a
@@ -159,7 +175,8 @@ def _views(store: GameStore, game_id: str, positions: Positions) -> list[ChainBr
         said = f"{TABLE}: {earlier(keeper.derivation())}; any command that reads the views derives them again, as " \
                "`gamelog projections rebuild` does"
         return problems + [ChainBreak(0, "derived", said, TABLE)]
-    with keeper.connection() as kept, derived_views(_folded(store, game_id, positions, status.position)) as mine:
+    folded = by_line(_folded(store, game_id, positions, status.position), advance)
+    with keeper.connection() as kept, derived_views(folded) as mine:
         views = compare_views(kept, mine, game_id, uid)
         if views and not every_folded:
             # Views holding more than their position says: compare with every event folded.

@@ -18,11 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-DERIVATION = 4
+DERIVATION = 6
 """The way this gamelog derives the views. 1: the views of issue 20 (statistics); 2: TI4's VP by source from the
 one classification (``measures.source``), a correction's change by the line it voids; 3: a game's score after
 each period kept as rows of its part of the sums (``view_stat_parts``), not in its JSON; 4: replay snapshots
-(``view_snapshots``, and each game's state kept in its running context: ``projections.views.snapshots``).
+(``view_snapshots``, and each game's state kept in its running context: ``projections.views.snapshots``); 5: a TI4
+line's objective named by the card's printed name once read, whichever spelling the line gives (its alias, another
+letter case: issue 33), so the views of a stored line that gave an alias name the card (the examples' views, which
+name every card so, are those of 4); 6: each player's seats summed by player and side (``what`` = ``player``: TI4's
+per-player figures), and a TI4 state's faction by the name every output gives it (``reference.faction_name``), in
+its snapshots.
 
 A replay snapshot is a game's state as its folds make it: a change to a state's fold (``domain``) is a change to
 the views too, and raises this number (the digest test folds every example's state after each line)."""

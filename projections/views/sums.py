@@ -54,6 +54,7 @@ ALL_SIDES = "*"
 #   game    one a game: amount 1 when it is finished
 #   side    one a player: side, winner (1: the game's winner); amount the final score, extra its square
 #   seat    one a player: name is the seat; winner as above
+#   player  one a player: side is the player, name the side they played; winner, amount and extra as for side
 #   period  one a player and period: name the period; amount the score after it, extra its square
 #   lasted  one a game: name the periods it lasted
 #   fact:F  one a (player's side, name, detail) of fact F, winner as above: amount, periods
@@ -112,6 +113,7 @@ def contribution(cursor: Any, game: str, bucket: tuple | None) -> dict[tuple, li
         won = int(player == winner)
         add(("side", side, "", "", won), 1, score, 0, score * score)
         add(("seat", "", str(seat), "", won), 1, 0)
+        add(("player", player, side, "", won), 1, score, 0, score * score)
     cursor.execute("SELECT MAX(period) FROM view_stat_periods WHERE game = ?", (game,))
     lasted = max(cursor.fetchone()[0] or 0, 0)  # the period rows themselves: _PERIOD_ROWS
     if lasted:
