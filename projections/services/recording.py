@@ -3,9 +3,10 @@
 What the table's recorder (``gamelog serve``) and ``gamelog append``/``export`` call. Each entry is read as a line
 of the game's log (the reader's own checks and messages), decided by the game's engine against the stored game
 before anything is stored (its findings), and stored only when it breaks no rule or the table agreed
-(``anyway``). Storing is an import of the stored log plus the entry (``projections.importing``): the store's
-optimistic concurrency decides between two entries made at once (one is stored, the other's import collides on
-the event version, rolls back, and is told the game moved), never a lock held in memory. Undo and fixing an old
+(``anyway``). The entry is decided and written against one read of the stored history
+(``projections.importing.importer.append_lines``): the store's optimistic concurrency decides between two entries
+made at once (one is stored, the other's write collides on the event version, rolls back, and is told the game
+moved), never a lock held in memory. Undo and fixing an old
 entry are ``correction`` lines (``replaces``: void the line and record what it should have been, in one entry):
 nothing is ever deleted.
 """
@@ -26,8 +27,7 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_lines, import_log
-from gamelog.projections.reports.documents import Finding, InputErrorEntry
-from gamelog.projections.reports.documents import encode
+from gamelog.projections.reports.documents import Finding, InputErrorEntry, encode
 from gamelog.projections.reports.entries import EntryResult, render_entry_text
 from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
                                                offers_telling_nothing)
@@ -38,8 +38,8 @@ from .errors import BadInput, GameNotFound
 from .secrecy import redaction_at
 from .sources import StoredGame, opened_game_store
 
-__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log", "exported", "forms_for", "header_forms",
-           "log_lines", "new_game", "recorded_lines", "stored_lines"]
+__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log",
+           "exported", "forms_for", "header_forms", "log_lines", "new_game", "recorded_lines", "stored_lines"]
 
 _encode = msgspec.json.Encoder().encode
 ENTRY = "entry"
@@ -175,11 +175,9 @@ def append_output(location: str, game_id: str, entry: bytes, *, fmt: str = "text
 
 
 def _stored(store: GameStore, log: bytes) -> Any:
-    """Import ``log`` (the stored game's lines and what is new), the views folded in the same transaction."""
-    keeper = ViewKeeper(store)
-    result = import_log(store, log, ENTRY, along=keeper.alongside)
-    keeper.catch_up()
-    return result
+    """Import ``log`` (a new game's header), the views folded in the same transaction when they are up to date
+    (else the next reader of the views catches them up)."""
+    return import_log(store, log, ENTRY, along=ViewKeeper(store).alongside)
 
 
 def _finding(event: FindingRaised) -> Finding:

@@ -23,6 +23,8 @@ from gamelog.domain.events import Correction
 from gamelog.domain.reader import LogReader
 from gamelog.projections.store.application import GameStore
 
+from .recording import log_lines
+
 _encode = msgspec.json.Encoder().encode
 
 
@@ -60,13 +62,7 @@ def superseding(store: GameStore, log: bytes, source: str) -> Superseded:
         same += 1
     stale = [line for line, _ in live[same:]]
     reason = f"superseded by a later export ({source}): it no longer has this line"
-    lines = _positions([(stored[0].line, stored[0].event), *kept])
+    lines = list(log_lines([(stored[0].line, stored[0].event), *kept]))
     lines += [_encode(Correction(voids=line, reason=reason)) for line in stale]
     lines += [_encode(event) for _, event in incoming[same:]]
     return Superseded(b"".join(line + b"\n" for line in lines), len(stale))
-
-
-def _positions(recorded: list[tuple[int, Any]]) -> list[bytes]:
-    """The stored lines at their own line numbers (a blank line where the stored log had no event: a comment)."""
-    at = dict(recorded)
-    return [_encode(at[line]) if line in at else b"" for line in range(1, max(at) + 1)]
