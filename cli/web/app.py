@@ -164,7 +164,7 @@ async def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
     return await anyio.to_thread.run_sync(lambda: function(*args, **kwargs))
 
 
-def _seats(table: Served, game_id: FromPath[str], players: list[str]) -> dict[str, Any]:
+def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
     """The join links of a game: a token and URL per seat, and the spectators'."""
     seats = {p: {"token": table.tokens.seat(game_id, p), "url": table.game_url(game_id, table.tokens.seat(game_id, p))}
              for p in players}
