@@ -6,6 +6,7 @@ import socket
 
 import click
 
+from gamelog.cli.errors import InputProblem
 from gamelog.cli.options import store_option
 
 DEFAULT_PORT = 8737
@@ -56,8 +57,10 @@ def serve(store: str, host: str, port: int, host_token: str | None, url: str | N
     token = host_token or new_token()
     port = port or _free_port(host)
     base = url or f"http://{_reachable(host)}:{port}"
-    config = uvicorn.Config(create_app(store, token, base), host=host, port=port, log_level="warning",
-                            access_log=False, server_header=False, lifespan="on")  # no access log: no path, no header
+    config = uvicorn.Config(create_app(store, token, base), host=host, port=port, log_level="critical",
+                            access_log=False, server_header=False, lifespan="on")
+    # No access log (no path, no header reaches a log), and uvicorn says only what stops it: a second Ctrl-C while
+    # it shuts down is no error to print. The application's own failures are logged by gamelog.serve.
     server = uvicorn.Server(config)
     started = server.startup
 
@@ -72,10 +75,13 @@ def serve(store: str, host: str, port: int, host_token: str | None, url: str | N
         server.run()
     except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then raises it again: stopping is what was asked
         pass
+    except SystemExit:  # uvicorn exits when it cannot start (the port taken): said below, as gamelog says errors
+        if server.started:
+            raise
     if server.started:
         click.echo("gamelog serve: stopped")
         return
-    raise click.ClickException(f"cannot listen on {host}:{port} (is another server there?)")
+    raise InputProblem(f"cannot listen on {host}:{port} (is another server there?)")
 
 
 def _free_port(host: str) -> int:

@@ -127,3 +127,12 @@ def test_a_host_token_shorter_than_128_bits_is_refused(tmp_path, bad):
     done = subprocess.run([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", str(tmp_path / "s.sqlite"),
                            "--host-token", bad], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "at least 22 characters" in done.stderr
+
+
+def test_a_port_another_server_holds_is_said_and_exits_2(tmp_path):
+    with serving(str(tmp_path / "s.sqlite")) as (url, _):
+        port = url.rsplit(":", 1)[1]
+        done = subprocess.run([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", str(tmp_path / "t.sqlite"),
+                               "--port", port, "--host-token", TOKEN], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"Error: cannot listen on 127.0.0.1:{port} (is another server there?)"
