@@ -32,6 +32,10 @@ SLOW = {
     "test_progress_shown.py": "runs each long command in a child on a pseudo-terminal",
     "test_stats_real.py": "the real exports of ../shared",
     "test_ti_assistant_real.py": "the real exports of ../shared",
+    "test_phone_layout.py": "drives headless Chromium",
+    "test_serve_browser.py": "drives headless Chromium against a served game",
+    "test_serve_processes.py": "starts gamelog serve processes",
+    "test_serve_secrets.py": "generated games recorded through the served API",
 }
 """The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
 in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""
