@@ -229,18 +229,18 @@ def test_csv_neutralises_formulas_in_user_text(hostile):
     assert rows[1][:5] == ["uchronia", "hostile", "1", "2", "4"]
 
 
-def test_validate_and_games_show_hostile_names_without_their_escapes(tmp_path):
+def test_validate_and_games_show_hostile_names_without_their_escapes(tmp_path, monkeypatch):
     log = tmp_path / "names.jsonl"
     log.write_bytes(log_bytes(
         {"game": "merchant-of-venus", "id": "names", "players": [f"Ann{ESCAPE}", "Bob"]},
         {"type": "turn_started", "player": "Bob"}))  # out of turn: a finding that names the player
     runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        out = runner.invoke(main, ["validate", str(log)]).stdout
-        assert "\x1b" not in out and "Ann\\x1b[2J" in out  # a finding quotes it escaped, as the reader does
-        runner.invoke(main, ["import", str(log)])
-        listing = runner.invoke(main, ["games"]).stdout
-        assert "\x1b" not in listing and "Ann[2J, Bob" in listing
+    monkeypatch.chdir(tmp_path)  # the default store is made here
+    out = runner.invoke(main, ["validate", str(log)]).stdout
+    assert "\x1b" not in out and "Ann\\x1b[2J" in out  # a finding quotes it escaped, as the reader does
+    runner.invoke(main, ["import", str(log)])
+    listing = runner.invoke(main, ["games"]).stdout
+    assert "\x1b" not in listing and "Ann[2J, Bob" in listing
 
 
 # -- every command's text at 80 columns (issue 23 item 5) -------------------------------------------------------
