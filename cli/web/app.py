@@ -30,7 +30,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
 from gamelog.listing import list_games
-from gamelog.recording import NotYourLine, header_forms, new_game, export_log, stored_lines
+from gamelog.recording import NotYourLine, header_forms, new_game, export_log
 from gamelog.sources import open_game_store
 from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
 

@@ -15,7 +15,7 @@ Turns to the goal are the turns a winner took in the games they won (MOV-WIN end
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged

@@ -8,7 +8,6 @@ and HTML. A game with no declaration says so in one line.
 from __future__ import annotations
 
 from html import escape
-from typing import Iterable
 
 from gamelog.domain.messages import signed
 from gamelog.projections.reports.documents import Declaration, Reconciliation, StoreReconciliation, encode

@@ -25,7 +25,7 @@ from gamelog.projections.reports.audit import AuditParts
 from gamelog.projections.reports.audit_formats import (audit_json_pieces, audit_markdown_pieces, audit_text_pieces,
                                                        render_what_if_json, render_what_if_markdown,
                                                        render_what_if_text)
-from gamelog.projections.reports.documents import Period, Reconciliation, Report, StoreReconciliation, WhatIf, encode
+from gamelog.projections.reports.documents import Period, Reconciliation, StoreReconciliation, WhatIf, encode
 from gamelog.projections.reports.formats import csv_pieces, json_pieces, markdown_pieces, text_pieces
 from gamelog.projections.reports.html import html_pieces
 from gamelog.projections.reports.reconcile_formats import render_reconciliation

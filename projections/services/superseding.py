@@ -15,7 +15,6 @@ a conflict.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
