@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from gamelog.cli.errors import EXIT_INPUT, EXIT_OK, EXIT_VIOLATION
+from gamelog.cli.errors import EXIT_OK, EXIT_VIOLATION, InputProblem
 from gamelog.cli.options import store_option
+from gamelog.cli.terminal import text_width
 from gamelog.recording import append_output
 
 
@@ -34,8 +35,9 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
     """
-    said = append_output(store, game, line.encode("utf-8"), fmt=fmt, anyway=anyway, after=after, replaces=replaces)
+    said = append_output(store, game, line.encode("utf-8"), fmt=fmt, width=text_width(), anyway=anyway, after=after,
+                         replaces=replaces)
     click.echo(said.text, err=not said.appended and fmt != "json")
-    if said.malformed:
-        raise SystemExit(EXIT_INPUT)
+    if said.malformed:  # as import says a log it stores nothing of: the errors, then what became of it
+        raise InputProblem(f"{game}: not a valid line; nothing stored")
     raise SystemExit(EXIT_OK if said.appended else EXIT_VIOLATION)

@@ -42,7 +42,8 @@ def schema(name: str) -> None:
     `--format json` prints: validate, games, replay, report, stats,
     stats-explain (stats --explain), audit, what-if (audit --without),
     verify, verify-against (verify --against), reconcile, reconcile-store
-    (reconcile --declared FILE with no GAME).
+    (reconcile --declared FILE with no GAME), append (what became of the
+    line; the recorder's answer to POST /api/games/ID/lines).
 
     Examples:
 

@@ -72,3 +72,20 @@ def test_export_of_a_game_not_stored_is_an_input_error(gamelog):
     gamelog("import", str(SEED))
     code, out, err = gamelog("export", "no-such-game")
     assert code == 2 and "no-such-game" in err and out == ""
+
+
+def test_the_text_fits_80_columns_and_says_each_rules_text_once(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    runner = CliRunner(env={"COLUMNS": "80"})
+    runner.invoke(main, ["import", str(EXAMPLES / "uchronia" / "complete-3p.jsonl"), "--store", store])
+    done = runner.invoke(main, ["append", "uchronia-3p-demo", '{"type": "forum_card_taken", "player": "Ann",'
+                                ' "color": "wood"}', "--store", store])
+    lines = done.stderr.splitlines()
+    assert done.exit_code == 1 and lines[0] == "not stored: line 122 breaks a rule (give --anyway if the table agreed)"
+    assert max(map(len, lines)) <= 80
+    assert sum(line.startswith("  line 122: violation UCH-MONOPOLY-BONUS") for line in lines) == 2
+    assert sum(line.startswith("  UCH-MONOPOLY-BONUS: When a building is completed") for line in lines) == 1
+    empty = runner.invoke(main, ["append", "uchronia-3p-demo", "", "--store", store])
+    assert empty.exit_code == 2 and empty.stderr.splitlines() == [
+        "uchronia-3p-demo:122: the entry is empty: give one JSON object of the log at $",
+        "Error: uchronia-3p-demo: not a valid line; nothing stored"]

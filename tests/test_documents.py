@@ -28,7 +28,7 @@ from tests.conftest import EXAMPLES
 LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
 SEED = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
 UCHRONIA_DISPUTED = str(EXAMPLES / "uchronia" / "disputed.jsonl")
-INDENTED = {"report", "audit", "what-if", "stats", "stats-explain", "reconcile", "reconcile-store"}  # printed with indent=1; the others on one line
+INDENTED = {"report", "audit", "what-if", "stats", "stats-explain", "reconcile", "reconcile-store", "append"}  # printed with indent=1; the others on one line
 
 
 def gamelog(*args: str) -> str:
@@ -79,6 +79,11 @@ def outputs(store: str) -> list[tuple[str, str]]:
             ("verify-against", gamelog("verify", SEED, "--against", "seed-examples", "--store", store, "--format", "json")),
             ("verify-against", gamelog("verify", UCHRONIA_DISPUTED, "--against", "seed-examples", "--store", store,
                                        "--format", "json"))]
+    appended = store + ".append.sqlite"  # a store of its own: the other documents read the examples as they are
+    gamelog("import", "--store", appended, SEED)
+    for line in ('{"type": "note", "text": "a good game"}', '{"type": "hazard_paid", "player": "Human", "cost": 40}',
+                 '{"type": "turn_startd"}'):
+        out.append(("append", gamelog("append", "seed-examples", line, "--store", appended, "--format", "json")))
     for kind, figure in (("merchant-of-venus", "players/Human/wins"), ("uchronia", "players/Bob/buildings"),
                          ("twilight-imperium-4", "objectives/Corner the Market/scored")):
         out += [("stats", gamelog("stats", "--store", store, "--game", kind, "--format", "json")),

@@ -61,7 +61,7 @@ def test_every_status_of_posting_a_line(client):
     stored = post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1)
     assert stored.status_code == 201
     assert stored.json() | {"rules": {}} == {"appended": True, "line": 2, "lines": 2, "findings": [], "rules": {},
-                                             "moved": False, "errors": []}
+                                             "moved": False, "errors": [], "version": 1}
     # Bob starts a turn while Ann's is under way: MOV-TURN-END, not stored.
     broken = post_line(client, bob, {"type": "turn_started", "player": "Bob"}, after=2)
     assert broken.status_code == 200 and broken.json()["appended"] is False

@@ -483,7 +483,7 @@ def replay_type() -> Any:
 
 
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
-         "verify-against", "reconcile", "reconcile-store")
+         "verify-against", "reconcile", "reconcile-store", "append")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
 
 _TYPES: dict[str, Any] = {
@@ -516,4 +516,8 @@ def document_type(name: str) -> Any:
         from gamelog.projections.reports.statistics import Explanation
 
         return Explanation
+    if name == "append":
+        from gamelog.projections.reports.entries import EntryResult
+
+        return EntryResult
     return replay_type() if name == "replay" else stats_type() if name == "stats" else _TYPES[name]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from gamelog.domain.replay_document import Document
 from gamelog.projections.reports.documents import Finding, InputErrorEntry
 from gamelog.projections.reports.safe import clean
+from gamelog.projections.reports.terminal import WIDTH, wrap
 
 
 class EntryResult(Document, kw_only=True):
@@ -21,21 +22,27 @@ class EntryResult(Document, kw_only=True):
     rules: dict[str, str] = {}
     moved: bool = False
     errors: list[InputErrorEntry] = []
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
-def render_entry_text(result: EntryResult, name: str = "entry") -> str:
-    """The result in lines: where it was stored, or why not, then each finding with its rule's text."""
+def render_entry_text(result: EntryResult, name: str = "entry", width: int = WIDTH) -> str:
+    """The result in lines of at most ``width`` characters: its input errors (``NAME:LINE: ... at $.field``, as
+    ``validate`` says them), or where it was stored or why not, then each finding, then the text of each rule they
+    cite, once."""
     if result.errors:
         out = [f"{name}:{e.line}: {e.message} at {e.path}" for e in result.errors]
-        out.append(f"{name}: not a valid line; nothing stored")
-    elif result.moved:
-        out = [f"not stored: the game moved on (it has {result.lines} lines now); decide the entry again"]
+        return "\n".join(clean(line) for line in out)
+    if result.moved:
+        head = f"not stored: the game moved on (it has {result.lines} lines now); decide the entry again"
     elif result.appended:
-        out = [f"stored as line {result.line}"]
+        head = f"stored as line {result.line}"
     else:
-        out = [f"not stored: line {result.line} breaks a rule (give --anyway if the table agreed)"]
+        head = f"not stored: line {result.line} breaks a rule (give --anyway if the table agreed)"
+    out = wrap(head, width)
     for f in result.findings:
-        out.append(f"  line {f.line}: {f.severity} {f.rule}: {f.message}")
-        if f.rule in result.rules:
-            out.append(f"    {f.rule}: {result.rules[f.rule]}")
+        out += wrap(f"line {f.line}: {f.severity} {f.rule}: {f.message}", width, indent=2, hanging=4)
+    for rule_id in dict.fromkeys(f.rule for f in result.findings):
+        if rule_id in result.rules:
+            out += wrap(f"{rule_id}: {result.rules[rule_id]}", width, indent=2, hanging=4)
     return "\n".join(clean(line) for line in out)

@@ -31,6 +31,7 @@ from gamelog.projections.reports.documents import Finding, InputErrorEntry, enco
 from gamelog.projections.reports.entries import EntryResult, render_entry_text
 from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
                                                offers_telling_nothing)
+from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
@@ -126,6 +127,9 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
         return EntryResult(appended=False, lines=lines, moved=True)
     header = history[0].event
     header_line = history[0].line
+    shape = _not_one_line(entry, lines + 1 + (replaces is not None))
+    if shape is not None:
+        return EntryResult(appended=False, lines=lines, errors=[shape])
     wanted = ([_encode(Correction(voids=replaces, reason=f"replaced by line {lines + 2}"))] if replaces is not None
               else []) + [entry.strip()]
     reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1)
@@ -134,7 +138,7 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     if reader.errors or len(new) != len(wanted):
         return EntryResult(appended=False, lines=lines, errors=[
             InputErrorEntry(line=e.line, path=e.path, message=e.message)
-            for e in reader.errors or [InputError(lines + 1, "not one entry")]])
+            for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
     if seat is not None:
         _check_seat(seat, new, recorded)
     engine = rules.engine.from_history(history)
@@ -166,11 +170,13 @@ class AppendOutput:
     malformed: bool
 
 
-def append_output(location: str, game_id: str, entry: bytes, *, fmt: str = "text", **options: Any) -> AppendOutput:
-    """``gamelog append``: :func:`append_to`, said in ``fmt`` (text: where it was stored or why not, each finding with
-    its rule's text; json: the recorder's answer to ``POST .../lines``). Raises what :func:`append_to` raises."""
+def append_output(location: str, game_id: str, entry: bytes, *, fmt: str = "text", width: int = WIDTH,
+                  **options: Any) -> AppendOutput:
+    """``gamelog append``: :func:`append_to`, said in ``fmt`` (text, ``width`` columns: its input errors, or where it
+    was stored or why not, each finding, the text of each rule they cite; json: the recorder's answer to
+    ``POST .../lines``). Raises what :func:`append_to` raises."""
     result = append_to(location, game_id, entry, **options)
-    text = encode(result, indent=2) if fmt == "json" else render_entry_text(result, game_id)
+    text = encode(result, indent=1) if fmt == "json" else render_entry_text(result, game_id, width)
     return AppendOutput(text, result.appended, bool(result.errors))
 
 
@@ -178,6 +184,16 @@ def _stored(store: GameStore, log: bytes) -> Any:
     """Import ``log`` (a new game's header), the views folded in the same transaction when they are up to date
     (else the next reader of the views catches them up)."""
     return import_log(store, log, ENTRY, along=ViewKeeper(store).alongside)
+
+
+def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
+    """Why ``entry`` (to be line ``line``) is not one line of a log, or None: empty, or several lines."""
+    lines = [part for part in entry.strip().splitlines() if part.strip()]
+    if not lines:
+        return InputErrorEntry(line=line, path="$", message="the entry is empty: give one JSON object of the log")
+    if len(lines) > 1:
+        return InputErrorEntry(line=line, path="$", message=f"an entry is one line of the log, not {len(lines)}")
+    return None
 
 
 def _finding(event: FindingRaised) -> Finding:
