@@ -225,8 +225,9 @@ async function refresh() {
 }
 
 function showStandings(state) {
-  const cards = Object.entries(state.players || {}).map(([name, p]) => el("div", {class: name === forms.due ? "standing due" : "standing"},
-    el("div", {class: "name"}, name + (name === forms.due ? " (due)" : "")),
+  const due = state.finished ? null : forms.due;  // once the game is over, nobody's turn is due
+  const cards = Object.entries(state.players || {}).map(([name, p]) => el("div", {class: name === due ? "standing due" : "standing"},
+    el("div", {class: "name"}, name + (name === due ? " (due)" : "")),
     Object.entries(p).filter(([, v]) => typeof v === "number").slice(0, 4).map(([k, v]) => el("div", {class: "figure"}, `${words(k)}: ${v}`))));
   const status = state.finished ? `the game is over${state.winner ? `: ${state.winner} wins` : ""}` : `line ${state.line}`;
   $("standings").replaceChildren(...cards, el("div", {class: "standing"}, status));
