@@ -325,3 +325,12 @@ def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(clie
     notes = [line["entry"]["text"] for line in lines if line["type"] == "note"]
     assert sorted(notes) == sorted(f"{n}.{k}" for n in range(8) for k in range(5))
     assert [line["line"] for line in lines] == list(range(1, 42))
+
+
+def test_a_new_game_under_a_stored_games_id_is_422_and_changes_nothing(client):
+    seats = started(client)["seats"]
+    post_line(client, seats["Ann"]["token"], {"type": "turn_started", "player": "Ann"}, after=1)
+    again = client.post("/api/games", content=json.dumps(MOV), headers=HOST)
+    assert again.status_code == 422
+    assert again.json() == {"errors": ["a game with the id 'table-1' is stored already; give the new game another id"]}
+    assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 2

@@ -37,6 +37,12 @@ class Finding(Document, kw_only=True):
     player: str | None
     message: str
 
+    @classmethod
+    def of(cls, raised: Any) -> "Finding":
+        """The finding a stored ``FindingRaised`` event says (the one place that reads one into a document)."""
+        return cls(line=raised.line, rule=raised.rule, severity=raised.severity, player=raised.player,
+                   message=raised.message)
+
 
 class FileCheck(Document, kw_only=True):
     """One log that ``validate`` read: every input error and every finding."""

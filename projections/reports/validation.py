@@ -131,7 +131,7 @@ def _decide(handle: BinaryIO, checked: CheckedLog) -> LogReader:
 
 
 def _spool_finding(e: FindingRaised, checked: CheckedLog) -> None:
-    checked._add(Finding(line=e.line, rule=e.rule, severity=e.severity, player=e.player, message=e.message))
+    checked._add(Finding.of(e))
 
 
 def check_file(path: str, source: BinaryIO | None = None) -> FileCheck:

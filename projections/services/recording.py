@@ -94,9 +94,7 @@ def new_game(store: GameStore, header: bytes) -> str:
     reader = LogReader(log)
     if reader.header is None or reader.errors:
         raise LogInvalid(ENTRY, reader.errors)
-    if store.summary(reader.header.id) is not None:
-        raise BadInput(f"a game with the id {reader.header.id!r} is stored already; give the new game another id")
-    result = _stored(store, log)
+    result = _stored(store, log)  # a game stored under the id: already imported, or a conflict
     if result.outcome is not Outcome.IMPORTED:
         raise BadInput(f"a game with the id {reader.header.id!r} is stored already; give the new game another id")
     return reader.header.id
@@ -142,7 +140,7 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     if seat is not None:
         _check_seat(seat, new, recorded)
     engine = rules.engine.from_history(history)
-    findings = [_finding(event) for line, event in new for event in engine.record(line, event)
+    findings = [Finding.of(event) for line, event in new for event in engine.record(line, event)
                 if isinstance(event, FindingRaised) and not event.open_at_end]
     texts = {f.rule: rule(f.rule).text for f in findings}
     if any(f.severity == VIOLATION for f in findings) and not anyway:
@@ -194,11 +192,6 @@ def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
     if len(lines) > 1:
         return InputErrorEntry(line=line, path="$", message=f"an entry is one line of the log, not {len(lines)}")
     return None
-
-
-def _finding(event: FindingRaised) -> Finding:
-    return Finding(line=event.line, rule=event.rule, severity=event.severity, player=event.player,
-                   message=event.message)
 
 
 def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any]) -> None:

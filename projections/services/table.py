@@ -8,15 +8,14 @@ seat's lines, state, forms, report and the messages of its findings never hold w
 from __future__ import annotations
 
 from contextlib import contextmanager
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterable, Iterator
 
 import msgspec
 
 from gamelog.domain.events import Correction, FindingRaised
 from gamelog.domain.games import GAMES
-from gamelog.domain.secrets import nothing_hidden
 from gamelog.domain.replay_document import Document, Replay
 from gamelog.projections.reports.documents import Finding
 from gamelog.projections.reports.entries import EntryResult
@@ -73,9 +72,8 @@ class LinesSeen(Document, kw_only=True):
 
 
 def _view(source: StoredGame, viewer: Viewer) -> Redaction:
-    if viewer.as_player is None or GAMES[source.game].secrets in (None, nothing_hidden):
-        return Redaction()  # nothing to hide: no need to fold the game to find out
-    return redaction(source, viewer.as_player)
+    """What ``viewer`` may not see of the game at its end (the host: nothing)."""
+    return Redaction() if viewer.as_player is None else redaction(source, viewer.as_player)
 
 
 def lines_seen(store: GameStore, game_id: str, viewer: Viewer, after: int = 0, version: int = 0) -> LinesSeen:
@@ -100,8 +98,7 @@ def lines_seen(store: GameStore, game_id: str, viewer: Viewer, after: int = 0, v
             if isinstance(recorded, Correction) and recorded.voids in seen:
                 seen[recorded.voids].voided_by = event.line
         elif isinstance(event, FindingRaised) and event.line in seen:
-            seen[event.line].findings.append(Finding(line=event.line, rule=event.rule, severity=event.severity,
-                                                     player=event.player, message=event.message))
+            seen[event.line].findings.append(Finding.of(event))
     view = _view(source, viewer)
     return LinesSeen(id=game_id, lines=view([s for line, s in seen.items() if line > after]), version=version)
 
