@@ -36,7 +36,7 @@ from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
 from .errors import BadInput, GameNotFound
-from .secrecy import redaction_at
+from .secrecy import Public, redaction_at
 from .sources import StoredGame, opened_game_store
 
 __all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log",
@@ -206,21 +206,23 @@ def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any])
                 raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
 
 
-def forms_for(store: GameStore, game_id: str, seat: str | None = None) -> EntryForms:
-    """The recorder's forms for the stored game at its end, offered what ``seat`` (None: the host or a spectator)
-    may know, the player due first. Raises :class:`GameNotFound` and the store's errors."""
+def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None) -> EntryForms:
+    """The recorder's forms for the stored game at its end, the player due first, as ``viewer`` may see them: a
+    seat's player, :data:`~.secrecy.PUBLIC` (a spectator) or None (the host). A seat is offered what its player's
+    line may hold; anyone else what the due player's may. Raises :class:`GameNotFound` and the store's errors."""
     source = StoredGame(store, game_id, "")
     rules = GAMES[source.game]
     engine = rules.engine.from_history(source.history(), history=False)
     state = engine.state
     due = state.active if state.active is not None else engine.expected_player()
+    seat = viewer if viewer in state.header.players else None
     offers = (rules.offers or no_offers)(state, seat or due)
     forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
                        lines=stored_lines(store, game_id),
                        forms=entry_forms(rules.event_types, offers, players_first(state, due)))
-    if seat is None:
+    if viewer is None:
         return forms
-    view = redaction_at(source, seat, state)
+    view = redaction_at(source, viewer, state)
     return view(offers_telling_nothing(forms, view.hides))
 
 

@@ -19,7 +19,7 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.replay_document import Document, Replay
 from gamelog.projections.reports.documents import Finding
 from gamelog.projections.reports.entries import EntryResult
-from gamelog.projections.reports.forms import EntryForms, offers_telling_nothing
+from gamelog.projections.reports.forms import EntryForms
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.application import GameStore
 
@@ -111,11 +111,7 @@ def replay_seen(store: GameStore, game_id: str, viewer: Viewer, line: int | None
 
 def forms_seen(store: GameStore, game_id: str, viewer: Viewer) -> EntryForms:
     """The recorder's forms as ``viewer`` may use them (a seat's offers are its player's, in its view)."""
-    forms = forms_for(store, game_id, viewer.player if viewer.role == SEAT else None)
-    if viewer.role == SPECTATOR:
-        view = _view(StoredGame(store, game_id, ""), viewer)
-        return view(offers_telling_nothing(forms, view.hides))
-    return forms
+    return forms_for(store, game_id, viewer.as_player)
 
 
 @contextmanager
