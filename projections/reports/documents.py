@@ -488,6 +488,26 @@ def replay_type() -> Any:
     return types[0] if len(types) == 1 else Union[types]  # a runtime union, for msgspec
 
 
+# -- append (and the recorder's POST /api/games/{id}/lines) ---------------------------------------------
+
+
+class EntryResult(Document, kw_only=True):
+    """``appended``: the entry is stored, at ``line`` (the last of its lines); ``lines``: the log's lines now;
+    ``findings``: the entry's, as ``validate --format json`` gives them, and ``rules`` the text of each rule they
+    cite; ``moved``: not stored because the game moved past the lines it was made against; ``errors``: the reader's
+    input errors (nothing decided)."""
+
+    appended: bool
+    line: int | None = None
+    lines: int
+    findings: list[Finding] = []
+    rules: dict[str, str] = {}
+    moved: bool = False
+    errors: list[InputErrorEntry] = []
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
          "verify-against", "reconcile", "reconcile-store", "append")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
@@ -502,6 +522,7 @@ _TYPES: dict[str, Any] = {
     "verify-against": LogMatch,
     "reconcile": Reconciliation,
     "reconcile-store": StoreReconciliation,
+    "append": EntryResult,
 }
 
 
@@ -522,8 +543,4 @@ def document_type(name: str) -> Any:
         from gamelog.projections.reports.statistics import Explanation
 
         return Explanation
-    if name == "append":
-        from gamelog.projections.reports.entries import EntryResult
-
-        return EntryResult
     return replay_type() if name == "replay" else stats_type() if name == "stats" else _TYPES[name]

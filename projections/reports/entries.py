@@ -1,29 +1,11 @@
-"""What became of one entry made at the table (``gamelog append``, the recorder's ``POST .../lines``): the
-document scripts read, and its text."""
+"""What became of one entry made at the table (``gamelog append``, the recorder's ``POST .../lines``), in words:
+the text of its document (``documents.EntryResult``)."""
 
 from __future__ import annotations
 
-from gamelog.domain.replay_document import Document
-from gamelog.projections.reports.documents import Finding, InputErrorEntry
+from gamelog.projections.reports.documents import EntryResult
 from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.terminal import WIDTH, wrap
-
-
-class EntryResult(Document, kw_only=True):
-    """``appended``: the entry is stored, at ``line`` (the last of its lines); ``lines``: the log's lines now;
-    ``findings``: the entry's, as ``validate --format json`` gives them, and ``rules`` the text of each rule they
-    cite; ``moved``: not stored because the game moved past the lines it was made against; ``errors``: the reader's
-    input errors (nothing decided)."""
-
-    appended: bool
-    line: int | None = None
-    lines: int
-    findings: list[Finding] = []
-    rules: dict[str, str] = {}
-    moved: bool = False
-    errors: list[InputErrorEntry] = []
-    version: int = 1
-    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 def render_entry_text(result: EntryResult, name: str = "entry", width: int = WIDTH) -> str:

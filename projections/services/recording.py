@@ -27,8 +27,8 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_lines, import_log
-from gamelog.projections.reports.documents import Finding, InputErrorEntry, encode
-from gamelog.projections.reports.entries import EntryResult, render_entry_text
+from gamelog.projections.reports.documents import EntryResult, Finding, InputErrorEntry, encode
+from gamelog.projections.reports.entries import render_entry_text
 from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
                                                offers_telling_nothing)
 from gamelog.projections.reports.terminal import WIDTH

@@ -17,8 +17,7 @@ import msgspec
 from gamelog.domain.events import Correction, FindingRaised
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay_document import Document, Replay
-from gamelog.projections.reports.documents import Finding
-from gamelog.projections.reports.entries import EntryResult
+from gamelog.projections.reports.documents import EntryResult, Finding
 from gamelog.projections.reports.forms import EntryForms
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.application import GameStore
