@@ -15,7 +15,7 @@ from gamelog.cli.terminal import COLORS, click_color
 COMMANDS = {
     "append": "append:append", "audit": "audit:audit", "convert": "convert:convert", "export": "export:export",
     "games": "catalog:games", "import": "importing:import_", "projections": "projections:projections",
-    "reconcile": "reconcile:reconcile", "replay": "replay:replay", "report": "report:report",
+    "reconcile": "reconcile:reconcile", "replay": "replay:replay", "report": "report:report", "result": "result:result",
     "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats", "validate": "validate:validate",
     "verify": "verify:verify",
 }

@@ -26,7 +26,7 @@ import dataclasses
 from array import array
 from bisect import bisect_left
 from functools import cache
-from typing import Any, ClassVar, Iterable, NamedTuple, get_type_hints
+from typing import Any, Callable, ClassVar, Iterable, NamedTuple, get_type_hints
 
 import msgspec
 
@@ -41,6 +41,9 @@ from gamelog.domain.events import (
     LineVoided,
     Note,
     Recorded,
+    ResultConfirmed,
+    ResultDisputed,
+    Ruling,
     ScoreChecked,
     ScoreClaimed,
     StateRestated,
@@ -50,7 +53,7 @@ from gamelog.domain.events import (
     TurnFinished,
     TurnStarted,
 )
-from gamelog.domain import corrections
+from gamelog.domain import corrections, results
 from gamelog.domain.history import Checkpoints, EventIndex, LineIndex
 from gamelog.domain.replay_document import Replay, shared_fields
 
@@ -97,7 +100,7 @@ class GameState(Dispatching):
     """The game's class of stored recorded lines (``LineRecorded``)."""
     CONSTANT: ClassVar[frozenset[str]] = frozenset({
         "header", "header_line", "players", "line", "voided", "corrections", "findings", "event_lines", "open_at_end",
-        "resumed_after",
+        "resumed_after", "agreement",
     })
     ADDED: ClassVar[dict[str, Any]] = {}
     """Declared attributes added after stores were written, each with the value an older snapshot stands for: they
@@ -133,6 +136,8 @@ class GameState(Dispatching):
         # The line a state restored from a replay snapshot (:meth:`resumed`) was saved after: its event_lines
         # hold only the lines after it. None: folded from the header.
         self.resumed_after: int | None = None
+        # What the quiet lines said of the result (confirmations, disputes, rulings): bookkeeping, not play.
+        self.agreement = results.Agreement()
 
     # -- folding -------------------------------------------------------------------
 
@@ -176,9 +181,15 @@ class GameState(Dispatching):
     def _game_won(self, event: GameWon) -> None:
         self.ended = event
 
+    @folds(*results.QUIET)
+    def _quiet(self, line: int, recorded: Recorded) -> None:
+        self.agreement.fold(line, recorded)
+
     @folds(FindingRaised)
     def _finding(self, event: FindingRaised) -> None:
         self.findings[event.severity] = self.findings.get(event.severity, 0) + 1
+        if event.rule in results.RULES and event.severity == VIOLATION:
+            self.agreement.refuse(event.line)
         if event.open_at_end:
             self.open_at_end.append(event)
 
@@ -268,6 +279,14 @@ class GameState(Dispatching):
             raise ValueError(f"this state was resumed after line {self.resumed_after}: it knows no event line before")
         i = bisect_left(self.event_lines, line)
         return i < len(self.event_lines) and self.event_lines[i] == line
+
+    def last_play(self) -> int:
+        """The game's last line of play (``domain.results``): the last event line that changes a standing, the
+        header's when none does. Raises ValueError on a state resumed from a replay snapshot (it knows no line
+        before the snapshot's)."""
+        if self.resumed_after is not None:
+            raise ValueError(f"this state was resumed after line {self.resumed_after}: it knows no event line before")
+        return self.agreement.last_play(self.event_lines, self.header_line)
 
     def next_player(self, player: str) -> str:
         """The player on ``player``'s left: the next in seating order."""
@@ -373,9 +392,10 @@ class Engine(Dispatching):
     """A ``score_claimed`` that differs from the computed score (the audit shows the derivation)."""
     CLAIM_FIELD: ClassVar[str] = "score"
     """The older name of this game's score in a ``score_claimed`` line (docs/log-format.md), besides ``score``."""
-    AFTER_END: ClassVar[tuple[type, ...]] = (Note, Correction, ScoreClaimed)
+    AFTER_END: ClassVar[tuple[type, ...]] = (Note, Correction, ScoreClaimed, ResultConfirmed, ResultDisputed, Ruling)
     """Recorded events that may follow the end of the game without breaking END_RULE: they are not moves."""
-    COMMON: ClassVar[frozenset[type]] = frozenset({TurnStarted, TurnEnded, Correction, Note, ScoreClaimed})
+    COMMON: ClassVar[frozenset[type]] = frozenset({TurnStarted, TurnEnded, Correction, Note, ScoreClaimed,
+                                                   ResultConfirmed, ResultDisputed, Ruling})
     """The events every game has, decided here; :meth:`check_event` and :meth:`after_event` run around every other one."""
     LINE_RECORDED: ClassVar[type] = Derived
     """The game's class of stored recorded lines: its state's."""
@@ -401,6 +421,10 @@ class Engine(Dispatching):
         finding it raises to ``found``; :meth:`record` and :meth:`finish_log` then return an empty list (``validate``,
         which stores nothing and reads only the findings)."""
         self.state = self.STATE(header, header_line)
+        self.attest: Callable[[str, int], str] | None = None
+        """What a player's view shows as the fingerprint after a line of the history ((player, line) -> the
+        fingerprint): set by a caller that holds the stored history (the recorder), so that a
+        confirmation's fingerprint is decided with it (RESULT-FINGERPRINT); None: not decided here."""
         self.index = (index if index is not None else LineIndex()) if history else None
         if found is not None and history:
             raise ValueError("an engine that keeps its history keeps every event: found= needs history=False")
@@ -673,6 +697,29 @@ class Engine(Dispatching):
         if claimed != computed:
             self.find(line, self.CLAIM_RULE, f"{event.player}'s {self.CLAIM_FIELD} is claimed as {claimed}, but the log gives {computed}", event.player)
             self.explain_claim(line, event.player, claimed)
+
+    @decides(ResultConfirmed)
+    def result_confirmed(self, line: int, event: ResultConfirmed) -> None:
+        """RESULT-CONFIRM, RESULT-FINGERPRINT (``domain.results``): the confirmation names the game as it stands."""
+        problem = results.confirmation_problem(event, self.state.last_play())
+        if problem is None and self.attest is not None:
+            problem = results.fingerprint_problem(event, self.attest(event.player, event.lines))
+            if problem:
+                self.find(line, results.FINGERPRINT_RULE, problem, event.player)
+            return
+        if problem:
+            self.find(line, results.CONFIRM_RULE, problem, event.player)
+
+    @decides(ResultDisputed)
+    def result_disputed(self, line: int, event: ResultDisputed) -> None:
+        """A dispute is kept (the state's ``agreement``) until a ruling resolves it; it breaks no rule."""
+
+    @decides(Ruling)
+    def ruling(self, line: int, event: Ruling) -> None:
+        """RESULT-RULING: the ruling resolves a dispute not resolved before."""
+        problem = self.state.agreement.ruling_problem(line, event)
+        if problem:
+            self.find(line, results.RULING_RULE, problem)
 
     def explain_claim(self, line: int, player: str, claimed: int) -> None:
         """A game may say which of its rules a wrong claim misapplied (a finding of its own)."""

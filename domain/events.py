@@ -272,7 +272,34 @@ class ScoreClaimed(PlayerRecorded, tag="score_claimed"):
         return next((name, value) for name in self.STATED if (value := getattr(self, name)) is not None)
 
 
-COMMON_EVENTS = (TurnStarted, TurnEnded, Correction, Note, ScoreClaimed)
+class ResultConfirmed(PlayerRecorded, tag="result_confirmed"):
+    """``player`` confirms the game as it stands after line ``lines``, whose fingerprint, as that player's view
+    shows it, is ``fingerprint`` (``view_fingerprint`` where the view hides anything, else ``fingerprint``).
+
+    It stands while ``lines`` is the game's last line of play (RESULT-CONFIRM) and the fingerprint is the one the
+    player's view shows there (RESULT-FINGERPRINT): a later line that changes any standing reopens the result
+    (``domain.results``). It changes no standing itself.
+    """
+
+    lines: LineNumber
+    fingerprint: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[0-9a-f]+$",
+                                             description="the fingerprint the player's view shows, in hex")]
+
+
+class ResultDisputed(PlayerRecorded, tag="result_disputed"):
+    """``player`` disputes the result, for ``reason``: the result stays disputed until a ``ruling`` resolves it."""
+
+    reason: Name
+
+
+class Ruling(Recorded, tag="ruling"):
+    """The host's ruling (``text``) on the dispute at line ``resolves`` (RESULT-RULING)."""
+
+    text: Name
+    resolves: LineNumber
+
+
+COMMON_EVENTS = (TurnStarted, TurnEnded, Correction, Note, ScoreClaimed, ResultConfirmed, ResultDisputed, Ruling)
 
 
 # --- Derived events every game has --------------------------------------------------

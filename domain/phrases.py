@@ -39,6 +39,10 @@ COMMON: dict[str, Phrase] = {
     "correction": lambda f: f"line {f['voids']} is void: {f['reason']}",
     "note": lambda f: f"note: {f['text']}",
     "score_claimed": lambda f: f"{f['player']} claims a score of {claimed(f)}",
+    "result_confirmed": lambda f: f"{f['player']} confirms the result after line {f['lines']} "
+                                  f"(fingerprint {f['fingerprint'][:12]})",
+    "result_disputed": lambda f: f"{f['player']} disputes the result: {f['reason']}",
+    "ruling": lambda f: f"ruling on the dispute at line {f['resolves']}: {f['text']}",
 }
 """The phrases of ``domain.events.COMMON_EVENTS``."""
 

@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 
 from gamelog.domain.games import GAMES
+from gamelog.domain.results import RULE_TEXTS as RESULT_RULES
 
 _NOT_IN_SEEDS = "(not in the seeds)"
 # RULES.md marks what the seeds leave to our reading as **(not in the seeds)** or, inside a
@@ -37,6 +38,7 @@ class RuleText:
 OWN_RULES = {
     "LOG-CORRECTION": "A correction voids an earlier event line: not the header, not a correction, and no line twice (docs/log-format.md).",
     "CLAIM": "A score_claimed line states what the table believed a score was; it must equal the score the log gives at that line.",
+    **RESULT_RULES,
 }
 """The rules of the log format itself, which every game shares."""
 

@@ -311,7 +311,7 @@ def _check_header(engine: Engine, header: Any, header_line: int) -> None:
 
 
 def append_lines(store: GameStore, history: list[Any], reader: LogReader, lines: list[tuple[int, Any]],
-                 along: Along | None = None) -> ImportResult:
+                 along: Along | None = None, attest: Callable[[str, int], str] | None = None) -> ImportResult:
     """Append ``lines`` (line, recorded event), read by ``reader`` (whose header is the stored game's), to the game
     whose whole stored ``history`` (every event, in order) the caller has just read: the lines decided after it and
     written in one transaction, as an import that extends the log writes them, without reading the history again.
@@ -320,9 +320,11 @@ def append_lines(store: GameStore, history: list[Any], reader: LogReader, lines:
     version and is rolled back: the result is a ``conflict`` (nothing stored). ``along`` folds the events written
     in the same transaction; when it fails, the lines are written without it. Raises
     :class:`~projections.store.errors.StoreBusy` when another writer held the store's lock past its lock timeout.
+    ``attest`` is the engine's (``Engine.attest``: what decides a confirmation's fingerprint).
     """
     def write(folding: Along | None) -> ImportResult:
         engine = reader.rules.engine.from_history(history)
+        engine.attest = attest
         return _append(store, reader, "entry", engine, len(history), iter(lines), None, None, folding)
 
     try:

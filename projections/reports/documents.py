@@ -508,8 +508,42 @@ class EntryResult(Document, kw_only=True):
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
+class ResultStanding(Document, kw_only=True):
+    """A player's score in a game's result, as the viewer sees it."""
+
+    player: str
+    score: int
+
+
+class ResultDispute(Document, kw_only=True):
+    """A ``result_disputed`` line: whose, why, its line, and the ``ruling`` line that resolved it (null: none)."""
+
+    player: str
+    reason: str
+    line: int
+    resolved_by: int | None
+
+
+class GameResult(Document, kw_only=True):
+    """``gamelog result --format json`` and ``GET /api/games/{id}/result``: where the game's result stands.
+
+    ``state``: ``open``, ``settled`` (every player's confirmation stands, no dispute unresolved) or ``disputed``
+    (one is unresolved); ``lines`` the game's last line of play, ``fingerprint`` the game's there as the viewer's
+    view shows it (what a confirmation gives); the winner (null: none yet), the standings (best first), who
+    confirmed, who is still to confirm, every dispute."""
+
+    state: str
+    lines: int
+    fingerprint: str
+    winner: str | None
+    standings: list[ResultStanding]
+    confirmed: list[str]
+    pending: list[str]
+    disputes: list[ResultDispute]
+
+
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
-         "verify-against", "reconcile", "reconcile-store", "append")
+         "verify-against", "reconcile", "reconcile-store", "append", "result")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
 
 _TYPES: dict[str, Any] = {
@@ -523,6 +557,7 @@ _TYPES: dict[str, Any] = {
     "reconcile": Reconciliation,
     "reconcile-store": StoreReconciliation,
     "append": EntryResult,
+    "result": GameResult,
 }
 
 

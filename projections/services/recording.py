@@ -22,7 +22,7 @@ import msgspec
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.entries import no_offers, players_first
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.events import Correction, FindingRaised
+from gamelog.domain.events import Correction, FindingRaised, Ruling
 from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
@@ -35,7 +35,9 @@ from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
+from .clock import Clock, now
 from .errors import BadInput, GameNotFound
+from .results import attestation
 from .secrecy import Public, redaction_at
 from .sources import StoredGame, opened_game_store
 
@@ -86,14 +88,15 @@ def export_log(store: GameStore, game_id: str) -> Iterator[bytes]:
         yield line + b"\n"
 
 
-def new_game(store: GameStore, header: bytes) -> str:
-    """Store a new game from its header (a log's first line, JSON), checked exactly as a log's header; returns its
-    id. Raises :class:`~gamelog.domain.errors.LogInvalid` (named ``entry``) for a header that is not valid, and
+def new_game(store: GameStore, header: bytes, *, clock: Clock = now) -> str:
+    """Store a new game from its header (a log's first line, JSON), checked exactly as a log's header, stamped
+    with ``clock``'s time (``at``: a client's is replaced); returns its id. Raises
+    :class:`~gamelog.domain.errors.LogInvalid` (named ``entry``) for a header that is not valid, and
     :class:`BadInput` for a game already stored under that id."""
-    log = header.strip() + b"\n"
-    reader = LogReader(log)
+    reader = LogReader(header.strip() + b"\n")
     if reader.header is None or reader.errors:
         raise LogInvalid(ENTRY, reader.errors)
+    log = _encode(msgspec.structs.replace(reader.header, at=clock())) + b"\n"
     result = _stored(store, log)  # a game stored under the id: already imported, or a conflict
     if result.outcome is not Outcome.IMPORTED:
         raise BadInput(f"a game with the id {reader.header.id!r} is stored already; give the new game another id")
@@ -101,7 +104,7 @@ def new_game(store: GameStore, header: bytes) -> str:
 
 
 def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | None = None, anyway: bool = False,
-                 replaces: int | None = None, seat: str | None = None) -> EntryResult:
+                 replaces: int | None = None, seat: str | None = None, clock: Clock = now) -> EntryResult:
     """Decide ``entry`` (one line of the game's log, JSON) against the stored game and store it when it breaks no
     rule, or when ``anyway``; its findings stand then like any other line's. Returns what became of it (findings
     cite their rules, with each rule's text); never a partial write.
@@ -109,7 +112,9 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     ``after`` is the lines of the log the entry was made against (None: the stored game as it is): a game that
     has moved past them is not written to (``moved``). ``replaces`` voids that earlier line first (a ``correction``
     line, then the entry), in one write. ``seat`` is the player recording (None: the host): a seat may record only
-    its own player's lines, lines that name no player, and corrections of those.
+    its own player's lines, lines that name no player but a ruling, and corrections of those. Every line stored
+    carries ``clock``'s time as its ``at`` (the server's: a client's is replaced). A confirmation's fingerprint is
+    decided against the stored history (RESULT-FINGERPRINT, :func:`~.results.attestation`).
 
     Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
     and the store's errors (``StoreBusy``...).
@@ -139,7 +144,11 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
             for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
     if seat is not None:
         _check_seat(seat, new, recorded)
+    stamp = clock()  # the server's time replaces whatever the client sent
+    new = [(line, msgspec.structs.replace(event, at=stamp)) for line, event in new]
+    attest = attestation(source)
     engine = rules.engine.from_history(history)
+    engine.attest = attest
     findings = [Finding.of(event) for line, event in new for event in engine.record(line, event)
                 if isinstance(event, FindingRaised) and not event.open_at_end]
     texts = {f.rule: rule(f.rule).text for f in findings}
@@ -147,7 +156,7 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
         return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
     # The views fold the entry's events in its own transaction when they are up to date; else the next reader of
     # the views catches them up (``StoredGame.views``).
-    result = append_lines(store, history, reader, new, along=ViewKeeper(store).alongside)
+    result = append_lines(store, history, reader, new, along=ViewKeeper(store).alongside, attest=attest)
     if result.outcome is not Outcome.IMPORTED:
         return EntryResult(appended=False, lines=stored_lines(store, game_id), moved=True)
     return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
@@ -195,8 +204,10 @@ def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
 
 
 def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any]) -> None:
-    """Raise :class:`NotYourLine` when a line of ``new`` is another player's, or voids one."""
+    """Raise :class:`NotYourLine` when a line of ``new`` is another player's, voids one, or is a ruling."""
     for line, event in new:
+        if isinstance(event, Ruling):
+            raise NotYourLine(f"line {line} is a ruling; only the host rules on a dispute")
         player = getattr(event, "player", None)
         if player is not None and player != seat:
             raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")

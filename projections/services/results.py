@@ -1,0 +1,90 @@
+"""Where a game's result stands: who confirmed it, who disputes it, and the fingerprint each seat confirms
+(docs/log-format.md, "The result"). What ``gamelog result``, the recorder's ``GET /api/games/{id}/result`` and
+every output that shows the result's state read, and what the recorder decides a confirmation's fingerprint with.
+
+The domain decides the lines (``domain.results``); what it cannot know is a fingerprint, which is the store's hash
+chain over the history as a player's view shows it: that is computed here (:func:`shown_fingerprint`), and asked
+of the domain's own rule (``fingerprint_problem``), so the rule stays in one place.
+"""
+
+from __future__ import annotations
+
+from itertools import takewhile
+from typing import Any, Callable
+
+from gamelog.domain.games import GAMES
+from gamelog.domain.results import fingerprint_problem
+from gamelog.projections.reports.documents import GameResult, ResultDispute, ResultStanding, encode
+from gamelog.projections.reports.redaction import Redaction
+from gamelog.projections.reports.results import render_result_text, result_line
+from gamelog.projections.store.application import GameStore
+from gamelog.projections.store.verify import fingerprint_of
+
+from .secrecy import Public, redaction
+from .sources import Source, StoredGame, open_game
+
+__all__ = ["attestation", "game_result", "result", "result_line", "result_output", "result_seen",
+           "shown_fingerprint"]
+
+
+def shown_fingerprint(source: Source, viewer: str | Public | None, lines: int, view: Redaction | None = None) -> str:
+    """The fingerprint of ``source``'s history up to line ``lines`` as ``viewer`` (a player, :data:`PUBLIC`, or
+    None: the whole game) sees it: the game's own where the view hides nothing, else the view's own (docs/secrets.md).
+    ``view``: the viewer's redaction, when the caller has it. Raises what ``secrecy.redaction`` raises."""
+    if view is None:
+        view = Redaction() if viewer is None else redaction(source, viewer)
+    events = takewhile(lambda event: event.line <= lines, source.history())
+    return fingerprint_of(source.id, view.each(events))
+
+
+def attestation(source: Source) -> Callable[[str, int], str]:
+    """What a player's view shows as the fingerprint after a line of ``source``'s history (the engine's ``attest``,
+    for deciding a confirmation: RESULT-FINGERPRINT); asked only of a line the history holds."""
+    return lambda player, lines: shown_fingerprint(source, player, lines)
+
+
+def game_result(source: Source, viewer: str | Public | None = None) -> GameResult:
+    """Where ``source``'s result stands, as ``viewer`` (a player, :data:`PUBLIC`, None: the host) sees it: settled
+    when every player's confirmation stands (it names the last line of play and the fingerprint its player's view
+    shows there) and no dispute is unresolved, disputed while one is, else open. Raises
+    :class:`~.errors.PlayerNotFound` for a viewer who is no player of the game."""
+    rules = GAMES[source.game]
+    state = rules.engine.from_history(source.history(), history=False).state
+    last = state.last_play()
+    view = Redaction() if viewer is None else redaction(source, viewer)
+    views: dict[str, Redaction] = {}
+
+    def fingerprint_ok(line: int, event: Any) -> bool:
+        seen = views.setdefault(event.player, redaction(source, event.player))
+        return fingerprint_problem(event, shown_fingerprint(source, event.player, event.lines, seen)) is None
+
+    standing = state.agreement.standing(list(state.players), last, fingerprint_ok)
+    scores = sorted(((p, state.score(p)) for p in state.players), key=lambda ps: -ps[1])
+    document = GameResult(
+        state=standing.state, lines=standing.lines, fingerprint=shown_fingerprint(source, viewer, last, view),
+        winner=state.ended.winner if state.ended is not None else None,
+        standings=[ResultStanding(player=p, score=s) for p, s in scores],
+        confirmed=standing.confirmed, pending=standing.pending,
+        disputes=[ResultDispute(player=d.player, reason=d.reason, line=d.line, resolved_by=d.resolved_by)
+                  for d in standing.disputes])
+    return view(document)
+
+
+def result_seen(store: GameStore, game_id: str, viewer: str | Public | None) -> GameResult:
+    """:func:`game_result` of the stored game ``game_id``. Raises ``GameNotFound`` and the store's errors."""
+    return game_result(StoredGame(store, game_id, ""), viewer)
+
+
+def result(game: str, store: str, *, as_player: str | None = None, source_format: str | None = None) -> GameResult:
+    """:func:`game_result` of GAME (a log file, or a stored game's id in ``store``), as ``as_player`` sees it.
+    Raises ``GameNotFound``, ``BadInput``, ``PlayerNotFound`` and the store's errors."""
+    with open_game(game, store, source_format) as source:
+        return game_result(source, as_player)
+
+
+def result_output(game: str, store: str, *, fmt: str = "text", as_player: str | None = None,
+                  source_format: str | None = None) -> str:
+    """``gamelog result``: :func:`result` as text (its state's line, fingerprint, winner, standings, disputes) or
+    JSON (``fmt``). Raises what :func:`result` raises."""
+    document = result(game, store, as_player=as_player, source_format=source_format)
+    return encode(document, indent=1) if fmt == "json" else render_result_text(document)
