@@ -280,13 +280,13 @@ class GameState(Dispatching):
         i = bisect_left(self.event_lines, line)
         return i < len(self.event_lines) and self.event_lines[i] == line
 
-    def last_play(self) -> int:
-        """The game's last line of play (``domain.results``): the last event line that changes a standing, the
-        header's when none does. Raises ValueError on a state resumed from a replay snapshot (it knows no line
-        before the snapshot's)."""
+    def last_play(self, before: int | None = None) -> int:
+        """The game's last line of play before line ``before`` (None: of all; ``domain.results``): the last event
+        line that changes a standing, the header's when none does. Raises ValueError on a state resumed from a
+        replay snapshot (it knows no line before the snapshot's)."""
         if self.resumed_after is not None:
             raise ValueError(f"this state was resumed after line {self.resumed_after}: it knows no event line before")
-        return self.agreement.last_play(self.event_lines, self.header_line)
+        return self.agreement.last_play(self.event_lines, self.header_line, self.voided, before)
 
     def next_player(self, player: str) -> str:
         """The player on ``player``'s left: the next in seating order."""
@@ -701,7 +701,7 @@ class Engine(Dispatching):
     @decides(ResultConfirmed)
     def result_confirmed(self, line: int, event: ResultConfirmed) -> None:
         """RESULT-CONFIRM, RESULT-FINGERPRINT (``domain.results``): the confirmation names the game as it stands."""
-        problem = results.confirmation_problem(event, self.state.last_play())
+        problem = results.confirmation_problem(event, self.state.last_play(before=line))
         if problem is None and self.attest is not None:
             problem = results.fingerprint_problem(event, self.attest(event.player, event.lines))
             if problem:

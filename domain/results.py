@@ -11,7 +11,7 @@ holds it); :meth:`Agreement.standing` says where the result stands.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from gamelog.domain.events import Note, ResultConfirmed, ResultDisputed, Ruling, ScoreClaimed
 
@@ -119,13 +119,28 @@ class Agreement:
             return f"the dispute at line {event.resolves} was resolved by the ruling at line {dispute.resolved_by}"
         return None
 
-    def last_play(self, event_lines: Iterable[int], header_line: int) -> int:
-        """The game's last line of play: the last of ``event_lines`` (in order) that is not quiet; the header's when
-        there is none."""
+    def last_play(self, event_lines: Sequence[int], header_line: int, voided: Iterable[int] = (),
+                  before: int | None = None) -> int:
+        """The game's last line of play before line ``before`` (None: of all): the last of ``event_lines`` (in
+        order) that is not quiet, or a later line of ``voided`` (a voided line was play when it was written: a
+        confirmation decided again without it, by a correction, confirmed the game as it stood then); the header's
+        when there is none."""
+        last = header_line
         for line in reversed(event_lines):  # the quiet lines are few and at the end
-            if line not in self.quiet:
-                return line
-        return header_line
+            if (before is None or line < before) and line not in self.quiet:
+                last = line
+                break
+        return max([last, *(v for v in voided if before is None or v < before)])
+
+    def before(self, line: int) -> "Agreement":
+        """What the lines before ``line`` said: the agreement a correction's deciding again starts from (it decides
+        the lines from ``line`` on again)."""
+        kept = Agreement(quiet={q for q in self.quiet if q < line}, refused={r for r in self.refused if r < line})
+        kept.confirmations = {p: c for p, c in self.confirmations.items() if c[0] < line}
+        kept.disputes = {d.line: Dispute(d.player, d.reason, d.line,
+                                         d.resolved_by if d.resolved_by is not None and d.resolved_by < line else None)
+                         for d in self.disputes.values() if d.line < line}
+        return kept
 
     def standing(self, players: list[str], last_play: int,
                  fingerprint_ok: Callable[[int, ResultConfirmed], bool] = lambda line, event: True) -> Standing:

@@ -31,6 +31,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
 from gamelog.listing import list_games
 from gamelog.recording import NotYourLine, header_forms, new_game, export_log
+from gamelog.results import result_seen
 from gamelog.sources import open_game_store
 from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
 
@@ -289,6 +290,14 @@ async def replay(request: Request, game_id: FromPath[str], line: FromQuery[int |
     return _answer(await _run(replay_seen, _table(request).store, game_id, viewer, line))
 
 
+@get("/api/games/{game_id:str}/result")
+async def result(request: Request, game_id: FromPath[str]) -> Response:
+    """Where the game's result stands (``gamelog result --format json``'s document), as the token's viewer sees it:
+    the fingerprint is the one that viewer's view shows, what a seat's confirmation gives."""
+    viewer = await _viewer(request, game_id)
+    return _answer(await _run(result_seen, _table(request).store, game_id, viewer.as_player))
+
+
 @get("/api/games/{game_id:str}/history")
 async def history(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0) -> Response:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
@@ -377,7 +386,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
 
     app = Litestar(
         route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, replay,
-                        history, forms, log, report, stream],
+                        result, history, forms, log, report, stream],
         lifespan=[opened],
         exception_handlers={Exception: _errors},
         request_max_body_size=MAX_BODY,
