@@ -512,9 +512,11 @@ def test_an_old_line_replaced_is_struck_through_and_the_new_one_is_in_the_histor
         assert "rolled 8" in new["words"] and not new["voided"] and not new["findings"]
         assert str(OLD) in correction["words"]
     stored = mov.server.json(f"/api/games/{mov.id}/history?after={mov.lines - 2}")["lines"]
-    assert [s["entry"] for s in stored] == [
+    # Each line stored carries the server's time (``at``): the lines as posted, and one time for the entry's two.
+    assert [{k: v for k, v in s["entry"].items() if k != "at"} for s in stored] == [
         {"type": "correction", "voids": OLD, "reason": f"replaced by line {mov.lines}"},
         {"type": "note", "text": "Ann rolled 8 to reach Nillis", "player": "Ann"}]
+    assert stored[0]["entry"]["at"] == stored[1]["entry"]["at"] and stored[0]["entry"]["at"].endswith("Z")
 
 
 def test_the_exported_log_validates_with_the_findings_shown_and_imports_to_the_same_fingerprint(mov, broken, replaced,

@@ -1,0 +1,84 @@
+"""Time on every line (issue 39): each line stored through the recorder or ``gamelog append`` carries ``at``, the
+server's clock in UTC (ISO 8601 ending ``Z``), which replaces whatever the client sent."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from click.testing import CliRunner
+from litestar.testing import TestClient
+
+from gamelog.cli.main import main
+from gamelog.cli.web.app import create_app
+from gamelog.clock import now
+from gamelog.recording import append_entry, new_game, recorded_lines
+from gamelog.sources import opened_game_store
+
+HOST = {"Authorization": "Bearer host-token-of-the-server-time-tests"}
+HEADER = {"type": "game", "game": "uchronia", "id": "timed", "players": ["Ann", "Bob"]}
+CLIENTS = "1999-01-01T00:00:00Z"  # a device's clock, far off
+
+
+def when(text: str) -> datetime:
+    assert text.endswith("Z"), text
+    return datetime.fromisoformat(text.removesuffix("Z") + "+00:00")
+
+
+def second_now() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def test_the_clock_gives_utc_iso_8601_to_the_second_ending_z():
+    before = second_now()
+    stamped = when(now())
+    assert before <= stamped <= second_now() and stamped.utcoffset().total_seconds() == 0
+
+
+def test_every_line_the_recorder_stores_has_the_servers_time_even_when_the_client_sent_one(locations):
+    location = locations.new()
+    before = second_now()
+    with TestClient(create_app(location, HOST["Authorization"].split()[1], "http://127.0.0.1:8737")) as client:
+        made = client.post("/api/games", content=json.dumps({**HEADER, "at": CLIENTS}), headers=HOST)
+        assert made.status_code == 201, made.text
+        ann = {"Authorization": f"Bearer {made.json()['seats']['Ann']['token']}"}
+        for after, line in enumerate([{"type": "turn_started", "player": "Ann", "at": CLIENTS},
+                                      {"type": "note", "text": "no time given", "player": "Ann"}], 1):
+            posted = client.post("/api/games/timed/lines", content=json.dumps({"line": line, "after": after}),
+                                 headers=ann)
+            assert posted.status_code == 201, posted.text
+        replaced = client.post("/api/games/timed/lines", content=json.dumps(
+            {"line": {"type": "note", "text": "said again", "player": "Ann", "at": CLIENTS}, "after": 3,
+             "replaces": 3}), headers=ann)
+        assert replaced.status_code == 201, replaced.text
+        entries = [line["entry"] for line in client.get("/api/games/timed/history", headers=HOST).json()["lines"]]
+    after = second_now()
+    assert len(entries) == 5  # the header, two lines, a correction and its line
+    for entry in entries:
+        assert entry["at"] != CLIENTS and before <= when(entry["at"]) <= after, entry
+    assert entries[3]["at"] == entries[4]["at"]  # one entry, one time
+
+
+def test_append_stamps_each_line_with_the_clock_it_is_given(locations):
+    with opened_game_store(locations.new()) as store:
+        new_game(store, json.dumps(HEADER).encode(), clock=lambda: "2026-12-05T18:00:00Z")
+        result = append_entry(store, "timed", json.dumps({"type": "turn_started", "player": "Ann", "at": CLIENTS})
+                              .encode(), clock=lambda: "2026-12-05T18:03:09Z")
+        assert result.appended
+        stamped = [(line, event.at) for line, event in recorded_lines(store, "timed")]
+    assert stamped == [(1, "2026-12-05T18:00:00Z"), (2, "2026-12-05T18:03:09Z")]
+
+
+def test_gamelog_append_stamps_the_line_it_stores(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    log = tmp_path / "timed.jsonl"
+    log.write_text(json.dumps(HEADER) + "\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["import", str(log), "--store", store]).exit_code == 0
+    before = second_now()
+    said = runner.invoke(main, ["append", "timed", json.dumps({"type": "turn_started", "player": "Ann",
+                                                               "at": CLIENTS}), "--store", store])
+    assert said.exit_code == 0, said.output
+    exported = runner.invoke(main, ["export", "timed", "--store", store]).stdout.splitlines()
+    assert "at" not in json.loads(exported[0])  # imported from a file: its lines are stored as written
+    assert before <= when(json.loads(exported[1])["at"]) <= second_now()
