@@ -22,7 +22,9 @@ from gamelog.projections.reports.documents import FindingCounts
 from gamelog.projections.reports.formats import render_csv, render_json, render_markdown, render_text
 from gamelog.projections.reports.html import render_html
 from gamelog.reconciling import declared_in
+from gamelog.results import agreement_line
 from gamelog.sources import read_log_file
+from gamelog.times import game_time
 from gamelog.projections.reports.model import build_report
 from tests.conftest import EXAMPLES, ROOT
 
@@ -36,6 +38,8 @@ def report_of(path: Path, states: bool = False) -> dict:
     outcome = run(path.read_bytes())
     cursor = views_in_memory(outcome.events).cursor()
     report = build_report(cursor, outcome.header.id, history=outcome.events if states else None)
+    source = read_log_file(str(path))  # what the CLI's report adds from the history: the result's state, the time
+    report.agreement, report.time = agreement_line(source), game_time(source)
     if states:  # the HTML report ends its standings with what the log declares of the result, as the CLI's does
         with contextlib.chdir(ROOT):  # the section names the log as the command run in the checkout does
             report.reconciliation = declared_in(read_log_file(str(path.relative_to(ROOT))), cursor) or UNSET

@@ -162,6 +162,31 @@ class Period(Document, kw_only=True):
     forum: dict[str, int] | None
 
 
+class PeriodTime(Document, kw_only=True):
+    """A turn's or a round's time: its number, whose turn (null for a round), its seconds (null: not recorded)."""
+
+    number: int
+    player: str | None
+    seconds: int | None
+
+
+class PlayerTime(Document, kw_only=True):
+    """A player's time: the seconds of their turns (null: not recorded)."""
+
+    player: str
+    seconds: int | None
+
+
+class GameTime(Document, kw_only=True):
+    """The time of play, from the lines' ``at`` (docs/log-format.md): the game's length, each turn's and round's
+    time and each player's, in seconds; null where the log does not record it ("not recorded", never zero)."""
+
+    length_seconds: int | None
+    turns: list[PeriodTime]
+    rounds: list[PeriodTime]
+    players: list[PlayerTime]
+
+
 class Report(Document, kw_only=True):
     """``report --format json``: the game turn by turn (or round by round)."""
 
@@ -184,6 +209,11 @@ class Report(Document, kw_only=True):
     reconciliation: Reconciliation | UnsetType = UNSET
     """The declared result set against the computed one (``reconcile``'s document), when the log declares one:
     a section of the HTML report; ``--format json`` leaves it out (``reconcile --format json`` gives it)."""
+    agreement: str | UnsetType = UNSET
+    """Where the result stands, in one line (``gamelog result``'s: "settled: confirmed by all 4 seats after line
+    281")."""
+    time: GameTime | UnsetType = UNSET
+    """The time of play (from the lines' ``at``)."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 

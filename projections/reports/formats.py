@@ -16,6 +16,7 @@ from msgspec import UNSET
 from gamelog.domain.games import GAMES
 from gamelog.domain.messages import severity_counts, signed
 from gamelog.domain.phrases import NOT_RECORDED
+from gamelog.domain.timing import duration
 from gamelog.projections.reports.documents import MeasureChange, Period, Report, Standings, encode
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.terminal import WIDTH, Style, label, plain, severity_color, table, wrap
@@ -37,6 +38,31 @@ def _result(report: Report) -> str:
         return "not finished"
     who = f"{r.winner} won" if r.winner else "no winner"
     return f"{who} at line {r.line} ({r.rule}: {r.reason})"
+
+
+def _time(report: Report) -> str:
+    """The time of play in words: the game's length, then each player's; "not recorded" where the log has no
+    ``at`` (never zero)."""
+    time = report.time
+    if time is UNSET or time.length_seconds is None:
+        return "not recorded"
+    players = ", ".join(f"{p.player} {duration(p.seconds)}" for p in time.players)
+    return f"{duration(time.length_seconds)}" + (f"; per player: {players}" if players else "")
+
+
+def _period_time(report: Report, period: Period) -> str:
+    """``; 4 min 10 s``: the period's time where the log records it, else nothing."""
+    time = report.time
+    if time is UNSET or period.number == 0:
+        return ""
+    spans = time.rounds if report.by == "round" else time.turns
+    seconds = next((s.seconds for s in spans if s.number == period.number), None)
+    return f"; {duration(seconds)}" if seconds is not None else ""
+
+
+def _agreement(report: Report) -> list[str]:
+    """The result's state, where the report has it."""
+    return [] if report.agreement is UNSET else [report.agreement]
 
 
 def _counts(report: Report) -> str:
@@ -101,9 +127,13 @@ def _text_lines(report: Report, periods: Iterable[Period], style: Style, width: 
     add(_title(report), bold=True)
     add(f"Result: {_result(report)}", hanging=8)
     add(f"Findings: {_counts(report)}", hanging=10)
+    for agreement in _agreement(report):
+        add(f"Agreement: {agreement}", hanging=11)
+    add(f"Time: {_time(report)}", hanging=6)
     out.append("")
     for period in periods:
-        add(f"{_period_name(report, period)} (lines {period.first_line}-{period.last_line})", hanging=2, bold=True)
+        add(f"{_period_name(report, period)} (lines {period.first_line}-{period.last_line}{_period_time(report, period)})",
+            hanging=2, bold=True)
         for line in period.lines:
             text = line.text + ("  [void]" if line.voided else "")
             add(text, f"  {line.line:>5}  ", **({"dim": True} if line.voided else {}))
@@ -137,7 +167,9 @@ def markdown_pieces(report: Report, periods: Iterable[Period]) -> Iterator[str]:
 
 def _markdown_lines(report: Report, periods: Iterable[Period]) -> Iterator[str]:
     yield from [f"# {markdown(_title(report))}", "", f"- **Result:** {markdown(_result(report))}",
-                f"- **Findings:** {_counts(report)}", ""]
+                f"- **Findings:** {_counts(report)}",
+                *(f"- **Agreement:** {markdown(a)}" for a in _agreement(report)),
+                f"- **Time:** {markdown(_time(report))}", ""]
     for period in periods:
         out = [f"## {markdown(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
                "| ---: | --- | --- | --- | --- |"]

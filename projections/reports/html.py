@@ -42,7 +42,7 @@ from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.charts import (MARKERS, NARROW, PALETTE, WIDE, Row, Series, heat_strip, legend,
                                                 pattern_defs, step_chart)
 from gamelog.projections.reports.documents import Line, Report, Standings
-from gamelog.projections.reports.formats import _change, _counts, _period_name, _result, _title
+from gamelog.projections.reports.formats import _agreement, _change, _counts, _period_name, _result, _time, _title
 from gamelog.projections.reports.reconcile_formats import html_section
 from gamelog.projections.reports.sampling import MARKER_BUDGET, Sample, sample_report
 from gamelog.projections.reports.scrubber import CONTROLS, NOTES_TOGGLE, PANEL, SCRIPT, replay_pieces
@@ -301,7 +301,9 @@ def html_pieces(sample: Sample) -> Iterator[str]:
            f'<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">'
            f'<title>{escape(_title(report))}</title><style>{CSS}</style></head><body class="report">{pattern_defs()}'
            f"<h1>{escape(_title(report))}</h1>"
-           f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {linked}</p>"
+           f"<p><b>Result:</b> {escape(_result(report))}<br><b>Findings:</b> {linked}"
+           + "".join(f"<br><b>Agreement:</b> {escape(a)}" for a in _agreement(report))
+           + f"<br><b>Time:</b> {escape(_time(report))}</p>"
            f"<h2>Standings</h2>{_standings_table(final, players, report.score, report.result.winner, final=True)}"
            f'<div class="aside">{_declared(report)}{findings}</div>'
            f'<h2 id="replay">The game, line by line</h2>{_coarse(sample)}{controls}'

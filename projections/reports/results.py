@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamelog.projections.reports.documents import GameResult
 
 SHORT = 16
 """Hex digits of a fingerprint as the text shows it (the JSON gives all 64)."""
 
 
-def result_line(result: GameResult) -> str:
-    """Where the result stands, in one line: its state, who confirmed the game after which line, who has not."""
+def result_line(result: Any) -> str:
+    """Where the result stands, in one line: its state, who confirmed the game after which line, who has not.
+    ``result``: a :class:`GameResult`, or the domain's ``Standing`` (the same fields)."""
     after = f"after line {result.lines}"
     seats = len(result.confirmed) + len(result.pending)
     if not result.pending:

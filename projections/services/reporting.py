@@ -24,6 +24,8 @@ from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
 from .reconciling import declared_in
+from .results import agreement_line
+from .times import game_time
 from .outputs import check_output
 from .progress import PROGRESS_FROM_LINES, Advance, Progress
 from .inputs import STDIN
@@ -66,6 +68,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         view = Redaction() if as_player is None else player_view(source, as_player)
         if chosen.sampled or chosen.whole:  # what the log declares of the result: a section of the page
             head.reconciliation = declared_in(source, cursor) or UNSET
+        head.agreement = agreement_line(source)
+        head.time = game_time(source)
         head = view(head)
         lines = count_lines(cursor, source.id)
         shown = progress is not None and writing_progress and lines >= PROGRESS_FROM_LINES
@@ -82,7 +86,7 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
                 yield chosen.render(sampled, sampled.report.periods, layout)
             elif chosen.whole:
                 whole = build_report(cursor, source.id, by, source.history())
-                whole.reconciliation = head.reconciliation
+                whole.reconciliation, whole.agreement, whole.time = head.reconciliation, head.agreement, head.time
                 whole = view(whole)
                 yield chosen.render(whole, whole.periods, layout)
             else:

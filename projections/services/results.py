@@ -13,7 +13,7 @@ from itertools import takewhile
 from typing import Any, Callable
 
 from gamelog.domain.games import GAMES
-from gamelog.domain.results import fingerprint_problem
+from gamelog.domain.results import Standing, fingerprint_problem
 from gamelog.projections.reports.documents import GameResult, ResultDispute, ResultStanding, encode
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.results import render_result_text, result_line
@@ -23,8 +23,8 @@ from gamelog.projections.store.verify import fingerprint_of
 from .secrecy import Public, redaction
 from .sources import Source, StoredGame, open_game
 
-__all__ = ["attestation", "game_result", "result", "result_line", "result_output", "result_seen",
-           "shown_fingerprint"]
+__all__ = ["agreement_line", "attestation", "game_result", "result", "result_line", "result_output", "result_seen",
+           "shown_fingerprint", "standing_of"]
 
 
 def shown_fingerprint(source: Source, viewer: str | Public | None, lines: int, view: Redaction | None = None) -> str:
@@ -43,25 +43,34 @@ def attestation(source: Source) -> Callable[[str, int], str]:
     return lambda player, lines: shown_fingerprint(source, player, lines)
 
 
-def game_result(source: Source, viewer: str | Public | None = None) -> GameResult:
-    """Where ``source``'s result stands, as ``viewer`` (a player, :data:`PUBLIC`, None: the host) sees it: settled
-    when every player's confirmation stands (it names the last line of play and the fingerprint its player's view
-    shows there) and no dispute is unresolved, disputed while one is, else open. Raises
-    :class:`~.errors.PlayerNotFound` for a viewer who is no player of the game."""
-    rules = GAMES[source.game]
-    state = rules.engine.from_history(source.history(), history=False).state
-    last = state.last_play()
-    view = Redaction() if viewer is None else redaction(source, viewer)
+def standing_of(source: Source) -> tuple[Any, Standing]:
+    """``source``'s game at its end (its state) and where its result stands: a confirmation stands when it names the
+    last line of play, no result rule refused it, and its fingerprint is the one its player's view shows there."""
+    state = GAMES[source.game].engine.from_history(source.history(), history=False).state
     views: dict[str, Redaction] = {}
 
     def fingerprint_ok(line: int, event: Any) -> bool:
         seen = views.setdefault(event.player, redaction(source, event.player))
         return fingerprint_problem(event, shown_fingerprint(source, event.player, event.lines, seen)) is None
 
-    standing = state.agreement.standing(list(state.players), last, fingerprint_ok)
+    return state, state.agreement.standing(list(state.players), state.last_play(), fingerprint_ok)
+
+
+def agreement_line(source: Source) -> str:
+    """Where ``source``'s result stands, in one line (what the report, the audit and reconcile show)."""
+    return result_line(standing_of(source)[1])
+
+
+def game_result(source: Source, viewer: str | Public | None = None) -> GameResult:
+    """Where ``source``'s result stands, as ``viewer`` (a player, :data:`PUBLIC`, None: the host) sees it: settled
+    when every player's confirmation stands (:func:`standing_of`) and no dispute is unresolved, disputed while one
+    is, else open; the fingerprint after the last line of play as the viewer's view shows it. Raises
+    :class:`~.errors.PlayerNotFound` for a viewer who is no player of the game."""
+    state, standing = standing_of(source)
+    view = Redaction() if viewer is None else redaction(source, viewer)
     scores = sorted(((p, state.score(p)) for p in state.players), key=lambda ps: -ps[1])
     document = GameResult(
-        state=standing.state, lines=standing.lines, fingerprint=shown_fingerprint(source, viewer, last, view),
+        state=standing.state, lines=standing.lines, fingerprint=shown_fingerprint(source, viewer, standing.lines, view),
         winner=state.ended.winner if state.ended is not None else None,
         standings=[ResultStanding(player=p, score=s) for p, s in scores],
         confirmed=standing.confirmed, pending=standing.pending,
