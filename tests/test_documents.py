@@ -28,7 +28,7 @@ from tests.conftest import EXAMPLES
 LOGS = sorted(EXAMPLES.glob("*/*.jsonl"))
 SEED = str(EXAMPLES / "merchant-of-venus" / "seed-examples.jsonl")
 UCHRONIA_DISPUTED = str(EXAMPLES / "uchronia" / "disputed.jsonl")
-INDENTED = {"report", "audit", "what-if", "stats", "stats-explain", "reconcile", "reconcile-store", "append"}  # printed with indent=1; the others on one line
+INDENTED = {"report", "audit", "what-if", "stats", "stats-explain", "reconcile", "reconcile-store", "append", "result"}  # printed with indent=1; the others on one line
 
 
 def gamelog(*args: str) -> str:
@@ -67,7 +67,8 @@ def outputs(store: str) -> list[tuple[str, str]]:
                 ("report", gamelog("report", log, "--format", "json")),
                 ("audit", gamelog("audit", log, "--format", "json")),
                 ("what-if", gamelog("audit", log, "--without", ",".join(map(str, event_lines(log)[3:8:4])), "--format", "json")),
-                ("reconcile", gamelog("reconcile", log, "--format", "json"))]
+                ("reconcile", gamelog("reconcile", log, "--format", "json")),
+                ("result", gamelog("result", log, "--format", "json"))]
     table = store + ".results.csv"  # a results table of one stored game: its id, a player, a score, a win
     with open(table, "w", encoding="utf-8") as handle:
         handle.write("GameID,Player,Score,Win\nseed-examples,Human,2000,1\n")

@@ -570,6 +570,8 @@ class GameResult(Document, kw_only=True):
     confirmed: list[str]
     pending: list[str]
     disputes: list[ResultDispute]
+    version: int = 1
+    """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
