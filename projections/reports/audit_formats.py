@@ -162,6 +162,8 @@ def _audit_text_lines(parts: AuditParts, width: int, style: Style) -> Iterator[s
     named, fingerprint = _fingerprint_named(audit)
     yield from say(f"audit of {audit.game} {audit.id!r} ({named} {fingerprint[:SHORT]}): "
                    f"{severity_counts(parts.counts)}", hanging=2)
+    if audit.agreement is not UNSET:
+        yield from say(f"result {audit.agreement}", hanging=2)
     unchecked = _Unchecked(parts)
     for f in unchecked.others():
         yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4,
@@ -204,7 +206,9 @@ def audit_markdown_pieces(parts: AuditParts) -> Iterator[str]:
 def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
     named, fingerprint = _fingerprint_named(audit)
+    agreement = [] if audit.agreement is UNSET else [f"Result {markdown(audit.agreement)}", ""]
     yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"{named.capitalize()}: `{fingerprint}`", "",
+                *agreement,
                 "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
     unchecked = _Unchecked(parts)
     for f in unchecked.others():

@@ -283,6 +283,9 @@ class Audit(Document, kw_only=True):
     view shows it (``Game.as_player(...).history()``)."""
     reconciliation: Reconciliation | UnsetType = UNSET
     """The declared result set against the computed one (``reconcile``'s document), when the log declares one."""
+    agreement: str | UnsetType = UNSET
+    """Where the result stands, in one line (``gamelog result``'s: "settled: confirmed by all 4 seats after line
+    281")."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
@@ -440,6 +443,10 @@ class Reconciliation(Document, kw_only=True):
     declared_winner_wins_with_adjustments: bool | None = None
     matched_by: str | None = None
     table_game: str | None = None
+    agreement: str | UnsetType = UNSET
+    """Where the result stands at the table, in one line (``gamelog result``'s: "settled: confirmed by all 4 seats
+    after line 281"): what ``reconcile`` gives; absent from the sections of the audit and the report, which say it
+    themselves."""
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 

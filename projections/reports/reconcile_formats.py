@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from msgspec import UNSET
+
 from gamelog.domain.messages import signed
 from gamelog.projections.reports.documents import Declaration, Reconciliation, StoreReconciliation, encode
 from gamelog.projections.reports.safe import clean, markdown
@@ -71,6 +73,8 @@ def render_text(doc: Reconciliation, width: int = WIDTH) -> str:
     if doc.matched_by and doc.table_game:
         out += wrap(clean(f"the results table's game {doc.table_game!r}, matched by {doc.matched_by}"), width, 0, 2)
     out += wrap(clean(_winner_line(doc)), width, 0, 2)
+    if doc.agreement is not UNSET:
+        out += wrap(clean(f"at the table: {doc.agreement}"), width, 0, 2)
     out.append("")
     rows = [[clean(p.player), _num(p.computed), _num(p.declared), _diff(p.difference), _num(p.with_adjustments)]
             for p in doc.players]

@@ -28,6 +28,7 @@ from gamelog.projections.views.keeper import derived_views
 from .errors import BadInput, PointNotInGame
 from .progress import PROGRESS_FROM_LINES, Progress, by_line
 from .reconciling import declared_in
+from .results import agreement_line
 from .secrecy import fingerprinted, player_not_found, redaction as player_view, what_if_view
 from .sources import Source, open_game, reading_views
 
@@ -81,6 +82,7 @@ def audit(game: str, store: str, *, player: str | None = None, fmt: str = "text"
             parts = audit_parts(cursor, source.id, player, fingerprint)
         else:
             parts.head.reconciliation = declared_in(source, cursor) or UNSET  # what the log declares of the result
+        parts.head.agreement = agreement_line(source)
         if as_player is not None:
             view = player_view(source, as_player)
             parts = audit_parts_view(parts, view)

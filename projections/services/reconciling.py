@@ -27,6 +27,7 @@ from gamelog.projections.views.keeper import views_in_memory
 
 from .errors import BadInput, PointNotInGame
 from .outputs import check_output
+from .results import agreement_line
 from .results_table import DeclaredRow, ResultsTable, TableInvalid, read_table
 from .sources import Source, StoredGame, is_log_file, open_game, opened_game_store, reading_views
 
@@ -156,7 +157,9 @@ def declared_in(source: Source, cursor: Any) -> Reconciliation | None:
 def _reconcile_source(source: Source, matched: Matched | None, table: ResultsTable | None) -> Reconciliation:
     with source.views() as cursor, reading_views(source):
         winner = report_head(cursor, source.id).result.winner
-    return _reconciliation(source, matched, table, winner)
+    document = _reconciliation(source, matched, table, winner)
+    document.agreement = agreement_line(source)  # where the result stands at the table: confirmed, disputed
+    return document
 
 
 def _reconciliation(source: Source, matched: Matched | None, table: ResultsTable | None, winner: str | None) -> Reconciliation:
