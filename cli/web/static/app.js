@@ -210,7 +210,8 @@ function showForm(type, values) {
 
 async function refresh() {
   const base = `/api/games/${encodeURIComponent(gameId)}`;
-  const [history, got, state] = await Promise.all([api(`${base}/history`), api(`${base}/forms`), api(`${base}/replay`)]);
+  const [history, got, state, result] = await Promise.all([api(`${base}/history`), api(`${base}/forms`), api(`${base}/replay`),
+                                                           api(`${base}/result`)]);
   if (history.status !== 200) return problem(errorsText(history.body));
   seen = history.body.lines;
   lines = got.body.lines;
@@ -220,6 +221,7 @@ async function refresh() {
   $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, words(f.type))));
   showForm(keep || forms.forms[0].type, kept);
   showStandings(state.body);
+  showResult(result.body, state.body);
   showHistory();
   showReport();
 }
@@ -231,6 +233,50 @@ function showStandings(state) {
     Object.entries(p).filter(([, v]) => typeof v === "number").slice(0, 4).map(([k, v]) => el("div", {class: "figure"}, `${words(k)}: ${v}`))));
   const status = state.finished ? `the game is over${state.winner ? `: ${state.winner} wins` : ""}` : `line ${state.line}`;
   $("standings").replaceChildren(...cards, el("div", {class: "standing"}, status));
+}
+
+function resultLine(r) {
+  // The result's state in one line, as `gamelog result` says it.
+  const seats = r.confirmed.length + r.pending.length;
+  const confirmed = !r.pending.length ? `confirmed by all ${seats} seats after line ${r.lines}`
+    : r.confirmed.length ? `confirmed by ${r.confirmed.join(", ")} after line ${r.lines}; waiting for ${r.pending.join(", ")}`
+    : `no seat has confirmed the game after line ${r.lines}`;
+  const open = r.disputes.filter((d) => d.resolved_by === null);
+  return `${r.state}: ` + open.map((d) => `${d.player} disputes it at line ${d.line}: ${d.reason}; `).join("") + confirmed;
+}
+
+function showResult(r, state) {
+  // Everyone sees where the result stands; at the end of the game a seat that has not confirmed is asked to (the
+  // standings and the fingerprint its view shows), and may dispute; the host rules on each open dispute.
+  if (!r || !r.state) return $("result").replaceChildren();
+  const parts = [el("p", {class: `state ${r.state}`, id: "result-state"}, resultLine(r))];
+  const open = r.disputes.filter((d) => d.resolved_by === null);
+  if (state.finished && me.role === "seat" && r.pending.includes(me.player)) {
+    const reason = el("input", {id: "dispute-reason", placeholder: "why the result is wrong"});
+    parts.push(el("div", {class: "confirm", id: "confirm-step"},
+      el("h2", {}, "Confirm the result"),
+      el("ol", {class: "standings-list"}, r.standings.map((s) => el("li", {}, `${s.player}: ${s.score}`))),
+      el("p", {}, "How each score was made: the report below. Fingerprint after line ", String(r.lines), ": ",
+         el("code", {id: "result-fingerprint"}, r.fingerprint.slice(0, 16))),
+      el("div", {class: "buttons"},
+        el("button", {type: "button", class: "primary", id: "confirm", onclick: () => submit(
+          {type: "result_confirmed", player: me.player, lines: r.lines, fingerprint: r.fingerprint}, false)}, "Confirm"),
+        el("label", {}, "Dispute: ", reason),
+        el("button", {type: "button", id: "dispute", onclick: () => reason.value.trim()
+          ? submit({type: "result_disputed", player: me.player, reason: reason.value.trim()}, false)
+          : problem("say why you dispute the result")}, "Dispute"))));
+  }
+  if (me.role === "host") {
+    for (const d of open) {
+      const text = el("input", {class: "ruling-text", placeholder: "the ruling"});
+      parts.push(el("div", {class: "ruling", "data-resolves": d.line},
+        el("p", {}, `${d.player} disputes the result (line ${d.line}): ${d.reason}`), text,
+        el("button", {type: "button", class: "rule", onclick: () => text.value.trim()
+          ? submit({type: "ruling", text: text.value.trim(), resolves: d.line}, false)
+          : problem("write the ruling")}, "Rule")));
+    }
+  }
+  $("result").replaceChildren(...parts);
 }
 
 function mayReplace(line) {
