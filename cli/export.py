@@ -1,4 +1,4 @@
-"""``gamelog export``: a stored game's log back out, as JSON Lines."""
+"""``gamelog export``: a stored game's log back out, as JSON Lines; or the finished game as BG Stats' play file."""
 
 from __future__ import annotations
 
@@ -6,26 +6,41 @@ import click
 
 from gamelog.cli.options import output_option, store_option
 from gamelog.cli.output import write_file
+from gamelog.bgstats import bgstats_export
 from gamelog.recording import exported
 
 
 @click.command()
 @click.argument("game")
+@click.option("--to", "to", type=click.Choice(["jsonl", "bgstats"], case_sensitive=False), default="jsonl",
+              show_default=True,
+              help="jsonl: the log; bgstats: BG Stats' play document (its push format; save it as FILE.bgsplay to "
+                   "open it in BG Stats).")
 @output_option("the log (atomically)")
 @store_option
-def export(game: str, output: str | None, store: str) -> None:
-    """Write the log of the stored game GAME (its id) as JSON Lines.
+def export(game: str, to: str, output: str | None, store: str) -> None:
+    """Write the log of the stored game GAME (its id) as JSON Lines, or the game as a BG Stats play.
 
     Every line keeps its number (a blank line where the log had a comment),
     corrections and the lines they void included: `validate` and `import`
     read it back to the same game, with the same findings and fingerprint.
+    With --to bgstats: the standings, winner, ranks, factions (roles), date
+    and length (from the lines' `at`) as BG Stats' play document.
 
     Examples:
 
     \b
       gamelog export my-game -o my-game.jsonl
       gamelog export my-game | gamelog validate -
+      gamelog export my-game --to bgstats -o my-game.bgsplay
     """
+    if to.lower() == "bgstats":
+        play = bgstats_export(game, store)
+        if output is None:
+            click.echo(play, nl=False)
+        else:
+            write_file(output, [play])
+        return
     with exported(store, game) as lines:
         if output is None:
             for line in lines:

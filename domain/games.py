@@ -59,6 +59,9 @@ class GameRules:
     (None: nothing is hidden). ``results`` reads what its log declares of the
     result and where each point of its score comes from
     (``domain.declarations``; by default: nothing declared, one source).
+    ``title`` is its published name, as BoardGameGeek and BG Stats name it ("" : its ``name``), ``bgg_id``
+    its BoardGameGeek id where a source gives it (None: left out, and BG Stats matches by the title), and
+    ``highest_wins`` whether the highest score wins.
 
     Made from them: ``period``, how its reports group by default (``"round"``
     for a game with rounds, else ``"turn"``), and ``round_of``, the round a
@@ -79,6 +82,9 @@ class GameRules:
     state_phrases: StatePhrases = PLAIN_STATE
     statistics: Any = None
     offers: Callable[[Any, str | None], Mapping[str, Mapping[str, Any]]] | None = None
+    title: str = ""
+    bgg_id: int | None = None
+    highest_wins: bool = True
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

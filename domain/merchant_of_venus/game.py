@@ -250,4 +250,5 @@ RULES = GameRules(
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,
     statistics=statistics.STATISTICS,
+    title="Merchant of Venus",
 )

@@ -334,4 +334,6 @@ RULES = GameRules(
     rule_texts=RULE_TEXTS,
     results=measures.RESULTS,
     statistics=statistics.STATISTICS,
+    title="Twilight Imperium: Fourth Edition",
+    bgg_id=233078,  # https://boardgamegeek.com/boardgame/233078 (../shared/notes/bgstats.md)
 )

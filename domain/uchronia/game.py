@@ -189,4 +189,5 @@ RULES = GameRules(
     statistics=statistics.STATISTICS,
     rule_texts=RULE_TEXTS,
     results=measures.RESULTS,
+    title="Uchronia",
 )

@@ -27,6 +27,7 @@ from gamelog.projections.views.keeper import views_in_memory
 
 from .errors import BadInput, PointNotInGame
 from .outputs import check_output
+from .bgstats import play_matches, played_on
 from .results import agreement_line
 from .results_table import DeclaredRow, ResultsTable, TableInvalid, read_table
 from .sources import Source, StoredGame, is_log_file, open_game, opened_game_store, reading_views
@@ -42,6 +43,10 @@ class Candidate:
     id: str
     players: list[str]
     factions: dict[str, str]
+    game: str = ""
+    date: str | None = None
+    """The game it is (its registry name) and the day it was played (``YYYY-MM-DD``; None: not recorded): what a
+    BG Stats play is matched by, with its players."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +59,9 @@ class Matched:
     rows: list[tuple[DeclaredRow, str]]
 
 
-def _candidate(header: Any) -> Candidate:
+def _candidate(header: Any, game: str = "", date: str | None = None) -> Candidate:
     factions = dict(getattr(getattr(header, "setup", None), "factions", {}) or {})
-    return Candidate(header.id, list(header.players), factions)
+    return Candidate(header.id, list(header.players), factions, game, date)
 
 
 def _player(row: DeclaredRow, c: Candidate) -> str | None:
@@ -98,6 +103,8 @@ def _match(table: ResultsTable, name: str, rows: list[DeclaredRow], candidates: 
            problems: list[str]) -> Matched | None:
     """The candidate ``rows`` (a table's game ``name``) are, or None; a row that cannot be one of its players is a
     problem (``FILE:LINE: ...``)."""
+    if table.plays:  # a BG Stats play: a game of its title, played that day (where the game says when)
+        candidates = [c for c in candidates if play_matches(name, c.game, c.date)]
     by_id = [c for c in candidates if table.has_games and _same_id(name, c.id)]
     if by_id:
         chosen, by = by_id[0], "id"
@@ -192,7 +199,7 @@ def reconcile_source(source: Source, table: ResultsTable | None = None) -> Recon
     matched = None
     if table is not None:
         header = next(iter(source.history())).event
-        candidate, problems = _candidate(header), []
+        candidate, problems = _candidate(header, source.game, played_on(source)), []
         if not table.has_games:  # a table without a game column is all GAME's
             matched = Matched("", candidate, "the one game given", _resolve(table, table.rows, candidate, problems))
         for name, rows in _group(table).items() if table.has_games else ():
@@ -223,7 +230,8 @@ def reconcile_store(store: str, declared: str, *, columns: str | None = None) ->
         raise TableInvalid(f"{table.name}:1: a table of several games has a game column (GameID); name it with "
                            "--columns game=HEADING, or give the one GAME it is")
     with opened_game_store(store, must_exist=True) as opened:
-        candidates = [_candidate(next(iter(opened.history(s.id))).event) for s in opened.games()]
+        candidates = [_candidate(next(iter(opened.history(s.id))).event, s.game,
+                                 played_on(StoredGame(opened, s.id, store))) for s in opened.games()]
     problems: list[str] = []
     unmatched: list[str] = []
     matches: list[Matched] = []

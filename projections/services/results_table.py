@@ -16,6 +16,9 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
+
+import msgspec
 
 from .errors import BadInput
 
@@ -58,6 +61,8 @@ class ResultsTable:
     name: str
     rows: list[DeclaredRow]
     has_games: bool
+    plays: bool = False
+    """The table is a BG Stats backup: its games are plays, named ``TITLE on DATE (play N)``."""
 
     def where(self, row: DeclaredRow) -> str:
         return f"{self.name}:{row.line}"
@@ -117,7 +122,7 @@ def _win(text: str) -> bool | None:
 
 def read_table(path: str, columns: str | None = None) -> ResultsTable:
     """The results table at ``path`` (UTF-8 CSV, a heading row first), its columns found as the module says, or by
-    ``columns`` (``field=HEADING,...``).
+    ``columns`` (``field=HEADING,...``); or a BG Stats backup (``BGStatsExport.json``: :func:`read_bgstats_export`).
 
     Raises :class:`TableInvalid` naming ``FILE:LINE`` for each row that cannot be read (a score that is not a
     whole number, a win that is not 1/0, yes/no or true/false, a row with no player), and :class:`BadInput`
@@ -134,6 +139,8 @@ def read_table(path: str, columns: str | None = None) -> ResultsTable:
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         raise TableInvalid(f"{path}:{line}: not UTF-8 text (byte {exc.start})") from None
+    if text.lstrip().startswith("{"):  # JSON: a BG Stats backup, BGStatsExport.json
+        return read_bgstats_export(path, raw)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         headings = next(reader)
@@ -171,3 +178,56 @@ def read_table(path: str, columns: str | None = None) -> ResultsTable:
     if problems:
         raise TableInvalid("\n".join(problems))
     return ResultsTable(path, rows, "game" in found)
+
+
+# -- a BG Stats backup (BGStatsExport.json), as a results table -------------------------------------------
+
+
+class _Named(msgspec.Struct):
+    id: int
+    name: str = ""
+
+
+class _Score(msgspec.Struct):
+    playerRefId: int
+    score: Any = None
+    winner: bool | None = None
+    role: str | None = None
+
+
+class _Play(msgspec.Struct):
+    gameRefId: int
+    playDate: str = ""
+    playerScores: list[_Score] = []
+
+
+class _Export(msgspec.Struct):
+    games: list[_Named] = []
+    players: list[_Named] = []
+    plays: list[_Play] = []
+
+
+def read_bgstats_export(path: str, data: bytes) -> ResultsTable:
+    """A BG Stats backup (``BGStatsExport.json``: ``plays``, ``players``, ``games``) as a results table: a row per
+    player of each play (its player and role by name, its score and win), the play named
+    ``TITLE on DATE (play N)``, by which ``bgstats.play_matches`` matches it to a game; a row's line is its play's
+    number. Raises :class:`TableInvalid`
+    naming the file and the fix for a file that is no such backup."""
+    try:
+        export = msgspec.json.decode(data, type=_Export)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise TableInvalid(f"{path}:1: not a BG Stats backup (BGStatsExport.json with plays, players, games): {exc}; "
+                           "export it again from BG Stats (Settings, Backup)") from None
+    games = {g.id: g.name for g in export.games}
+    names = {p.id: p.name for p in export.players}
+    rows: list[DeclaredRow] = []
+    for n, play in enumerate(export.plays, 1):
+        label = f"{games.get(play.gameRefId, '?')} on {play.playDate[:10]} (play {n})"
+        for s in play.playerScores:
+            if s.playerRefId not in names:
+                raise TableInvalid(f"{path}:1: play {n} names player {s.playerRefId}, whom the backup's players "
+                                   "do not hold; export it again from BG Stats")
+            score = int(s.score) if isinstance(s.score, (int, float, str)) and str(s.score).lstrip("-").isdigit() \
+                else None
+            rows.append(DeclaredRow(n, label, names[s.playerRefId], s.role or "", score, s.winner))
+    return ResultsTable(path, rows, True, plays=True)
