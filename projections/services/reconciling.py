@@ -64,11 +64,18 @@ def _candidate(header: Any, game: str = "", date: str | None = None) -> Candidat
     return Candidate(header.id, list(header.players), factions, game, date)
 
 
+def _same_faction(a: str | None, b: str | None) -> bool:
+    """Whether two names of a faction are one: as written, or in any case with or without "The" (a header's
+    "The Emirates of Hacan" is BG Stats' "Emirates of Hacan")."""
+    fold = lambda name: (name or "").casefold().removeprefix("the ").strip()  # noqa: E731
+    return a == b or bool(a and b) and fold(a) == fold(b)
+
+
 def _player(row: DeclaredRow, c: Candidate) -> str | None:
     """The player a row names in ``c``, by name, else by faction (None: neither is the game's)."""
     if row.player in c.players:
         return row.player
-    by_faction = [p for p, f in c.factions.items() if f == row.faction]
+    by_faction = [p for p, f in c.factions.items() if _same_faction(f, row.faction)]
     return by_faction[0] if row.faction and by_faction else None
 
 
@@ -76,12 +83,13 @@ def _fits(row: DeclaredRow, c: Candidate) -> bool:
     """Whether a row is one of ``c``'s players: its player and its faction both ``c``'s, of one seat (those given)."""
     player = _player(row, c)
     return player is not None and (not row.player or row.player == player) and \
-        (not row.faction or c.factions.get(player) in (None, row.faction))
+        (not row.faction or c.factions.get(player) is None or _same_faction(c.factions.get(player), row.faction))
 
 
 def _conflict(row: DeclaredRow, player: str, c: Candidate) -> str | None:
     """Why a row's player and faction disagree in ``c`` (None: they don't)."""
-    if row.player and row.faction and player == row.player and c.factions.get(player) not in (None, row.faction):
+    if row.player and row.faction and player == row.player and c.factions.get(player) is not None \
+            and not _same_faction(c.factions.get(player), row.faction):
         return f"{row.player!r} plays {c.factions[player]!r} in {c.id}, not {row.faction!r}"
     if row.player and row.player != player:
         return f"{row.player!r} is not a player of {c.id} ({', '.join(c.players)}); its faction {row.faction!r} is {player}'s"
@@ -113,7 +121,7 @@ def _match(table: ResultsTable, name: str, rows: list[DeclaredRow], candidates: 
                         key=lambda sc: -sc[0])
         if not scored or scored[0][0] * 2 <= len(rows) or len(scored) > 1 and scored[1][0] == scored[0][0]:
             return None
-        chosen, by = scored[0][1], "players and factions"
+        chosen, by = scored[0][1], "title, day and players" if table.plays else "players and factions"
     return Matched(name, chosen, by, _resolve(table, rows, chosen, problems))
 
 
@@ -202,10 +210,16 @@ def reconcile_source(source: Source, table: ResultsTable | None = None) -> Recon
         candidate, problems = _candidate(header, source.game, played_on(source)), []
         if not table.has_games:  # a table without a game column is all GAME's
             matched = Matched("", candidate, "the one game given", _resolve(table, table.rows, candidate, problems))
+        plays = []
         for name, rows in _group(table).items() if table.has_games else ():
             found = _match(table, name, rows, [candidate], problems)
             if found is not None and matched is None:
                 matched = found
+            if found is not None:
+                plays.append(found.name)
+        if table.plays and len(plays) > 1:  # two plays of that title and those players, and no day to tell them
+            raise TableInvalid(f"{table.name}:1: {len(plays)} plays of the BG Stats backup may be {candidate.id}: "
+                               f"{'; '.join(plays)}; the game's lines have no `at` to say which day it was played")
         if problems:
             raise TableInvalid("\n".join(problems))
         if matched is None:
