@@ -1,4 +1,4 @@
-"""``gamelog export``: a stored game's log back out, as JSON Lines; or the finished game as BG Stats' play file."""
+"""``gamelog export``: a stored game's log back out, as JSON Lines; or the game as BG Stats' play file."""
 
 from __future__ import annotations
 
@@ -6,16 +6,14 @@ import click
 
 from gamelog.cli.options import output_option, store_option
 from gamelog.cli.output import write_file
-from gamelog.bgstats import bgstats_export
-from gamelog.recording import exported
+from gamelog.recording import EXPORTS, exported
 
 
 @click.command()
 @click.argument("game")
-@click.option("--to", "to", type=click.Choice(["jsonl", "bgstats"], case_sensitive=False), default="jsonl",
-              show_default=True,
-              help="jsonl: the log; bgstats: BG Stats' play document (its push format; save it as FILE.bgsplay to "
-                   "open it in BG Stats).")
+@click.option("--to", "to", type=click.Choice(EXPORTS, case_sensitive=False), default="jsonl", show_default=True,
+              help="jsonl: the log; bgstats: BG Stats' play document (its push format; saved as FILE.bgsplay, "
+                   "BG Stats opens it).")
 @output_option("the log (atomically)")
 @store_option
 def export(game: str, to: str, output: str | None, store: str) -> None:
@@ -34,14 +32,7 @@ def export(game: str, to: str, output: str | None, store: str) -> None:
       gamelog export my-game | gamelog validate -
       gamelog export my-game --to bgstats -o my-game.bgsplay
     """
-    if to.lower() == "bgstats":
-        play = bgstats_export(game, store)
-        if output is None:
-            click.echo(play, nl=False)
-        else:
-            write_file(output, [play])
-        return
-    with exported(store, game) as lines:
+    with exported(store, game, to.lower()) as lines:
         if output is None:
             for line in lines:
                 click.echo(line, nl=False)  # bytes: written to stdout's binary stream as they are

@@ -70,7 +70,9 @@ def test_a_ti4_game_is_bg_stats_play_field_by_field(tmp_path):
 
 
 def test_a_game_without_a_bgg_id_is_matched_by_its_title_and_has_no_roles(tmp_path):
-    play = exported(str(UCHRONIA), "--store", str(tmp_path / "s.sqlite"))
+    store = str(tmp_path / "s.sqlite")
+    assert run("import", str(UCHRONIA), "--store", store).exit_code == 0
+    play = exported("uchronia-3p-demo", "--store", store)
     assert play["game"] == {"name": "Uchronia", "highestWins": True, "noPoints": False, "sourceGameId": "uchronia"}
     assert all("role" not in p for p in play["players"])
     assert [p["rank"] for p in play["players"]] == [2, 1, 3]
@@ -118,3 +120,23 @@ def test_reconcile_of_a_whole_store_against_a_bg_stats_backup(tmp_path):
     document = json.loads(said.stdout)
     assert [g["game"] for g in document["games"]] == ["uchronia-3p-demo"]
     assert document["disagree"] == [] and len(document["unmatched"]) == 2  # the two TI4 plays: no such stored game
+
+
+def test_the_recorder_offers_the_finished_game_to_bg_stats_to_every_token(locations):
+    from litestar.testing import TestClient
+
+    from gamelog.cli.web.app import create_app
+    from gamelog.cli.web.tokens import Tokens
+
+    location = locations.new()
+    assert run("import", str(TI4), "--store", location).exit_code == 0
+    host = "host-token-of-the-bg-stats-offer-test"
+    with TestClient(create_app(location, host, "http://127.0.0.1:8737")) as client:
+        for token in (host, Tokens(host).seat("ti4-complete-4p", "Cy"), Tokens(host).spectator("ti4-complete-4p")):
+            got = client.get("/api/games/ti4-complete-4p/bgstats", headers={"Authorization": f"Bearer {token}"})
+            assert got.status_code == 200, got.text
+            offer = got.json()
+            assert offer["filename"] == "ti4-complete-4p.bgsplay"
+            assert json.loads(unquote(offer["link"].split("data=", 1)[1])) == offer["play"]
+            assert offer["play"]["game"]["bggId"] == 233078 and offer["play"]["players"][1]["winner"] is True
+        assert client.get("/api/games/ti4-complete-4p/bgstats").status_code == 401

@@ -31,6 +31,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
 from gamelog.listing import list_games
 from gamelog.recording import NotYourLine, header_forms, new_game, export_log
+from gamelog.bgstats import bgstats_seen
 from gamelog.results import result_seen
 from gamelog.sources import open_game_store
 from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
@@ -298,6 +299,14 @@ async def result(request: Request, game_id: FromPath[str]) -> Response:
     return _answer(await _run(result_seen, _table(request).store, game_id, viewer.as_player))
 
 
+@get("/api/games/{game_id:str}/bgstats")
+async def bgstats(request: Request, game_id: FromPath[str]) -> Response:
+    """The game as BG Stats' play document, its push link and a file name (``export --to bgstats``), as the token's
+    viewer sees it: what the end page offers."""
+    viewer = await _viewer(request, game_id)
+    return _answer(await _run(bgstats_seen, _table(request).store, game_id, viewer.as_player))
+
+
 @get("/api/games/{game_id:str}/history")
 async def history(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0) -> Response:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
@@ -386,7 +395,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
 
     app = Litestar(
         route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, replay,
-                        result, history, forms, log, report, stream],
+                        result, bgstats, history, forms, log, report, stream],
         lifespan=[opened],
         exception_handlers={Exception: _errors},
         request_max_body_size=MAX_BODY,

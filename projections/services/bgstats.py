@@ -8,18 +8,21 @@ game's published title and BoardGameGeek id from the registry (``GameRules.title
 
 from __future__ import annotations
 
+import msgspec
 from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.timing import stamp, timing
-from gamelog.projections.reports.bgstats import SOURCE_NAME, BGStatsGame, BGStatsPlay, BGStatsPlayer, play_json, push_link
+from gamelog.projections.reports.bgstats import SOURCE_NAME, SUFFIX, BGStatsGame, BGStatsPlay, BGStatsPlayer, play_json, push_link
 from gamelog.projections.reports.results import result_line
 
 from .results import standing_of
-from .secrecy import seats_of
-from .sources import Source, open_game
+from gamelog.projections.store.application import GameStore
 
-__all__ = ["BGStatsPlay", "bgstats_export", "bgstats_play", "play_matches", "push_link", "title_of"]
+from .secrecy import Public, redaction, seats_of
+from .sources import Source, StoredGame
+
+__all__ = ["BGStatsOffer", "BGStatsPlay", "bgstats_seen", "bgstats_play", "play_matches", "push_link", "title_of"]
 
 
 def title_of(game: str) -> str:
@@ -61,13 +64,6 @@ def bgstats_play(source: Source) -> BGStatsPlay:
                  for p in players])
 
 
-def bgstats_export(game: str, store: str) -> bytes:
-    """``gamelog export GAME --to bgstats``: GAME (a stored game's id, or a log file) as BG Stats' play file.
-    Raises ``GameNotFound``, ``BadInput`` and the store's errors."""
-    with open_game(game, store) as source:
-        return play_json(bgstats_play(source))
-
-
 def play_matches(label: str, game: str, date: str | None) -> bool:
     """Whether the BG Stats play ``label`` (``results_table``'s name of a play of a BG Stats backup) may be
     ``game``'s: the same title (in any case), and the same day where the game's lines say when it was played
@@ -85,3 +81,21 @@ def played_on(source: Source) -> str | None:
         if n > 4:
             return None
     return None
+
+
+class BGStatsOffer(msgspec.Struct, kw_only=True):
+    """What the recorder's end page offers: the play document, its push link, and the file name to save it as."""
+
+    play: BGStatsPlay
+    link: str
+    filename: str
+
+
+def bgstats_seen(store: GameStore, game_id: str, viewer: str | Public | None) -> BGStatsOffer:
+    """The stored game ``game_id`` as BG Stats' play, as ``viewer`` (a player, ``PUBLIC``, None: the host) may see
+    it, with its push link. Raises ``GameNotFound`` and the store's errors."""
+    source = StoredGame(store, game_id, "")
+    play = bgstats_play(source)
+    if viewer is not None:
+        play = redaction(source, viewer)(play)
+    return BGStatsOffer(play=play, link=push_link(play), filename=f"{game_id}{SUFFIX}")

@@ -35,6 +35,9 @@ from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
+from gamelog.projections.reports.bgstats import play_json
+
+from .bgstats import bgstats_play
 from .clock import Clock, now
 from .errors import BadInput, GameNotFound
 from .results import attestation
@@ -242,10 +245,18 @@ def header_forms() -> dict[str, EntryForm]:
     return {name: header_form(GAMES[name].header_type) for name in GAMES}
 
 
+EXPORTS = ("jsonl", "bgstats")
+"""What ``gamelog export --to`` writes: the log (JSON Lines), or BG Stats' play document."""
+
+
 @contextmanager
-def exported(location: str, game_id: str) -> Iterator[Iterator[bytes]]:
-    """:func:`export_log` of the game stored at ``location`` (which must exist), the store open for the block.
-    Raises :class:`GameNotFound` (when first read) and the store's errors."""
+def exported(location: str, game_id: str, to: str = "jsonl") -> Iterator[Iterator[bytes]]:
+    """:func:`export_log` of the game stored at ``location`` (which must exist), the store open for the block; with
+    ``to="bgstats"``, the game as BG Stats' play document (``bgstats.bgstats_play``). Raises :class:`GameNotFound`
+    (when first read) and the store's errors."""
     with opened_game_store(location, must_exist=True) as store:
         stored_lines(store, game_id)  # an unknown game is said before anything is written
-        yield export_log(store, game_id)
+        if to == "bgstats":
+            yield iter([play_json(bgstats_play(StoredGame(store, game_id, location)))])
+        else:
+            yield export_log(store, game_id)

@@ -276,7 +276,33 @@ function showResult(r, state) {
           : problem("write the ruling")}, "Rule")));
     }
   }
+  if (state.finished) parts.push(el("div", {class: "buttons", id: "bgstats"},
+    el("button", {type: "button", id: "bgstats-file", onclick: bgstatsFile}, "BG Stats file"),
+    el("button", {type: "button", id: "bgstats-push", onclick: bgstatsPush}, "Open in BG Stats")));
   $("result").replaceChildren(...parts);
+}
+
+async function bgstatsOffer() {
+  const got = await api(`/api/games/${encodeURIComponent(gameId)}/bgstats`);
+  if (got.status !== 200) { problem(errorsText(got.body)); return null; }
+  return got.body;
+}
+
+async function bgstatsFile() {
+  // The play as a .bgsplay file, which BG Stats opens.
+  const offer = await bgstatsOffer();
+  if (!offer) return;
+  const url = URL.createObjectURL(new Blob([JSON.stringify(offer.play, null, 2)], {type: "application/json"}));
+  const a = el("a", {href: url, download: offer.filename});
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+async function bgstatsPush() {
+  // BG Stats' push link: on a phone with BG Stats, its import dialog.
+  const offer = await bgstatsOffer();
+  if (offer) location.href = offer.link;
 }
 
 function mayReplace(line) {
