@@ -1,5 +1,5 @@
 """The finished game to BG Stats (issue 39): ``gamelog export --to bgstats`` checked field by field against BG Stats'
-published push format (../shared/notes/bgstats.md: its fields and their types), its push link, and a
+published push format (BG Stats' support page on pushing plays: its fields and their types), its push link, and a
 ``BGStatsExport.json`` made from BG Stats' backup tables read by ``reconcile --declared``."""
 
 from __future__ import annotations

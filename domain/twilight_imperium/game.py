@@ -335,5 +335,5 @@ RULES = GameRules(
     results=measures.RESULTS,
     statistics=statistics.STATISTICS,
     title="Twilight Imperium: Fourth Edition",
-    bgg_id=233078,  # https://boardgamegeek.com/boardgame/233078 (../shared/notes/bgstats.md)
+    bgg_id=233078,  # https://boardgamegeek.com/boardgame/233078
 )
