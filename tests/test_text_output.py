@@ -280,7 +280,7 @@ def test_the_games_table_becomes_one_block_a_game_when_too_wide(tmp_path):
         CliRunner().invoke(main, ["import", "--store", store, str(path)])
     wide = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "200"}).stdout
     assert wide.splitlines()[0].split() == ["id", "game", "players", "log", "lines", "last", "line", "finished",
-                                            "winner", "fingerprint"]
+                                            "winner", "result", "fingerprint"]
     narrow = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "80"}).stdout
     assert too_wide(narrow, 80) == [] and "  log lines: 61" in narrow.splitlines()
 

@@ -10,9 +10,11 @@ from gamelog.projections.reports.safe import clean
 from gamelog.projections.reports.terminal import WIDTH, wrap
 
 
-def games_document(summaries: Iterable[Any]) -> Games:
-    """The catalog's rows (``projections.store.application.GameSummary``) as the ``games`` document."""
-    return Games(games=[GameEntry(**asdict(s)) for s in summaries])
+def games_document(summaries: Iterable[Any], results: dict[str, str] | None = None) -> Games:
+    """The catalog's rows (``projections.store.application.GameSummary``) as the ``games`` document, with where each
+    game's result stands (``results``, by id) where given."""
+    return Games(games=[GameEntry(**asdict(s), **({"result": results[s.id]} if results and s.id in results else {}))
+                        for s in summaries])
 
 
 def render_games_json(document: Games) -> str:
@@ -20,7 +22,7 @@ def render_games_json(document: Games) -> str:
     return encode(document)
 
 
-HEADER = ("id", "game", "players", "log lines", "last line", "finished", "winner", "fingerprint")
+HEADER = ("id", "game", "players", "log lines", "last line", "finished", "winner", "result", "fingerprint")
 """The table's columns: ``log lines`` counts the game's recorded event lines (``events`` in the JSON), not the
 stored events (``versions``: ``verify`` counts those)."""
 
@@ -35,7 +37,8 @@ def render_games_text(document: Games, store: str, width: int = WIDTH) -> str:
     if not document.games:
         return f"no games in {store}"
     rows = [(clean(g.id), g.game, clean(", ".join(g.players)), str(g.events), str(g.last_line),
-             "yes" if g.finished else "no", clean(g.winner or "-"), g.fingerprint[:16]) for g in document.games]
+             "yes" if g.finished else "no", clean(g.winner or "-"), g.result if isinstance(g.result, str) else "-",
+             g.fingerprint[:16]) for g in document.games]
     table = [HEADER, *rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(HEADER))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]

@@ -75,6 +75,8 @@ class GameEntry(Document, kw_only=True):
     winner: str | None
     versions: int
     fingerprint: str
+    result: str | UnsetType = UNSET
+    """Where the result stands at the table: ``open``, ``settled`` or ``disputed`` (``gamelog result``)."""
 
 
 class Games(Document, kw_only=True):

@@ -7,20 +7,25 @@ from gamelog.projections.reports.documents import Games
 from gamelog.projections.reports.schemas import SCHEMAS, schema_of
 from gamelog.projections.reports.terminal import WIDTH
 
-from .sources import opened_game_store, store_exists
+from .results import standing_of
+from .sources import StoredGame, opened_game_store, store_exists
 
 __all__ = ["SCHEMAS", "games_output", "list_games", "schema"]
 
 
 def list_games(store: str) -> Games:
-    """The games in the store at ``store``: id, game, players, events, last line, finished, winner, fingerprint.
+    """The games in the store at ``store``: id, game, players, events, last line, finished, winner, fingerprint, and
+    where each result stands at the table (open, settled, disputed).
 
     Listing never creates a store: no file yet means no games yet.
     """
     if not store_exists(store):
         return games_document([])
     with opened_game_store(store) as opened:
-        return games_document(opened.games())
+        summaries = opened.games()
+        # Where each result stands at the table: each game's lines folded once more.
+        results = {s.id: standing_of(StoredGame(opened, s.id, store))[1].state for s in summaries}
+        return games_document(summaries, results)
 
 
 def games_output(store: str, fmt: str = "text", width: int = WIDTH) -> str:
