@@ -20,6 +20,22 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Proto
 from gamelog.domain.replay_document import Document, StreamedRows
 
 
+class PlayTime(Document, kw_only=True):
+    """A player's time over the games whose lines have ``at`` (``domain.timing``): how many such games, the seconds of
+    their turns in all, and a game's mean."""
+
+    player: str
+    games: int
+    seconds: int
+    mean_seconds: int
+
+
+TIME_FIELDS = ("mean_game_seconds", "time_per_player")
+"""The fields a game's statistics document may have (its last, defaulting to ``msgspec.UNSET``) that ``gamelog
+stats`` fills from the lines' ``at``: the games' mean length (null: no game's lines have ``at``, "not recorded") and
+each player's time (:class:`PlayTime`). A document without them has no time of play."""
+
+
 class StatsDocument(Document, kw_only=True):
     """The base of each game's statistics document (a Struct tagged with the game's name in ``game``)."""
 

@@ -14,6 +14,7 @@ from gamelog.cli.web.app import create_app
 from gamelog.clock import now
 from gamelog.recording import append_entry, new_game, recorded_lines
 from gamelog.sources import opened_game_store
+from tests.conftest import EXAMPLES
 
 HOST = {"Authorization": "Bearer host-token-of-the-server-time-tests"}
 HEADER = {"type": "game", "game": "uchronia", "id": "timed", "players": ["Ann", "Bob"]}
@@ -82,3 +83,41 @@ def test_gamelog_append_stamps_the_line_it_stores(tmp_path):
     exported = runner.invoke(main, ["export", "timed", "--store", store]).stdout.splitlines()
     assert "at" not in json.loads(exported[0])  # imported from a file: its lines are stored as written
     assert before <= when(json.loads(exported[1])["at"]) <= second_now()
+
+
+def timed_store(location: str, game_id: str, stamps: list[str]) -> None:
+    """A Uchronia game of Ann and Bob recorded with the clock giving ``stamps`` in turn: the header, then Ann's turn
+    (started, ended), Bob's (started, ended), Ann's next turn started and her note, a line each."""
+    clock = iter(stamps)
+    lines = [("turn_started", "Ann"), ("turn_ended", "Ann"), ("turn_started", "Bob"), ("turn_ended", "Bob"),
+             ("turn_started", "Ann"), ("note", "Ann")]
+    with opened_game_store(location) as store:
+        new_game(store, json.dumps({**HEADER, "id": game_id}).encode(), clock=lambda: next(clock))
+        for kind, player in lines:
+            entry = json.dumps({"type": kind, "player": player, **({"text": "gg"} if kind == "note" else {})}).encode()
+            assert append_entry(store, game_id, entry, clock=lambda: next(clock)).appended
+
+
+def test_reports_and_stats_show_the_time_of_play_from_the_lines_at(tmp_path):
+    location = str(tmp_path / "s.sqlite")
+    # The header at 18:00; Ann's turn 18:01-18:11, Bob's 18:11-18:41, Ann's from 18:41 to the last line, 18:46.
+    timed_store(location, "evening", ["2026-12-05T18:00:00Z", "2026-12-05T18:01:00Z", "2026-12-05T18:10:00Z",
+                                      "2026-12-05T18:11:00Z", "2026-12-05T18:40:00Z", "2026-12-05T18:41:00Z",
+                                      "2026-12-05T18:46:00Z"])
+    runner = CliRunner()
+    report = json.loads(runner.invoke(main, ["report", "evening", "--store", location, "--format", "json"]).stdout)
+    assert report["time"]["length_seconds"] == 46 * 60
+    assert [(t["number"], t["player"], t["seconds"]) for t in report["time"]["turns"]] == [
+        (1, "Ann", 600), (2, "Bob", 1800), (3, "Ann", 300)]
+    assert report["time"]["players"] == [{"player": "Ann", "seconds": 900}, {"player": "Bob", "seconds": 1800}]
+    text = runner.invoke(main, ["report", "evening", "--store", location]).stdout
+    assert "Time: 46 min 00 s; per player: Ann 15 min 00 s, Bob 30 min 00 s" in text
+    assert "Turn 2: Bob (lines 4-5; 30 min 00 s)" in text
+    # A log without `at` says so, never zero.
+    untimed = runner.invoke(main, ["report", str(EXAMPLES / "uchronia" / "complete-3p.jsonl")]).stdout
+    assert "Time: not recorded" in untimed
+    stats = json.loads(runner.invoke(main, ["stats", "--store", location, "--format", "json"]).stdout)
+    assert stats["mean_game_seconds"] == 46 * 60
+    assert stats["time_per_player"] == [{"player": "Ann", "games": 1, "seconds": 900, "mean_seconds": 900},
+                                        {"player": "Bob", "games": 1, "seconds": 1800, "mean_seconds": 1800}]
+    assert "mean game seconds  46 min 00 s" in runner.invoke(main, ["stats", "--store", location]).stdout

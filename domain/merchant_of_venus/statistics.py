@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from msgspec import UNSET, UnsetType
+
 from gamelog.domain.events import CORRECTION_RULE, TurnStarted
 from gamelog.domain.merchant_of_venus.events import CreditsChanged
 from gamelog.domain.replay_document import Document, StreamedRows
-from gamelog.domain.statistics import (Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
+from gamelog.domain.statistics import (PlayTime, Fact, Figures, Route, Statistics, StatsDocument, by_name, by_period,
                                       explainer, mean, named, rate, side_routes, spread)
 
 _INCOME = {"MOV-SELL": "sales", "MOV-COMMISSION": "commissions", "MOV-PASSENGER": "fares", "MOV-PAY": "bonuses"}
@@ -103,6 +105,10 @@ class Stats(StatsDocument, kw_only=True, tag_field="game", tag="merchant-of-venu
     turns_to_goal: float | None
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+    mean_game_seconds: int | None | UnsetType = UNSET
+    """The games' mean length in seconds, from their lines' ``at`` (null: no game's lines have it: not recorded)."""
+    time_per_player: list[PlayTime] | UnsetType = UNSET
+    """Each player's time (their turns') over the games whose lines have ``at``."""
 
 
 

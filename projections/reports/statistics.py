@@ -782,7 +782,7 @@ def tables(document: Any) -> list[Table]:
         elif isinstance(value, list):
             columns = tuple(f for f in _fields(value))
             found.append(Table(name, columns, [tuple(getattr(row, c) for c in columns) for row in value]))
-        elif name != "version":
+        elif name != "version" and value is not msgspec.UNSET:
             summary.append((name, value))
     return [Table("summary", ("figure", "value"), [("game", document.game), *summary]), *found]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from gamelog.domain.games import GAMES
+from gamelog.domain.timing import duration
 from gamelog.projections.reports.terminal import label
 
 
@@ -34,6 +35,10 @@ def plain(value: Any) -> str:
     return str(value)
 
 
+TIMES = frozenset({"mean_game_seconds", "seconds", "mean_seconds"})
+"""The figures and columns that are a time of play in seconds (``domain.statistics.TIME_FIELDS``' tables)."""
+
+
 class Words:
     """The words of one game's statistics documents (``game``: its name; a game that is not registered, or has no
     statistics, gets the names with spaces)."""
@@ -50,7 +55,10 @@ class Words:
         return self._names.get(key) or label(key)
 
     def value(self, column: str, value: Any) -> str:
-        """A cell of ``column`` in words (not yet cleaned or escaped for the format)."""
+        """A cell of ``column`` in words (not yet cleaned or escaped for the format); a time of play in hours and
+        minutes, "not recorded" where the lines have no ``at`` (never zero)."""
+        if column in TIMES and (value is None or isinstance(value, int)):
+            return duration(value)
         if isinstance(value, str):
             return self._values.get(column, {}).get(value, value)
         if column in self._percentages and isinstance(value, (int, float)) and not isinstance(value, bool):

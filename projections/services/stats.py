@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+import msgspec
+
 from gamelog.domain.games import GAMES
 from gamelog.domain.replay_document import held
-from gamelog.domain.statistics import Explained
+from gamelog.domain.statistics import TIME_FIELDS, Explained
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, stats_format
 from gamelog.projections.reports.statistics import (Explanation, Filters, Traced, ViewFigures, explanation, figures_of,
@@ -34,6 +36,7 @@ from .outputs import check_output
 from .reporting import report
 from .sources import LogFile, Source, StoredGame, check_not_missing, is_log_file, opened_game_store, read_log_file
 from .stores import Store
+from .times import play_times
 
 StoreOrLocation = str | os.PathLike[str] | Store
 """A store, as every function here takes it: its location (a SQLite file's path, a ``postgresql://`` URL) or an
@@ -177,17 +180,23 @@ def stats(store: StoreOrLocation, arguments: Sequence[str] = (), *, game: str | 
     when the statistics views do not hold every stored game: rebuild them). ``as_player``: what that player may
     know (:func:`_check_viewer`: the same figures), :class:`~.errors.PlayerNotFound` for a name no game has.
     """
-    with _views(store, arguments, source_format) as (cursor, ids, _):
-        return held(_document(cursor, ids, game, filters, as_player))
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
+        return held(_document(cursor, ids, game, filters, as_player, sources))
 
 
-def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filters, as_player: str | None) -> Any:
+def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filters, as_player: str | None,
+              sources: Callable[[str], Source]) -> Any:
     """The statistics document of the games chosen, its per-period rows read from ``cursor`` as they are gone
-    through (``StreamedRows``)."""
+    through (``StreamedRows``), with the time of play of those whose lines have ``at`` (each game's lines read:
+    ``times.play_times``)."""
     _check_viewer(cursor, as_player)
     kind = _kind(cursor, game)
     chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-    return _statistics(kind).document(figures_of(cursor, kind, chosen))
+    document = _statistics(kind).document(figures_of(cursor, kind, chosen))
+    if not set(TIME_FIELDS) <= set(document.__struct_fields__):  # a game whose document has no time of play
+        return document
+    mean, players = play_times(sources(game_id) for game_id in split(cursor, kind, chosen)[0])
+    return msgspec.structs.replace(document, mean_game_seconds=mean, time_per_player=players)
 
 
 @contextmanager
@@ -200,8 +209,8 @@ def stats_output(store: StoreOrLocation, arguments: Sequence[str] = (), fmt: str
     and turn) is written as its rows are read, never held. Raises what :func:`stats` and :func:`stats_pieces`
     raise."""
     store = _location(store)
-    with _views(store, arguments, source_format) as (cursor, ids, _):
-        document = _document(cursor, ids, game, filters, as_player)
+    with _views(store, arguments, source_format) as (cursor, ids, sources):
+        document = _document(cursor, ids, game, filters, as_player, sources)
         yield stats_pieces(document, fmt, table=table, layout=layout, output=output, store=store, inputs=arguments)
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from gamelog.domain.games import GAMES
+from gamelog.domain.statistics import PlayTime
 from gamelog.domain.timing import Timing, timing
 from gamelog.projections.reports.documents import GameTime, PeriodTime, PlayerTime
 
 from .sources import Source
 
-__all__ = ["game_time", "timing_of"]
+__all__ = ["game_time", "play_times", "timing_of"]
 
 
 def timing_of(source: Source) -> Timing:
@@ -31,3 +34,20 @@ def game_time(source: Source) -> GameTime:
                     rounds=[PeriodTime(number=r.number, player=None, seconds=r.seconds)
                             for r in found.rounds if recorded],
                     players=[PlayerTime(player=p, seconds=s) for p, s in found.players.items()])
+
+
+def play_times(sources: Iterable[Source]) -> tuple[int | None, list[PlayTime]]:
+    """The games' mean length in seconds (None: no game's lines have ``at``) and each player's time (the seconds of
+    their turns), over the games whose lines record them: what ``gamelog stats`` adds."""
+    lengths: list[int] = []
+    players: dict[str, list[int]] = {}
+    for source in sources:
+        found = timing_of(source)
+        if found.length is not None:
+            lengths.append(found.length)
+        for player, seconds in found.players.items():
+            if seconds is not None:
+                players.setdefault(player, []).append(seconds)
+    mean = round(sum(lengths) / len(lengths)) if lengths else None
+    return mean, [PlayTime(player=p, games=len(s), seconds=sum(s), mean_seconds=round(sum(s) / len(s)))
+                  for p, s in sorted(players.items(), key=lambda ps: (ps[0].casefold(), ps[0]))]
