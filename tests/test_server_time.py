@@ -113,6 +113,10 @@ def test_reports_and_stats_show_the_time_of_play_from_the_lines_at(tmp_path):
     text = runner.invoke(main, ["report", "evening", "--store", location]).stdout
     assert "Time: 46 min 00 s; per player: Ann 15 min 00 s, Bob 30 min 00 s" in text
     assert "Turn 2: Bob (lines 4-5; 30 min 00 s)" in text
+    markdown = runner.invoke(main, ["report", "evening", "--store", location, "--format", "markdown"]).stdout
+    assert "## Turn 2: Bob, 30 min 00 s" in markdown and "- **Time:** 46 min 00 s" in markdown
+    page = runner.invoke(main, ["report", "evening", "--store", location, "--format", "html"]).stdout
+    assert "<h3>Turn 2: Bob, 30 min 00 s</h3>" in page and "<b>Time:</b> 46 min 00 s" in page
     # A log without `at` says so, never zero.
     untimed = runner.invoke(main, ["report", str(EXAMPLES / "uchronia" / "complete-3p.jsonl")]).stdout
     assert "Time: not recorded" in untimed

@@ -171,7 +171,7 @@ def _markdown_lines(report: Report, periods: Iterable[Period]) -> Iterator[str]:
                 *(f"- **Agreement:** {markdown(a)}" for a in _agreement(report)),
                 f"- **Time:** {markdown(_time(report))}", ""]
     for period in periods:
-        out = [f"## {markdown(_period_name(report, period))}", "", "| line | player | what happened | changes | findings |",
+        out = [f"## {markdown(_period_name(report, period) + _period_time(report, period).replace('; ', ', ', 1))}", "", "| line | player | what happened | changes | findings |",
                "| ---: | --- | --- | --- | --- |"]
         for line in period.lines:
             what = markdown(line.text) + (" *(void)*" if line.voided else "")

@@ -42,7 +42,8 @@ from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.charts import (MARKERS, NARROW, PALETTE, WIDE, Row, Series, heat_strip, legend,
                                                 pattern_defs, step_chart)
 from gamelog.projections.reports.documents import Line, Report, Standings
-from gamelog.projections.reports.formats import _agreement, _change, _counts, _period_name, _result, _time, _title
+from gamelog.projections.reports.formats import (_agreement, _change, _counts, _period_name, _period_time, _result,
+                                                  _time, _title)
 from gamelog.projections.reports.reconcile_formats import html_section
 from gamelog.projections.reports.sampling import MARKER_BUDGET, Sample, sample_report
 from gamelog.projections.reports.scrubber import CONTROLS, NOTES_TOGGLE, PANEL, SCRIPT, replay_pieces
@@ -228,7 +229,8 @@ def _log_pieces(report: Report, players: Players) -> Iterator[str]:
     out: list[str] = []
     position = 0
     for period in report.periods:
-        out.append(f"<h3>{escape(_period_name(report, period))}</h3><div class=\"scroll\"><table class=\"log\">"
+        out.append(f"<h3>{escape(_period_name(report, period) + _period_time(report, period).replace('; ', ', ', 1))}"
+                   f"</h3><div class=\"scroll\"><table class=\"log\">"
                    "<tr><th>line</th><th>player</th><th>what happened</th><th>changes</th><th>findings</th></tr>")
         for line in period.lines:
             position += 1
