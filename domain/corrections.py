@@ -64,7 +64,7 @@ def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
         again.state.line, first = start[0], start[0] + 1
     again.state.voided = set(s.voided)
     again.state.corrections = set(s.corrections)
-    again.state.agreement = s.agreement.before(first)  # what the quiet lines before the lines decided again said
+    again.state.agreement = s.agreement.before(first, s.voided)  # what the quiet lines before the lines decided again said
     counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
     before: dict[tuple, FindingRaised] = {}
     for at, event in index.between(first, line - 1):

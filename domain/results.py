@@ -130,12 +130,14 @@ class Agreement:
             if (before is None or line < before) and line not in self.quiet:
                 last = line
                 break
-        return max([last, *(v for v in voided if before is None or v < before)])
+        return max([last, *(v for v in voided if (before is None or v < before) and v not in self.quiet)])
 
-    def before(self, line: int) -> "Agreement":
+    def before(self, line: int, voided: Iterable[int] = ()) -> "Agreement":
         """What the lines before ``line`` said: the agreement a correction's deciding again starts from (it decides
-        the lines from ``line`` on again)."""
-        kept = Agreement(quiet={q for q in self.quiet if q < line}, refused={r for r in self.refused if r < line})
+        the lines from ``line`` on again, the ``voided`` ones left out: which of those were quiet is kept)."""
+        gone = set(voided)
+        kept = Agreement(quiet={q for q in self.quiet if q < line or q in gone},
+                         refused={r for r in self.refused if r < line})
         kept.confirmations = {p: c for p, c in self.confirmations.items() if c[0] < line}
         kept.disputes = {d.line: Dispute(d.player, d.reason, d.line,
                                          d.resolved_by if d.resolved_by is not None and d.resolved_by < line else None)

@@ -37,6 +37,7 @@ SLOW = {
     "test_serve_processes.py": "starts gamelog serve processes",
     "test_serve_secrets.py": "generated games recorded through the served API",
     "test_result_browser.py": "drives three headless Chromiums against a served game",
+    "test_result_properties.py": "generated agreements, each game read again per confirmation",
 }
 """The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
 in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""

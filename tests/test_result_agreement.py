@@ -207,3 +207,13 @@ def test_a_ti4_seat_confirms_its_own_views_fingerprint_without_learning_another_
     right = post(served, game, seat(game, "Ann"), confirm("Ann", ann["lines"], ann["fingerprint"]))
     assert right.status_code == 201, right.text
     assert served.get(f"/api/games/{game}/result", headers=HOST).json()["confirmed"] == ["Ann"]
+
+
+def test_a_correction_of_a_note_decides_a_later_confirmation_again_without_a_finding(tmp_path):
+    fp = result_json(str(UCHRONIA))["fingerprint"]
+    log = with_lines(tmp_path, UCHRONIA, {"type": "note", "text": "a good game"}, confirm("Ann", 121, fp),
+                     {"type": "correction", "voids": 122, "reason": "the note is void"})
+    said = run("validate", str(log))
+    assert said.exit_code == 0 and said.stdout.splitlines()[-1].endswith("no findings")
+    reopened = result_json(str(log))
+    assert (reopened["state"], reopened["lines"], reopened["confirmed"]) == ("open", 124, [])
