@@ -69,8 +69,9 @@ def test_a_confirmation_stands_only_for_the_last_line_of_play_and_a_dispute_with
 def test_result_of_a_finished_game_is_open_until_every_seat_confirms(tmp_path):
     opened = result_json(str(UCHRONIA))
     assert opened["state"] == "open" and opened["lines"] == 121 and opened["winner"] == "Bob"
-    assert opened["standings"] == [{"player": "Bob", "score": 18}, {"player": "Ann", "score": 15},
-                                   {"player": "Cy", "score": 5}]
+    assert opened["standings"] == [{"player": "Bob", "score": 18, "sources": {"vp": 18}},
+                                   {"player": "Ann", "score": 15, "sources": {"vp": 15}},
+                                   {"player": "Cy", "score": 5, "sources": {"vp": 5}}]
     assert (opened["confirmed"], opened["pending"], opened["disputes"]) == ([], ["Ann", "Bob", "Cy"], [])
     fp = opened["fingerprint"]
     # The fingerprint after the last line of play is the game's own as stored, the chain head `verify` gives.
@@ -200,6 +201,9 @@ def test_a_ti4_seat_confirms_its_own_views_fingerprint_without_learning_another_
     assert unscored, "the example keeps some other hand unscored"
     assert not any(name in ann_seen.text for name in unscored)
     assert ann["fingerprint"] != host["fingerprint"] and ann["lines"] == host["lines"]
+    # How each score was made: Bob's 10 VP by source, as reconcile names them.
+    assert ann["standings"][0] == {"player": "Bob", "score": 10, "sources": {
+        "stage I objectives": 5, "stage II objectives": 2, "secret objectives": 2, "Imperial": 1}}
     # The host's fingerprint is not what Ann's view shows: her confirmation of it is not stored.
     wrong = post(served, game, seat(game, "Ann"), confirm("Ann", host["lines"], host["fingerprint"]))
     assert wrong.status_code == 200 and wrong.json()["findings"][0]["rule"] == FINGERPRINT_RULE

@@ -548,10 +548,12 @@ class EntryResult(Document, kw_only=True):
 
 
 class ResultStanding(Document, kw_only=True):
-    """A player's score in a game's result, as the viewer sees it."""
+    """A player's score in a game's result, as the viewer sees it, and how it was made: its points by source (the
+    sources ``reconcile`` names: stage I objectives, secrets...; the score's measure in a game of one source)."""
 
     player: str
     score: int
+    sources: dict[str, int] = {}
 
 
 class ResultDispute(Document, kw_only=True):

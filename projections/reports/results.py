@@ -33,7 +33,10 @@ def render_result_text(result: GameResult) -> str:
     """``gamelog result``'s text: the state's line, the fingerprint, the winner, the standings and every dispute."""
     out = [result_line(result), f"fingerprint: {result.fingerprint[:SHORT]} (after line {result.lines})",
            f"winner: {result.winner if result.winner is not None else 'none yet'}",
-           "standings: " + ", ".join(f"{s.player} {s.score}" for s in result.standings)]
+           "standings:"]
+    for s in result.standings:
+        made = ", ".join(f"{source} {points}" for source, points in s.sources.items())
+        out.append(f"  {s.player} {s.score}" + (f" ({made})" if made else ""))
     for d in result.disputes:
         ruled = f"resolved by the ruling at line {d.resolved_by}" if d.resolved_by is not None else "unresolved"
         out.append(f"dispute at line {d.line} by {d.player}: {d.reason} ({ruled})")

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from gamelog.domain.games import GAMES
 from gamelog.domain.results import Standing, fingerprint_problem
 from gamelog.projections.reports.documents import GameResult, ResultDispute, ResultStanding, encode
+from gamelog.projections.reports.reconcile import fold
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.results import render_result_text, result_line
 from gamelog.projections.store.application import GameStore
@@ -69,10 +70,14 @@ def game_result(source: Source, viewer: str | Public | None = None) -> GameResul
     state, standing = standing_of(source)
     view = Redaction() if viewer is None else redaction(source, viewer)
     scores = sorted(((p, state.score(p)) for p in state.players), key=lambda ps: -ps[1])
+    points = fold(source.game, source.history()).points  # how each score was made, by source
+    order = {name: i for i, name in enumerate(GAMES[source.game].results.order)}
     document = GameResult(
         state=standing.state, lines=standing.lines, fingerprint=shown_fingerprint(source, viewer, standing.lines, view),
         winner=state.ended.winner if state.ended is not None else None,
-        standings=[ResultStanding(player=p, score=s) for p, s in scores],
+        standings=[ResultStanding(player=p, score=s, sources={
+            name: n for name, n in sorted(points.get(p, {}).items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+            if n}) for p, s in scores],
         confirmed=standing.confirmed, pending=standing.pending,
         disputes=[ResultDispute(player=d.player, reason=d.reason, line=d.line, resolved_by=d.resolved_by)
                   for d in standing.disputes])

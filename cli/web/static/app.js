@@ -255,8 +255,9 @@ function showResult(r, state) {
     const reason = el("input", {id: "dispute-reason", placeholder: "why the result is wrong"});
     parts.push(el("div", {class: "confirm", id: "confirm-step"},
       el("h2", {}, "Confirm the result"),
-      el("ol", {class: "standings-list"}, r.standings.map((s) => el("li", {}, `${s.player}: ${s.score}`))),
-      el("p", {}, "How each score was made: the report below. Fingerprint after line ", String(r.lines), ": ",
+      el("ol", {class: "standings-list"}, r.standings.map((s) => el("li", {}, `${s.player}: ${s.score}`,
+        Object.keys(s.sources || {}).length ? ` (${Object.entries(s.sources).map(([k, v]) => `${words(k)} ${v}`).join(", ")})` : ""))),
+      el("p", {}, "Each line that scored: the report below. Fingerprint after line ", String(r.lines), ": ",
          el("code", {id: "result-fingerprint"}, r.fingerprint.slice(0, 16))),
       el("div", {class: "buttons"},
         el("button", {type: "button", class: "primary", id: "confirm", onclick: () => submit(
