@@ -21,11 +21,12 @@ from gamelog.projections.reports.sampling import kept_lines, sample
 from gamelog.projections.reports.states import states_at
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
+from gamelog.projections.reports.results import result_line
 
 from .errors import BadInput, NotPlayedInRounds
 from .reconciling import declared_in
-from .results import agreement_line
-from .times import game_time
+from .results import standing_at_end
+from .times import time_and_state
 from .outputs import check_output
 from .progress import PROGRESS_FROM_LINES, Advance, Progress
 from .inputs import STDIN
@@ -68,8 +69,8 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
         view = Redaction() if as_player is None else player_view(source, as_player)
         if chosen.sampled or chosen.whole:  # what the log declares of the result: a section of the page
             head.reconciliation = declared_in(source, cursor) or UNSET
-        head.agreement = agreement_line(source)
-        head.time = game_time(source)
+        head.time, end = time_and_state(source)  # one more read of the history: the time, the state at the end
+        head.agreement = result_line(standing_at_end(source, end))
         head = view(head)
         lines = count_lines(cursor, source.id)
         shown = progress is not None and writing_progress and lines >= PROGRESS_FROM_LINES

@@ -24,7 +24,7 @@ from gamelog.projections.store.verify import fingerprint_of
 from .secrecy import Public, redaction
 from .sources import Source, StoredGame, open_game
 
-__all__ = ["agreement_line", "attestation", "game_result", "result", "result_line", "result_output", "result_seen",
+__all__ = ["agreement_line", "attestation", "game_result", "standing_at_end", "result", "result_line", "result_output", "result_seen",
            "shown_fingerprint", "standing_of"]
 
 
@@ -45,16 +45,21 @@ def attestation(source: Source) -> Callable[[str, int], str]:
 
 
 def standing_of(source: Source) -> tuple[Any, Standing]:
-    """``source``'s game at its end (its state) and where its result stands: a confirmation stands when it names the
-    last line of play, no result rule refused it, and its fingerprint is the one its player's view shows there."""
+    """``source``'s game at its end (its state) and where its result stands (:func:`standing_at_end`)."""
     state = GAMES[source.game].engine.from_history(source.history(), history=False).state
+    return state, standing_at_end(source, state)
+
+
+def standing_at_end(source: Source, state: Any) -> Standing:
+    """Where ``source``'s result stands, ``state`` its game folded to the end: a confirmation stands when it names the
+    last line of play, no result rule refused it, and its fingerprint is the one its player's view shows there."""
     views: dict[str, Redaction] = {}
 
     def fingerprint_ok(line: int, event: Any) -> bool:
         seen = views.setdefault(event.player, redaction(source, event.player))
         return fingerprint_problem(event, shown_fingerprint(source, event.player, event.lines, seen)) is None
 
-    return state, state.agreement.standing(list(state.players), state.last_play(), fingerprint_ok)
+    return state.agreement.standing(list(state.players), state.last_play(), fingerprint_ok)
 
 
 def agreement_line(source: Source) -> str:

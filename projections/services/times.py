@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Iterator
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.statistics import PlayTime
@@ -11,7 +11,7 @@ from gamelog.projections.reports.documents import GameTime, PeriodTime, PlayerTi
 
 from .sources import Source
 
-__all__ = ["game_time", "play_times", "timing_of"]
+__all__ = ["game_time", "play_times", "time_and_state", "time_document", "timing_of"]
 
 
 def timing_of(source: Source) -> Timing:
@@ -26,7 +26,32 @@ def timing_of(source: Source) -> Timing:
 def game_time(source: Source) -> GameTime:
     """The reports' document of :func:`timing_of`: its turns and rounds listed where any of them is recorded (a
     log without ``at`` has none: its length and each player's time are null, "not recorded")."""
-    found = timing_of(source)
+    return time_document(timing_of(source))
+
+
+def time_and_state(source: Source) -> tuple[GameTime, Any]:
+    """:func:`game_time` and the game's state at its end (its engine's fold, deciding nothing), in one read of the
+    history: what a report adds to what the views hold (the time of play, where the result stands)."""
+    rules = GAMES[source.game]
+    line_recorded = rules.engine.LINE_RECORDED
+    events = iter(source.history())
+    first = next(events)
+    engine = rules.engine(first.event, first.line, opening=False, history=False)
+    engine.apply(first)
+
+    def recorded() -> Iterator[tuple[int, Any]]:  # every event folded as the time is read off the recorded lines
+        yield first.line, first.event
+        for event in events:
+            engine.apply(event)
+            if type(event) is line_recorded:
+                yield event.line, event.event
+
+    found = timing(recorded(), list(first.event.players), rules.round_of)
+    return time_document(found), engine.state
+
+
+def time_document(found: Timing) -> GameTime:
+    """The reports' document of a game's :class:`~domain.timing.Timing`."""
     recorded = any(span.seconds is not None for span in [*found.turns, *found.rounds])
     return GameTime(length_seconds=found.length,
                     turns=[PeriodTime(number=t.number, player=t.player, seconds=t.seconds)
