@@ -221,3 +221,16 @@ def test_a_correction_of_a_note_decides_a_later_confirmation_again_without_a_fin
     assert said.exit_code == 0 and said.stdout.splitlines()[-1].endswith("no findings")
     reopened = result_json(str(log))
     assert (reopened["state"], reopened["lines"], reopened["confirmed"]) == ("open", 124, [])
+
+
+def test_a_seat_allowed_any_players_lines_still_confirms_only_for_itself(served):
+    game = "uchronia-3p-demo"
+    fp = served.get(f"/api/games/{game}/result", headers=HOST).json()["fingerprint"]
+    allowed = served.post(f"/api/games/{game}/settings", content=json.dumps({"any_seat": True}), headers=HOST)
+    assert allowed.status_code == 200
+    assert post(served, game, seat(game, "Ann"), {"type": "note", "text": "for Bob", "player": "Bob"}).status_code == 201
+    other = post(served, game, seat(game, "Ann"), confirm("Bob", 121, fp))
+    assert other.status_code == 403 and "Bob's word on the result" in other.json()["errors"][0]
+    ruling = post(served, game, seat(game, "Ann"), {"type": "ruling", "text": "x", "resolves": 122})
+    assert ruling.status_code == 403
+    assert post(served, game, seat(game, "Ann"), confirm("Ann", 121, fp)).status_code == 201

@@ -22,20 +22,19 @@ import msgspec
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.entries import no_offers, players_first
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.events import Correction, FindingRaised, Ruling
+from gamelog.domain.events import Correction, FindingRaised, ResultConfirmed, ResultDisputed, Ruling
 from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_lines, import_log
 from gamelog.projections.reports.documents import EntryResult, Finding, InputErrorEntry, encode
 from gamelog.projections.reports.entries import render_entry_text
+from gamelog.projections.reports.bgstats import play_json
 from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
                                                offers_telling_nothing)
 from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
-
-from gamelog.projections.reports.bgstats import play_json
 
 from .bgstats import bgstats_play
 from .clock import Clock, now
@@ -107,7 +106,8 @@ def new_game(store: GameStore, header: bytes, *, clock: Clock = now) -> str:
 
 
 def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | None = None, anyway: bool = False,
-                 replaces: int | None = None, seat: str | None = None, clock: Clock = now) -> EntryResult:
+                 replaces: int | None = None, seat: str | None = None, agreeing: str | None = None,
+                 clock: Clock = now) -> EntryResult:
     """Decide ``entry`` (one line of the game's log, JSON) against the stored game and store it when it breaks no
     rule, or when ``anyway``; its findings stand then like any other line's. Returns what became of it (findings
     cite their rules, with each rule's text); never a partial write.
@@ -115,7 +115,9 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     ``after`` is the lines of the log the entry was made against (None: the stored game as it is): a game that
     has moved past them is not written to (``moved``). ``replaces`` voids that earlier line first (a ``correction``
     line, then the entry), in one write. ``seat`` is the player recording (None: the host): a seat may record only
-    its own player's lines, lines that name no player but a ruling, and corrections of those. Every line stored
+    its own player's lines, lines that name no player but a ruling, and corrections of those. ``agreeing`` is the
+    seat's player even where the seat may record any player's lines (``seat`` None): its confirmations and
+    disputes are its player's alone, and it rules on nothing (only the host does). Every line stored
     carries ``clock``'s time as its ``at`` (the server's: a client's is replaced). A confirmation's fingerprint is
     decided against the stored history (RESULT-FINGERPRINT, :func:`~.results.attestation`).
 
@@ -147,6 +149,8 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
             for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
     if seat is not None:
         _check_seat(seat, new, recorded)
+    if agreeing is not None:
+        _check_agreeing(agreeing, new)
     stamp = clock()  # the server's time replaces whatever the client sent
     new = [(line, msgspec.structs.replace(event, at=stamp)) for line, event in new]
     attest = attestation(source)
@@ -204,6 +208,16 @@ def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
     if len(lines) > 1:
         return InputErrorEntry(line=line, path="$", message=f"an entry is one line of the log, not {len(lines)}")
     return None
+
+
+def _check_agreeing(seat: str, new: list[tuple[int, Any]]) -> None:
+    """Raise :class:`NotYourLine` when a line of ``new`` is a ruling, or another player's confirmation or dispute:
+    a seat agrees to the result (or not) for its own player only."""
+    for line, event in new:
+        if isinstance(event, Ruling):
+            raise NotYourLine(f"line {line} is a ruling; only the host rules on a dispute")
+        if isinstance(event, (ResultConfirmed, ResultDisputed)) and event.player != seat:
+            raise NotYourLine(f"line {line} is {event.player}'s word on the result; a seat gives its own player's only")
 
 
 def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any]) -> None:

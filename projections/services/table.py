@@ -131,7 +131,8 @@ def record_entry(store: GameStore, game_id: str, viewer: Viewer, entry: bytes, *
     if viewer.role == SPECTATOR:
         raise NotYourLine("a spectator records nothing")
     seat = viewer.player if viewer.role == SEAT and not any_seat else None
-    result = append_entry(store, game_id, entry, after=after, anyway=anyway, replaces=replaces, seat=seat)
+    result = append_entry(store, game_id, entry, after=after, anyway=anyway, replaces=replaces, seat=seat,
+                          agreeing=viewer.player if viewer.role == SEAT else None)
     if viewer.role == HOST or not result.findings:
         return result
     return _view(StoredGame(store, game_id, ""), viewer)(result)
