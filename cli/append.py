@@ -27,6 +27,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
     The line is read and decided as if it ended the game's log: an input
     error exits 2 (nothing stored); a line that breaks a rule is not stored,
     its finding printed with the rule's text, and exits 1, unless --anyway.
+    The line is stored with this machine's time (UTC) as its `at`.
 
     Examples:
 
@@ -34,6 +35,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
       gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
+      gamelog append my-game '{"type": "result_disputed", "player": "Ann", "reason": "recount"}'
     """
     said = append_output(store, game, line.encode("utf-8"), fmt=fmt, width=text_width(), anyway=anyway, after=after,
                          replaces=replaces)

@@ -148,3 +148,6 @@ def test_every_seat_confirms_a_correction_asks_again_a_dispute_is_ruled(served, 
     for who, page in pages.items():
         state_is(page, "settled: confirmed by all 2 seats after line 40", f"{who} sees it settled again")
     assert pages["host"].evaluate("document.querySelectorAll('.ruling').length") == 0
+    # The finished game goes to BG Stats from every page: as a file, and by BG Stats' push link.
+    for who, page in pages.items():
+        assert page.evaluate("!!document.getElementById('bgstats-file') && !!document.getElementById('bgstats-push')"), who
