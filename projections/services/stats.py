@@ -192,7 +192,12 @@ def _document(cursor: Any, ids: tuple[str, ...], game: str | None, filters: Filt
     _check_viewer(cursor, as_player)
     kind = _kind(cursor, game)
     chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
-    document = _statistics(kind).document(figures_of(cursor, kind, chosen))
+    return _with_time(_statistics(kind).document(figures_of(cursor, kind, chosen)), cursor, kind, chosen, sources)
+
+
+def _with_time(document: Any, cursor: Any, kind: str, chosen: Filters, sources: Callable[[str], Source]) -> Any:
+    """``document`` with the time of play of the games ``chosen`` (``times.play_times``: each game's lines read),
+    where the game's document has its fields (``domain.statistics.TIME_FIELDS``)."""
     if not set(TIME_FIELDS) <= set(document.__struct_fields__):  # a game whose document has no time of play
         return document
     mean, players = play_times(sources(game_id) for game_id in split(cursor, kind, chosen)[0])
@@ -231,7 +236,8 @@ def stats_traced(store: StoreOrLocation, arguments: Sequence[str] = (), *, game:
         chosen = Filters(**{**filters.__dict__, "ids": filters.ids + ids})
         statistics = _statistics(kind)
         figures = figures_of(cursor, kind, chosen)
-        document = held(statistics.document(figures))  # a page's charts and links go through it several times
+        # A page's charts and links go through it several times: held.
+        document = held(_with_time(statistics.document(figures), cursor, kind, chosen, sources))
         found = traces(statistics, document, figures, ViewFigures(cursor, kind, chosen), listed)
         seen = _seen_by_every_player(sources)
         found = {figure: trace._replace(shown=seen(trace.shown)) for figure, trace in found.items()}
