@@ -13,7 +13,7 @@ from msgspec import UNSET
 
 from gamelog.domain.games import GAMES
 from gamelog.domain.timing import stamp, timing
-from gamelog.projections.reports.bgstats import SOURCE_NAME, SUFFIX, BGStatsGame, BGStatsPlay, BGStatsPlayer, play_json, push_link
+from gamelog.projections.reports.bgstats import SOURCE_NAME, SUFFIX, BGStatsGame, BGStatsPlay, BGStatsPlayer, push_link
 from gamelog.projections.reports.results import result_line
 
 from .results import standing_of
