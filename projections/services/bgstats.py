@@ -15,10 +15,9 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.timing import stamp, timing
 from gamelog.projections.reports.bgstats import SOURCE_NAME, SUFFIX, BGStatsGame, BGStatsPlay, BGStatsPlayer, push_link
 from gamelog.projections.reports.results import result_line
-
-from .results import standing_of
 from gamelog.projections.store.application import GameStore
 
+from .results import standing_of
 from .secrecy import Public, redaction, seats_of
 from .sources import Source, StoredGame
 
