@@ -125,3 +125,22 @@ def test_reports_and_stats_show_the_time_of_play_from_the_lines_at(tmp_path):
     assert stats["time_per_player"] == [{"player": "Ann", "games": 1, "seconds": 900, "mean_seconds": 900},
                                         {"player": "Bob", "games": 1, "seconds": 1800, "mean_seconds": 1800}]
     assert "mean game seconds  46 min 00 s" in runner.invoke(main, ["stats", "--store", location]).stdout
+
+
+def test_a_ti4_report_gives_each_rounds_time(tmp_path):
+    location = str(tmp_path / "s.sqlite")
+    header = {"type": "game", "game": "twilight-imperium-4", "id": "ti4-timed", "players": ["Ann", "Bob"],
+              "setup": {"factions": {"Ann": "Arborec", "Bob": "Federation of Sol"}}}
+    clock = iter(["2026-12-05T18:00:00Z", "2026-12-05T18:05:00Z", "2026-12-05T19:35:00Z", "2026-12-05T20:50:00Z"])
+    with opened_game_store(location) as store:
+        new_game(store, json.dumps(header).encode(), clock=lambda: next(clock))
+        for line in ({"type": "round_started", "round": 1}, {"type": "round_started", "round": 2},
+                     {"type": "note", "text": "we stop here"}):
+            assert append_entry(store, "ti4-timed", json.dumps(line).encode(), clock=lambda: next(clock)).appended
+    runner = CliRunner()
+    report = json.loads(runner.invoke(main, ["report", "ti4-timed", "--store", location, "--format", "json"]).stdout)
+    assert report["time"]["rounds"] == [{"number": 1, "player": None, "seconds": 90 * 60},
+                                        {"number": 2, "player": None, "seconds": 75 * 60}]
+    assert report["time"]["length_seconds"] == 170 * 60 and report["time"]["turns"] == []
+    text = runner.invoke(main, ["report", "ti4-timed", "--store", location]).stdout
+    assert "Round 1 (lines 2-2; 1 h 30 min)" in text and "Time: 2 h 50 min" in text
