@@ -35,7 +35,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
       gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
-      gamelog append my-game '{"type": "result_disputed", "player": "Ann", "reason": "recount"}'
+      gamelog append my-game '{"type": "ruling", "text": "ok", "resolves": 9}'
     """
     said = append_output(store, game, line.encode("utf-8"), fmt=fmt, width=text_width(), anyway=anyway, after=after,
                          replaces=replaces)
