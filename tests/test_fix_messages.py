@@ -150,3 +150,45 @@ def test_ending_a_turn_when_none_has_started_is_said_in_a_whole_sentence(tmp_pat
     result = CliRunner().invoke(main, ["validate", str(tmp_path / "log.jsonl")])
     assert f"{tmp_path / 'log.jsonl'}:2: violation MOV-TURN-END [Ann]: Ann ends a turn, but no turn has started" \
         in result.stdout.splitlines()
+
+
+# -- a fix names what the reader gives: the command's option, or Python's argument ------------------------------
+
+EXPORT = EXAMPLES / "twilight-imperium-4" / "ti-assistant-small.json"
+
+FIXES = [
+    ("a round asked of a game without rounds", lambda game: game.state(round=1),
+     ["replay", "{MOV}", "--round", "1"], "merchant-of-venus is not played in rounds; give {}",
+     ("turn= or line=", "--turn or --line")),
+    ("a report by round of a game without rounds", lambda game: game.report(by="round"),
+     ["report", "{MOV}", "--by", "round"], "merchant-of-venus is not played in rounds; report it {}",
+     ('by="turn"', "--by turn")),
+]
+
+
+@pytest.mark.parametrize("asked, in_python, command, said, spelt", FIXES, ids=[row[0] for row in FIXES])
+def test_a_fix_names_pythons_argument_to_a_program_and_the_option_to_the_command(asked, in_python, command, said,
+                                                                                  spelt):
+    import gamelog
+
+    python, flag = spelt
+    with pytest.raises(gamelog.NotPlayedInRounds) as raised:
+        in_python(gamelog.read_log(MOV))
+    assert str(raised.value) == f"{MOV}: {said.format(python)}"
+    result = CliRunner().invoke(main, [a.format(MOV=MOV) for a in command])
+    assert (result.exit_code, result.stderr) == (2, f"Error: {MOV}: {said.format(flag)}\n")
+
+
+def test_an_export_read_as_a_log_is_told_source_in_python_and_from_on_the_command(tmp_path):
+    import gamelog
+
+    looks = f"{EXPORT}:1: not a gamelog log: its first line is not a JSON object; it looks like a ti-assistant export"
+    with pytest.raises(gamelog.LogInvalid) as read:
+        gamelog.read_log(EXPORT)
+    assert read.value.lines() == [f'{looks}: give source="ti-assistant" at $']
+    with gamelog.open_store(str(tmp_path / "s.sqlite")) as store, pytest.raises(gamelog.LogInvalid) as imported:
+        store.import_log(EXPORT)
+    assert imported.value.lines() == [f'{looks}: give source="ti-assistant" at $']
+    result = CliRunner().invoke(main, ["validate", str(EXPORT)])
+    assert result.exit_code == 2 and result.stderr.splitlines()[0] == f"{looks}: give --from ti-assistant at $"
+    assert gamelog.read_log(EXPORT, source="ti-assistant").kind == "twilight-imperium-4"  # the fix, given, works
