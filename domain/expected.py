@@ -2,9 +2,9 @@
 
 The reader (``domain.reader``) knows that a field is unknown or a value is outside its set; this module knows,
 from the Structs of the log format (a game's ``GameEvents``), which fields the object at fault takes and which
-values its field allows, to name them in the message: ``did you mean `unit_price`?``, the fields of a
-``goods_bought`` line, the venues a ``landed`` line may name. Nothing here raises: what cannot be told from the
-types (a path through a dict, a line whose ``type`` is unknown) is None.
+values its field allows, to name them in the message: the field meant (``did you mean `X`?``), the fields a line
+of that type takes, the values a field may hold. Nothing here raises: what cannot be told from the types (a path
+through a dict, a line whose ``type`` is unknown) is None.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ TAG = "type"
 
 
 def event_types(rules: GameRules) -> dict[str, type]:
-    """The game's line types after the header, by the ``type`` each line writes (``goods_bought``...)."""
+    """The game's line types after the header, by the ``type`` each line writes."""
     return {cls.__struct_config__.tag: cls for cls in rules.events.recorded}
 
 
@@ -91,16 +91,16 @@ def allowed_values(cls: type, steps: list[str | int]) -> list[Any] | None:
 
 
 def _in_declared_order(cls: type) -> list[msgspec.structs.FieldInfo]:
-    """``cls``'s fields (its tag aside), each class's before its subclasses' (``player`` before ``good``), as the
-    log format's tables list them: msgspec puts a base's keyword-only fields last."""
+    """``cls``'s fields (its tag aside), each class's before its subclasses' (``player`` first), as the log
+    format's tables list them: msgspec puts a base's keyword-only fields last."""
     declared = [name for c in reversed(cls.__mro__) for name in vars(c).get("__annotations__", {})]
     fields = [f for f in msgspec.structs.fields(cls) if f.encode_name != TAG]
     return sorted(fields, key=lambda f: declared.index(f.name) if f.name in declared else len(declared))
 
 
 def fields_taken(cls: type) -> str:
-    """The fields an object of ``cls`` takes, in words, the required ones first: ``has player, good, culture and
-    unit_price, and may have quantity, iou, ...``."""
+    """The fields an object of ``cls`` takes, in words, the required ones first: ``has player and voids, and may
+    have at and source``."""
     fields = _in_declared_order(cls)
     required = in_words([f.encode_name for f in fields if f.required])
     optional = in_words([f.encode_name for f in fields if not f.required and f.name not in ANY_LINE]
