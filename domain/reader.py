@@ -9,6 +9,13 @@ that must not act on a bad file checks ``errors`` once the events are consumed.
 Blank lines and lines whose first non-blank character is ``#`` are skipped but
 counted: an event's position is its line number in the file.
 
+A mistake that would give an error on every line it touches is said once, with
+its fix: CRLF line endings (at the first line that has them), one object
+printed over several lines (at its first line, naming the last), a JSON array
+instead of JSON Lines. A message names what would be right where the game's
+types tell it (``domain.expected``): the field or value meant, the fields a
+line takes, the values a field may hold.
+
 Beyond what the types say, a line must be strict JSON (no key twice in an
 object, nesting at most 64 deep, no whitespace JSON does not allow:
 ``domain.strict_json``), every integer within its range (``domain.events``),
@@ -216,7 +223,8 @@ class LogReader:
         stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
         if not stripped or stripped[0] == _HASH:
             return None
-        if stripped[0] == _SLASH and stripped[:2] in (b"//", b"/*"):  # a comment as another language writes it: said, then read as one
+        # A comment as another language writes it: said, then skipped as a comment is (the next line is no knock-on).
+        if stripped[0] == _SLASH and stripped[:2] in (b"//", b"/*"):
             self.errors.append(_error(line, f"a comment starts with `#` in a log, not `{stripped[:2].decode()}`"))
             return None
         return stripped

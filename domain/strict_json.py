@@ -53,7 +53,8 @@ def not_json(line: bytes) -> str | None:
                 f"not text after `{found.group(1).decode()}`")
     text = line.decode("utf-8", "replace")
     if any(q in text for q in _CURLY_QUOTES):
-        return "curly quotes (\u201c \u201d \u2018 \u2019): JSON needs straight double quotes (\") around keys and strings"
+        return ("curly quotes (\u201c \u201d \u2018 \u2019): JSON needs straight double quotes (\") around keys and "
+                "strings")
     if _SINGLE_QUOTED.search(text):
         return "single quotes: JSON needs straight double quotes (\") around keys and strings"
     return None
