@@ -11,6 +11,7 @@ import sys
 import click
 
 from gamelog.cli.terminal import COLORS, click_color
+from gamelog.wording import as_the_command  # the standard library's only: no service loaded by it
 
 COMMANDS = {
     "append": "append:append", "audit": "audit:audit", "convert": "convert:convert", "export": "export:export",
@@ -155,6 +156,7 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
       gamelog COMMAND --help
     """
     ctx.color = click_color(color)
+    ctx.with_resource(as_the_command())  # the services' messages name this command's options, not Python's
 
 
 if __name__ == "__main__":

@@ -202,11 +202,15 @@ class ScoreEntry(Document, kw_only=True):
 
 
 class AuditFinding(Finding, kw_only=True):
-    """A finding with its rule's text, whether the seeds state the rule, what the log says on its line,
+    """A finding with its rule's text, whether the seeds state the rule and where it comes from, what the log says
+    on its line,
     for a ``CLAIM`` the derivation of the score up to that line, and ``moot_by`` once a correction made it moot."""
 
     rule_text: str
     in_seeds: bool
+    rule_from: str
+    """Where the rule comes from, in words (``domain.ruletext.RuleText.rule_from``): the rulebook, or gamelog's
+    reading where it is silent, and which part; said apart from ``rule_text``, which holds the rule alone."""
     log: str | None
     derivation: list[ScoreEntry] | UnsetType = UNSET
     moot_by: int | UnsetType = UNSET

@@ -23,6 +23,7 @@ from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
 
 from .errors import BadInput, NotPlayedInRounds
+from .wording import option
 from .reconciling import declared_in
 from .outputs import check_output
 from .progress import PROGRESS_FROM_LINES, Advance, Progress
@@ -107,4 +108,5 @@ def check_grouping(label: str, game: str, by: str | None) -> None:
     """Raise :class:`~.errors.NotPlayedInRounds` when a report of ``game`` (named ``label`` in the message) is
     asked by round and the game has no rounds."""
     if by == "round" and GAMES[game].round_of is None:
-        raise NotPlayedInRounds(f"{label}: {game} is not played in rounds; report it --by turn")
+        by_turn = option("--by turn", 'by="turn"')
+        raise NotPlayedInRounds(f"{label}: {game} is not played in rounds; report it {by_turn}")

@@ -15,8 +15,8 @@ from gamelog.projections.importing.importer import ImportResult, Outcome, import
 from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
 from gamelog.projections.views.keeper import ViewKeeper
 
-from .errors import GameNotFound
-from .inputs import opened_source
+from .errors import GameNotFound, LogInvalid
+from .inputs import export_hint, opened_source
 from .game import Game
 from .reconciling import StoreReconciliation, reconcile_store
 from .sources import StoredGame, check_store_location, open_game_store
@@ -58,10 +58,13 @@ class Store:
         a file that cannot be read (or, with ``source``, converted), and the store's errors.
         """
         keeper = ViewKeeper(self._store)
-        with opened_source(log, name, source_format=source) as (handle, name, _):
+        with opened_source(log, name, source_format=source) as (handle, name, path):
             if source is not None:  # a later export of a stored game extends it
                 handle = io.BytesIO(superseding(self._store, handle.read(), name).log)
-            result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
+            try:
+                result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
+            except LogInvalid as invalid:  # another tool's export given as a log: the error says which `source`
+                raise LogInvalid(invalid.filename, export_hint(invalid.errors, path)) from None
         keeper.catch_up()  # what they missed before it, if anything
         return result
 
