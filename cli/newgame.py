@@ -50,6 +50,6 @@ def new(kind: str, players: list[str], game_id: str | None, setup: dict[str, str
     \b
       gamelog new KIND --players Ann,Ben,Cy > game.jsonl
       gamelog new KIND --players Ann,Ben --id friday-game --setup vp_goal=14
-      gamelog new KIND --players Ann,Ben --setup factions.Ann=Hacan --setup factions.Ben=Sol
+      gamelog new KIND --players Ann,Ben --setup factions.Ann=Hacan
     """
     click.echo(new_header(kind, players, game_id, setup).decode())
