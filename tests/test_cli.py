@@ -83,7 +83,8 @@ def test_import_then_games_then_replay_a_stored_game(gamelog):
                                   "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
                                   "last_line": 78, "finished": True, "winner": "Human", "versions": 138,
                                   # events hold no clock, so the same log has the same fingerprint everywhere
-                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}],
+                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3",
+                                  "at": None, "sides": {}}],  # no date in its header; no sides in its game
                        "version": 1}
     state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
     assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
