@@ -26,6 +26,7 @@ from gamelog.domain.replay_document import held
 from gamelog.projections.reports.documents import encode_pieces
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.stats_words import Words, plain
+from gamelog.projections.reports.stylesheet import SCROLL_CUE
 from gamelog.projections.reports.terminal import wrap
 from gamelog.projections.reports.statistics import (Explanation, Table, Trace, Traced, cell_figure, report_name,
                                                     tables)
@@ -217,7 +218,7 @@ def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0.5rem;line-height:1.4}
 h1{font-size:1.3rem}h2{font-size:1.1rem;margin-top:1.5rem}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+""" + SCROLL_CUE + """
 table{border-collapse:collapse;font-size:0.85rem}th,td{padding:0.2rem 0.4rem;border-bottom:1px solid #ddd;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .bar{display:flex;align-items:center;gap:0.4rem;margin:0.15rem 0;font-size:0.85rem}
