@@ -72,7 +72,11 @@ def user_config() -> Config:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Config()
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        if not path.exists():  # a folder on the way this account may not enter: it has no settings there
+            return Config()
+        raise ConfigInvalid(f"{path}: cannot be read ({exc.strerror or exc}); fix it or remove it") from None
+    except UnicodeDecodeError as exc:
         raise ConfigInvalid(f"{path}: cannot be read ({exc}); fix it or remove it") from None
     try:
         data = tomllib.loads(text)
