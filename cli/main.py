@@ -14,10 +14,10 @@ from gamelog.cli.terminal import COLORS, click_color
 
 COMMANDS = {
     "append": "append:append", "audit": "audit:audit", "convert": "convert:convert", "export": "export:export",
-    "games": "catalog:games", "help": "manual:help_", "import": "importing:import_", "new": "newgame:new", "projections": "projections:projections",
-    "reconcile": "reconcile:reconcile", "replay": "replay:replay", "report": "report:report",
-    "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats", "validate": "validate:validate",
-    "verify": "verify:verify",
+    "games": "catalog:games", "help": "manual:help_", "import": "importing:import_", "new": "newgame:new",
+    "projections": "projections:projections", "reconcile": "reconcile:reconcile", "replay": "replay:replay",
+    "report": "report:report", "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats",
+    "validate": "validate:validate", "verify": "verify:verify",
 }
 """Each command, and where it is: ``MODULE:NAME`` in ``gamelog.cli``. A command's module (and the services it
 calls) is imported only when that command runs, so ``gamelog --version`` and ``gamelog --help`` import neither."""

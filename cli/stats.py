@@ -83,7 +83,8 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
                       until=until, clean=clean)
     if (reports is not None or write_reports) and (fmt != "html" or figure is not None):
         raise click.UsageError("--reports and --write-reports go with --format html (not --explain)")
-    with stats_command(store, games, fmt, figure=figure, table=table, layout=Layout(width=text_width(), brief=not everything),
+    layout = Layout(width=text_width(), brief=not everything)
+    with stats_command(store, games, fmt, figure=figure, table=table, layout=layout,
                        output=output, game=kind, filters=filters, source_format=source_format, as_player=as_player,
                        reports=reports, write_reports=write_reports) as answer:
         if answer.folder is not None:

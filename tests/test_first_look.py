@@ -141,7 +141,8 @@ def test_a_player_colour_used_as_text_reads_at_4_5_to_1_and_keeps_its_hue(colour
 
 def test_the_report_writes_player_names_in_readable_ink_and_names_its_buttons(gamelog):
     page = gamelog("report", str(EXAMPLES / "uchronia" / "disputed.jsonl"), "--format", "html")
-    inks = re.findall(r'<span style="color:(#[0-9a-f]{6})">', page) + re.findall(r'<text class="end"[^>]*fill="(#[0-9a-f]{6})"', page)
+    inks = re.findall(r'<span style="color:(#[0-9a-f]{6})">', page)
+    inks += re.findall(r'<text class="end"[^>]*fill="(#[0-9a-f]{6})"', page)
     assert inks and all(_contrast_on_white(ink) >= TEXT_CONTRAST for ink in inks)
     assert "#c25600" in inks  # Bob's Okabe-Ito vermilion (#d55e00, 4.0 to 1) darkened
     buttons = re.findall(r'<button type="button" data-go="(\w+)" aria-label="([^"]+)"', page)

@@ -189,7 +189,8 @@ REPORT_WORDS = """(function () {
     return {
         buttons: Array.from(document.querySelectorAll('#replay-controls button')).map(function (b) {
             return [b.textContent, b.getAttribute('aria-label')]; }),
-        inks: Array.from(document.querySelectorAll('ul.legend span, svg.chart text.end')).filter(shown).map(function (e) {
+        inks: Array.from(document.querySelectorAll('ul.legend span, svg.chart text.end')).filter(shown).map(
+            function (e) {
             return [e.textContent, e.tagName === 'SPAN' ? getComputedStyle(e).color : e.getAttribute('fill')]; }),
         declared: Array.from(document.querySelectorAll('.declared table')).filter(shown).map(function (t) {
             return Array.from(t.rows[0].cells).map(function (c) { return c.textContent; }); })};
@@ -300,7 +301,8 @@ def contrast(one: str, other: str) -> float:
 
 def stats_page_fits(browser: Browser, page) -> None:
     """The stats page at a phone's width: no word broken in a cell, no table wider than its box without its own
-    scroll and its cue, no text of its chart of lines overlapping another or clipped, the page no wider than the window."""
+    scroll and its cue, no text of its chart of lines overlapping another or clipped, the page no wider than the
+    window."""
     open_at(browser, page, PHONE)
     assert browser.evaluate(BROKEN_WORDS) == []
     assert browser.evaluate(WIDE_TABLES) == [] and scroll_cues(browser) == []

@@ -227,7 +227,8 @@ def test_new_takes_setup_values_and_one_players_entry(gamelog):
     (["uchronia", "--players", "Ann", "--setup", "thresh=3"],
      "Error: uchronia has no setup field thresh; its setup fields are: last_turn_card, threshold, forum, "
      "operations_limit\n"),
-    (["uchronia", "--players", "Ann", "--setup", "threshold=0"], "Error: new:1: Expected `int` >= 1 at $.setup.threshold\n"),
+    (["uchronia", "--players", "Ann", "--setup", "threshold=0"],
+     "Error: new:1: Expected `int` >= 1 at $.setup.threshold\n"),
 ])
 def test_new_refuses_what_would_not_be_a_valid_header(gamelog, arguments, message):
     code, out, err = gamelog("new", *arguments)

@@ -11,7 +11,8 @@ One file keeps what a person would otherwise repeat in every folder: the store, 
     port = 8737                           # as serve --port
 
 The order (docs/cli.md, "Settings"): a command's own option, then the one given before the command, then the
-environment (``GAMELOG_STORE``; ``NO_COLOR`` with ``auto``), then this file, then gamelog's default.
+environment (``GAMELOG_STORE``), then this file, then gamelog's default (the colour's: ``auto``, which ``NO_COLOR``
+turns off).
 """
 
 from __future__ import annotations

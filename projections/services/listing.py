@@ -49,8 +49,8 @@ def games_output(store: str, fmt: str = "text", width: int = WIDTH) -> str:
 
 def no_store(store: str) -> str:
     """What ``games`` says where there is no store: where it looked, and where a command looks for one."""
-    return (f"no games in {store}: there is no store at {os.path.abspath(store)}. A command's store is its --store, else "
-            f"{STORE_ENV}, else the store setting of {config_path()}, else {DEFAULT_STORE} in the current folder; "
+    return (f"no games in {store}: there is no store at {os.path.abspath(store)}. A command's store is its --store, "
+            f"else {STORE_ENV}, else the store setting of {config_path()}, else {DEFAULT_STORE} in the current folder; "
             "gamelog import LOG makes one.")
 
 
