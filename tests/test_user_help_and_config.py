@@ -179,6 +179,24 @@ def test_a_settings_file_gamelog_cannot_use_stops_the_command_naming_the_file_an
                    "[serve] host = \"ADDRESS\", port = NUMBER\n")
 
 
+def test_a_settings_folder_that_cannot_be_entered_holds_no_settings(gamelog, tmp_path, monkeypatch):
+    """$XDG_CONFIG_HOME a file (or a folder this account may not enter): no settings file can be there, so none is
+    read, and the command runs (one run as another user, such as a service's, is not stopped by it)."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocked))
+    code, out, err = gamelog("games")
+    assert (code, err) == (0, "") and out.startswith("no games in gamelog.sqlite: ")
+
+
+def test_a_settings_file_that_cannot_be_read_says_so(gamelog, settings):
+    path = settings("")
+    path.unlink()
+    path.mkdir()  # there, but a folder: it cannot be read as a file
+    code, _, err = gamelog("games")
+    assert code == 2 and err.startswith(f"Error: {path}: cannot be read (Is a directory); fix it or remove it")
+
+
 def test_version_and_help_read_no_settings(gamelog, settings):
     settings("store = 3\n")
     assert gamelog("--version")[0] == 0 and gamelog("--help")[0] == 0 and gamelog("help")[0] == 2
