@@ -30,8 +30,12 @@ FOLDERS = {"domain": "gamelog.domain", "projections/store": "gamelog.projections
 LIBRARIES = ("eventsourcing", "sqlite3", "psycopg", "psycopg_pool")
 
 
+ENTRY_POINTS = {ROOT / "projections" / "services" / "__main__.py"}
+"""``python -m gamelog``: the command's second door, which imports ``cli/`` from the package; no floor of its own."""
+
+
 def _modules(folder: str) -> list[Path]:
-    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts and p not in ENTRY_POINTS)
 
 
 def _imports(path: Path) -> list[str]:

@@ -75,6 +75,10 @@ class GameEntry(Document, kw_only=True):
     winner: str | None
     versions: int
     fingerprint: str
+    at: str | None = None
+    """The header's date (``at``), as the log gives it; null where it gives none."""
+    sides: dict[str, str] = {}
+    """Each player's side (the faction they play), in seat order; empty in a game whose players play no side."""
 
 
 class Games(Document, kw_only=True):
