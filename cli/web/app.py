@@ -1,8 +1,8 @@
 """The recorder's HTTP application: the routes of docs/serve.md's contract, on Litestar.
 
 Every route under ``/api/`` takes ``Authorization: Bearer TOKEN`` (never a cookie) and answers JSON; who the token is
-(``tokens``) decides what the answer holds (``gamelog.table``: the host everything, a seat its player's view, a
-spectator the public one). The pages (``/``, ``/games/{id}``) and their assets are static files of this package
+(``tokens``) decides what the answer holds (the stored game's ``gamelog.Game``: the host the whole game, a seat
+its player's view, a spectator the public one). The pages (``/``, ``/games/{id}``) and their assets are static files of this package
 that carry no data: a device's token stays in the page's URL fragment, which no request sends. No traceback ever
 reaches a client: every error is ``{"errors": [...]}`` with its status.
 """
@@ -28,14 +28,16 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.params import FromPath, FromQuery
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
+from gamelog.errors import (BadInput, GameNotFound, GamelogError, LogInvalid, NotYourLine, StoreBusy, StoreDamaged,
+                            StoreError)
+from gamelog.game import Game
 from gamelog.listing import list_games
-from gamelog.recording import NotYourLine, header_forms, new_game, export_log
-from gamelog.sources import open_game_store
-from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
+from gamelog.recording import header_forms
+from gamelog.reporting import report as rendered_report
+from gamelog.stores import Store
 
 from gamelog.cli.web.follow import Follower, wait
-from gamelog.cli.web.tokens import Tokens
+from gamelog.cli.web.tokens import HOST, SEAT, SPECTATOR, Tokens, Viewer
 
 LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024
@@ -142,17 +144,33 @@ def _table(request: Request) -> Served:
 async def _viewer(request: Request, game_id: str | None = None) -> Viewer:
     """Who the request's token is at ``game_id``: 401 for none or an unknown one (an unknown game included, so
     that a token's holder learns nothing of other games' ids)."""
+    return (await _seen(request, game_id))[0]
+
+
+async def _seen(request: Request, game_id: str | None) -> tuple[Viewer, Game | None]:
+    """Who the request's token is at ``game_id`` (as :func:`_viewer`), and the stored game as they may know it
+    (None: no game named, or the host's request naming a game not stored)."""
     table, token = _table(request), _token(request)
-    players: list[str] = []
+    game = None
     if game_id is not None:
-        summary = await anyio.to_thread.run_sync(table.store.summary, _checked_id(game_id))
-        players = list(summary.players) if summary is not None else []
-        if summary is None and not table.tokens.is_host(token):
-            raise HTTPException(status_code=401, detail="unknown token")
-    viewer = table.tokens.viewer(token, game_id, players)
+        try:
+            game = await _run(table.store.game, _checked_id(game_id))
+        except GameNotFound:
+            if not table.tokens.is_host(token):
+                raise HTTPException(status_code=401, detail="unknown token") from None
+    viewer = table.tokens.viewer(token, game_id, game.players if game is not None else [])
     if viewer is None:
         raise HTTPException(status_code=401, detail="unknown token")
-    return viewer
+    return viewer, viewer.sees(game) if game is not None else None
+
+
+async def _game(request: Request, game_id: str) -> tuple[Viewer, Game]:
+    """Who the request's token is at ``game_id`` and the game as they may know it; 404 for a game not stored (the
+    host's request: anyone else's is 401)."""
+    viewer, game = await _seen(request, game_id)
+    if game is None:
+        raise GameNotFound(f"no stored game named {game_id!r}")
+    return viewer, game
 
 
 def _host_only(viewer: Viewer) -> None:
@@ -227,20 +245,17 @@ async def create_game(request: Request) -> Response:
     table = _table(request)
     _host_only(await _viewer(request))
     body = await request.body()
-    game_id = await _run(new_game, table.store, body)
-    summary = await _run(table.store.summary, game_id)
-    return _answer(_seats(table, game_id, list(summary.players)), 201)
+    game = await _run(table.store.new_game, body)
+    return _answer(_seats(table, game.id, game.players), 201)
 
 
 @get("/api/games/{game_id:str}/seats")
 async def seats(request: Request, game_id: FromPath[str]) -> Response:
     """The join links (host): per seat its token, URL and QR code (SVG), and the spectators'."""
     table = _table(request)
-    _host_only(await _viewer(request, game_id))
-    summary = await _run(table.store.summary, game_id)
-    if summary is None:
-        raise GameNotFound(f"no stored game named {game_id!r}")
-    joined = _seats(table, game_id, list(summary.players))
+    viewer, game = await _game(request, game_id)
+    _host_only(viewer)
+    joined = _seats(table, game_id, game.players)
     for link in [*joined["seats"].values(), joined["spectator"]]:
         link["qr"] = segno.make(link["url"], error="m").svg_inline(scale=4, dark="#000", light="#fff")
     joined["any_seat"] = game_id in table.any_seat
@@ -271,10 +286,12 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
     """Record one line: 201 stored, 200 not stored (it breaks a rule and ``anyway`` is not set), 409 the game moved
     past ``after``, 422 malformed, 403 another player's line from a seat."""
     table = _table(request)
-    viewer = await _viewer(request, game_id)
+    viewer, game = await _game(request, game_id)
     posted = _decoded(await request.body(), LinePosted)
-    result = await _run(record_entry, table.store, game_id, viewer, bytes(posted.line), after=posted.after,
-                        anyway=posted.anyway, replaces=posted.replaces, any_seat=game_id in table.any_seat)
+    if viewer.role == SPECTATOR:
+        raise NotYourLine("a spectator records nothing")
+    result = await _run(game.record, bytes(posted.line), after=posted.after, anyway=posted.anyway,
+                        replaces=posted.replaces, any_player=game_id in table.any_seat)
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:
@@ -285,36 +302,31 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
 @get("/api/games/{game_id:str}/replay")
 async def replay(request: Request, game_id: FromPath[str], line: FromQuery[int | None] = None) -> Response:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(replay_seen, _table(request).store, game_id, viewer, line))
+    _, game = await _game(request, game_id)
+    return _answer(await _run(game.state, line=line))
 
 
 @get("/api/games/{game_id:str}/history")
 async def history(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0) -> Response:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(lines_seen, _table(request).store, game_id, viewer, after))
+    _, game = await _game(request, game_id)
+    return _answer(await _run(game.lines, after))
 
 
 @get("/api/games/{game_id:str}/forms")
 async def forms(request: Request, game_id: FromPath[str]) -> Response:
     """A form for each kind of line at the game's current state, offered what the token's viewer may know."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(forms_seen, _table(request).store, game_id, viewer))
+    _, game = await _game(request, game_id)
+    return _answer(await _run(game.forms))
 
 
 @get("/api/games/{game_id:str}/log")
 async def log(request: Request, game_id: FromPath[str]) -> Response:
     """The log as JSON Lines (host, spectator: a seat reads its own view, never the log)."""
-    viewer = await _viewer(request, game_id)
+    viewer, game = await _game(request, game_id)
     if viewer.role == SEAT:
         raise HTTPException(status_code=403, detail="a seat reads its own view, not the log")
-    table = _table(request)
-    if viewer.role == SPECTATOR:  # the public view of every line
-        seen = await _run(lines_seen, table.store, game_id, viewer)
-        body = b"".join(msgspec.json.encode(s.entry) + b"\n" for s in seen.lines)
-    else:
-        body = await _run(lambda: b"".join(export_log(table.store, game_id)))
+    body = await _run(lambda: b"".join(game.log()))  # a spectator's: the public view of every line
     return Response(content=body, media_type="application/jsonl",
                     headers={**_SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{quote(game_id)}.jsonl"'})
 
@@ -322,11 +334,11 @@ async def log(request: Request, game_id: FromPath[str]) -> Response:
 @get("/api/games/{game_id:str}/report")
 async def report(request: Request, game_id: FromPath[str], format: FromQuery[str] = "html") -> Response:
     """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it."""
-    viewer = await _viewer(request, game_id)
+    _, game = await _game(request, game_id)
     table = _table(request)
 
     def rendered() -> str:
-        with report_seen(table.location, game_id, viewer, format) as pieces:
+        with rendered_report(game_id, table.location, fmt=format, as_player=game.viewer) as pieces:
             return "".join(pieces)
     media = {"html": "text/html", "json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
     return Response(content=await _run(rendered), media_type=media.get(format, "text/plain") + "; charset=utf-8",
@@ -336,20 +348,19 @@ async def report(request: Request, game_id: FromPath[str], format: FromQuery[str
 @get("/api/games/{game_id:str}/stream")
 async def stream(request: Request, game_id: FromPath[str], after: FromQuery[int | None] = None) -> ServerSentEvent:
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
-    :class:`~gamelog.table.LineSeen`), from after ``Last-Event-ID`` (or ``after``) on, as the token's viewer sees
-    it; a comment every so often while nothing is stored."""
-    viewer = await _viewer(request, game_id)
+    :class:`~gamelog.projections.reports.documents.LogLine`), from after ``Last-Event-ID`` (or ``after``) on, as
+    the token's viewer sees it; a comment every so often while nothing is stored."""
+    _, game = await _game(request, game_id)
     table = _table(request)
     resume = request.headers.get("last-event-id", "")
     last = int(resume) if resume.isdigit() else (after or 0)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
-        version = 0  # the stored events read so far: after the first read, only what is new is read
         while True:
             moved = table.follower.moved()
-            seen = await _run(lines_seen, table.store, game_id, viewer, last, version)
-            version = seen.version
+            await _run(game.catch_up)
+            seen = await _run(game.lines, last)
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))
                 last = line.line
@@ -366,7 +377,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
 
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
-        table.store = await _run(open_game_store, location)
+        table.store = await _run(Store, location)
         table.follower = Follower(table.store)
         following = asyncio.create_task(table.follower.run())
         try:

@@ -1,6 +1,6 @@
 """Following the store: every device's stream wakes when any process stores an event.
 
-One task a process reads the store's notification log position (``GameStore.last_position``) a few times a
+One task a process reads the store's notification log position (``gamelog.Store.position``) a few times a
 second; each stream waits on it, then reads its game's new lines from the store. So a line stored by another
 ``gamelog serve`` process on the same PostgreSQL store reaches this one's devices as well: nothing is passed
 through process memory but the wake-up.
@@ -22,7 +22,7 @@ class Follower:
     """The store's position, and a wake-up for whoever waits for it to move."""
 
     def __init__(self, store: Any):
-        """``store``: the open store (``gamelog.sources.open_game_store``)."""
+        """``store``: the open store (``gamelog.Store``)."""
         self.store = store
         self.position = -1
         self._moved = asyncio.Event()
@@ -35,7 +35,7 @@ class Follower:
         """Read the store's position until cancelled, waking the waiters each time it moved."""
         while True:
             try:
-                position = await anyio.to_thread.run_sync(self.store.last_position)
+                position = await anyio.to_thread.run_sync(self.store.position)
             except Exception:  # a store that cannot be read now: the streams read it themselves and say so
                 position = self.position
             if position != self.position:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import io
 import os
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
+
+import msgspec
 
 from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
 from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
 from gamelog.projections.views.keeper import ViewKeeper
 
-from .errors import GameNotFound
 from .inputs import opened_source
-from .game import Game
+from .game import Game, stored_game
 from .reconciling import StoreReconciliation, reconcile_store
-from .sources import StoredGame, check_store_location, open_game_store
+from .recording import new_game
+from .sources import check_store_location, open_game_store
 from .superseding import superseding
 
 __all__ = ["ImportResult", "Outcome", "Store", "open_store"]
@@ -71,11 +73,24 @@ class Store:
         return self._store.games()
 
     def game(self, game_id: str) -> Game:
-        """The stored game ``game_id``; raises :class:`~gamelog.errors.GameNotFound`."""
-        stored = StoredGame(self._store, game_id, self.location)
-        if self._store.summary(game_id) is None:
-            raise GameNotFound(f"no stored game named {game_id!r} (in {self.location})")
-        return Game(stored)
+        """The stored game ``game_id``: every question of :class:`~gamelog.Game`, and recording it
+        (:meth:`~gamelog.Game.record`). Raises :class:`~gamelog.errors.GameNotFound`."""
+        return stored_game(self._store, game_id, self.location)
+
+    def new_game(self, header: bytes | str | dict[str, Any]) -> Game:
+        """Store a new game from its header (a log's first line: JSON, or the object itself), checked exactly as a
+        log's header, and return it, to record. Raises :class:`~gamelog.errors.LogInvalid` (named ``entry``) for a
+        header that is not valid, and :class:`~gamelog.errors.BadInput` for a game already stored under its id."""
+        if isinstance(header, dict):
+            header = msgspec.json.encode(header)
+        elif isinstance(header, str):
+            header = header.encode("utf-8")
+        return self.game(new_game(self._store, header))
+
+    def position(self) -> int:
+        """Where the store's notification log ends (0 for an empty store): it moves each time any process stores
+        an event, and never goes back."""
+        return self._store.last_position()
 
     def reconcile(self, declared: str | os.PathLike[str], *, columns: str | None = None) -> StoreReconciliation:
         """``reconcile --declared FILE --format json`` with no GAME: each game of the results table ``declared``
