@@ -41,7 +41,7 @@ __all__ = ["DecidedGame", "log_lines"]
 
 _encode = msgspec.json.Encoder().encode
 
-Viewer = str | Public | None
+AsPlayer = str | Public | None
 """Who looks, as the services name them: a player of the game (as the game names them), ``secrecy.PUBLIC``, or None
 (the full view)."""
 
@@ -62,7 +62,7 @@ class DecidedGame:
         self._recorded: dict[int, Any] = {}  # line -> the recorded event: whose a line is, for a seat's entry
         self._lines: dict[int, LogLine] = {}  # line -> the line as the full view shows it, in line order
         self._engine: Any = None  # None until read, and after a trial that stored nothing (folded again from memory)
-        self._views: dict[Viewer, Redaction] = {}  # each viewer's, at the held end
+        self._views: dict[AsPlayer, Redaction] = {}  # each viewer's, at the held end
         self.rules: Any = None
 
     # -- reading -------------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class DecidedGame:
         with self._lock:
             return self._held().state.header
 
-    def view(self, viewer: Viewer) -> Redaction:
+    def view(self, viewer: AsPlayer) -> Redaction:
         """What ``viewer`` may not see at the held end (made once per viewer and point)."""
         with self._lock:
             state = self._held().state
@@ -134,7 +134,7 @@ class DecidedGame:
                 view = self._views[viewer] = viewer_redaction(self.rules.name, state.header, viewer, self._events, state)
             return view
 
-    def lines(self, viewer: Viewer, after: int = 0) -> LogLines:
+    def lines(self, viewer: AsPlayer, after: int = 0) -> LogLines:
         """The log's lines after line ``after`` (0: all, the header's included), as ``viewer`` sees them at the
         held end, and the version they reach."""
         with self._lock:
@@ -143,12 +143,12 @@ class DecidedGame:
             seen = [line for number, line in self._lines.items() if number > after]
             return LogLines(id=self.id, lines=view(seen), version=self.version)
 
-    def state(self, viewer: Viewer) -> Any:
+    def state(self, viewer: AsPlayer) -> Any:
         """The replay document at the held end, as ``viewer`` sees it."""
         with self._lock:
             return self.view(viewer)(self._held().state.document())
 
-    def forms(self, viewer: Viewer) -> EntryForms:
+    def forms(self, viewer: AsPlayer) -> EntryForms:
         """The recorder's forms at the held end, the player due first, as ``viewer`` may use them: a player is
         offered what their own line may hold; anyone else what the due player's may."""
         with self._lock:
@@ -164,7 +164,7 @@ class DecidedGame:
             view = self.view(viewer)
             return view(offers_telling_nothing(forms, view.hides))
 
-    def log(self, viewer: Viewer = None) -> Iterator[bytes]:
+    def log(self, viewer: AsPlayer = None) -> Iterator[bytes]:
         """The log of the held lines as ``viewer`` sees each, each ending ``\n`` (:func:`log_lines`)."""
         with self._lock:
             self._held()
@@ -177,10 +177,11 @@ class DecidedGame:
     # -- recording -----------------------------------------------------------------------------------------------
 
     def record(self, entry: bytes, *, after: int | None = None, anyway: bool = False, replaces: int | None = None,
-               seat: str | None = None) -> EntryResult:
+               player: str | None = None) -> EntryResult:
         """Decide ``entry`` (one line of the game's log, JSON) against the game as stored now (what another writer
         stored is read first) and store it when it breaks no rule, or when ``anyway``; what became of it, in the
-        full view. ``after``, ``replaces`` and ``seat`` as ``Game.record`` says.
+        full view. ``after`` and ``replaces`` as ``Game.record`` says; ``player``: the player recording (None: anyone,
+        the full view), who records only their own lines, lines that name no player, and corrections of those.
 
         Raises ``BadInput`` (``after`` past the end of the log), :class:`~.errors.NotYourLine`, and the store's
         errors (``StoreBusy``...).
@@ -205,8 +206,8 @@ class DecidedGame:
                 return EntryResult(appended=False, lines=lines, errors=[
                     InputErrorEntry(line=e.line, path=e.path, message=e.message)
                     for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
-            if seat is not None:
-                self._check_seat(seat, new)
+            if player is not None:
+                self._check_player(player, new)
             decided = [event for line, event in new for event in engine.record(line, event)]
             self._engine = None  # a trial until it is stored: folded again from the held events if it is not
             findings = [Finding.of(event) for event in decided
@@ -226,16 +227,16 @@ class DecidedGame:
             self._fold(decided, decided=True)
             return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
 
-    def _check_seat(self, seat: str, new: list[tuple[int, Any]]) -> None:
-        """Raise :class:`NotYourLine` when a line of ``new`` is another player's, or voids one."""
+    def _check_player(self, player: str, new: list[tuple[int, Any]]) -> None:
+        """Raise :class:`NotYourLine` when a line of ``new`` is not ``player``'s but another player's, or voids one."""
         for line, event in new:
-            player = getattr(event, "player", None)
-            if player is not None and player != seat:
-                raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")
+            whose = getattr(event, "player", None)
+            if whose is not None and whose != player:
+                raise NotYourLine(f"line {line} is {whose}'s; {player} records only their own lines")
             if isinstance(event, Correction):
                 voided = getattr(self._recorded.get(event.voids), "player", None)
-                if voided is not None and voided != seat:
-                    raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
+                if voided is not None and voided != player:
+                    raise NotYourLine(f"line {event.voids} is {voided}'s; {player} voids only their own lines")
 
 
 def log_lines(recorded: Iterable[tuple[int, Any]]) -> Iterator[bytes]:

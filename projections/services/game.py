@@ -163,8 +163,8 @@ class Game:
         elif isinstance(entry, str):
             entry = entry.encode("utf-8")
         held = self._held()
-        seat = None if any_player else self.viewer
-        result = held.record(entry, after=after, anyway=anyway, replaces=replaces, seat=seat)
+        player = None if any_player else self.viewer
+        result = held.record(entry, after=after, anyway=anyway, replaces=replaces, player=player)
         return held.view(self.viewer)(result) if result.findings and self.viewer is not None else result
 
     def log(self) -> Iterator[bytes]:
