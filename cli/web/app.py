@@ -37,6 +37,7 @@ from gamelog.reporting import report as rendered_report
 from gamelog.stores import Store
 
 from gamelog.cli.web.follow import Follower, wait
+from gamelog.cli.web.held import HeldGames
 from gamelog.cli.web.tokens import HOST, SEAT, SPECTATOR, Tokens, Viewer
 
 LOG = logging.getLogger("gamelog.serve")
@@ -85,6 +86,7 @@ class Served:
     tokens: Tokens
     url: str
     store: Any = None
+    held: HeldGames | None = None
     follower: Follower | None = None
     any_seat: set[str] = field(default_factory=set)
 
@@ -154,7 +156,7 @@ async def _seen(request: Request, game_id: str | None) -> tuple[Viewer, Game | N
     game = None
     if game_id is not None:
         try:
-            game = await _run(table.store.game, _checked_id(game_id))
+            game = await _run(table.held.game, _checked_id(game_id))
         except GameNotFound:
             if not table.tokens.is_host(token):
                 raise HTTPException(status_code=401, detail="unknown token") from None
@@ -246,6 +248,7 @@ async def create_game(request: Request) -> Response:
     _host_only(await _viewer(request))
     body = await request.body()
     game = await _run(table.store.new_game, body)
+    table.follower.nudge()
     return _answer(_seats(table, game.id, game.players), 201)
 
 
@@ -292,6 +295,8 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
         raise NotYourLine("a spectator records nothing")
     result = await _run(game.record, bytes(posted.line), after=posted.after, anyway=posted.anyway,
                         replaces=posted.replaces, any_player=game_id in table.any_seat)
+    if result.appended:
+        table.follower.nudge()  # the held game has the line: every stream of this process sends it now
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:
@@ -350,16 +355,17 @@ async def stream(request: Request, game_id: FromPath[str], after: FromQuery[int 
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
     :class:`~gamelog.projections.reports.documents.LogLine`), from after ``Last-Event-ID`` (or ``after``) on, as
     the token's viewer sees it; a comment every so often while nothing is stored."""
-    _, game = await _game(request, game_id)
+    viewer, game = await _game(request, game_id)
     table = _table(request)
     resume = request.headers.get("last-event-id", "")
     last = int(resume) if resume.isdigit() else (after or 0)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
-        nonlocal last
+        nonlocal last, game
         while True:
             moved = table.follower.moved()
-            await _run(game.catch_up)
+            # The held game, caught up by the follower: only the lines after the last one sent are read (from memory).
+            game = viewer.sees(await _run(table.held.game, game_id))
             seen = await _run(game.lines, last)
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))
@@ -378,7 +384,8 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
         table.store = await _run(Store, location)
-        table.follower = Follower(table.store)
+        table.held = await _run(HeldGames, table.store)
+        table.follower = Follower(table.held)
         following = asyncio.create_task(table.follower.run())
         try:
             yield

@@ -15,6 +15,7 @@ One lock a game: the threads of a server take turns at it; a reader never sees a
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from typing import Any, Iterable, Iterator
 
 import msgspec
@@ -61,6 +62,7 @@ class DecidedGame:
         self._events: list[Any] = []
         self._recorded: dict[int, Any] = {}  # line -> the recorded event: whose a line is, for a seat's entry
         self._lines: dict[int, LogLine] = {}  # line -> the line as the full view shows it, in line order
+        self._numbers: list[int] = []  # the lines' numbers, in order: where the lines after one start
         self._engine: Any = None  # None until read, and after a trial that stored nothing (folded again from memory)
         self._views: dict[AsPlayer, Redaction] = {}  # each viewer's, at the held end
         self.rules: Any = None
@@ -103,6 +105,7 @@ class DecidedGame:
     def _seen_line(self, line: int, recorded: Any, header: bool) -> None:
         tag, player, words = ("game", None, "") if header else self.rules.phrase(recorded)
         self._recorded[line] = recorded
+        self._numbers.append(line)
         self._lines[line] = LogLine(line=line, type=tag, player=player, words=words,
                                     entry=msgspec.to_builtins(recorded))
         if isinstance(recorded, Correction) and recorded.voids in self._lines:
@@ -140,7 +143,8 @@ class DecidedGame:
         with self._lock:
             self._held()
             view = self.view(viewer)
-            seen = [line for number, line in self._lines.items() if number > after]
+            lines = self._lines
+            seen = [lines[number] for number in self._numbers[bisect_right(self._numbers, after):]]
             return LogLines(id=self.id, lines=view(seen), version=self.version)
 
     def state(self, viewer: AsPlayer) -> Any:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, Iterable, TextIO
 
 import msgspec
 
 from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
-from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
+from gamelog.projections.store.application import DEFAULT_STORE, GameSummary, game_uuid
 from gamelog.projections.views.keeper import ViewKeeper
 
 from .inputs import opened_source
@@ -91,6 +91,14 @@ class Store:
         """Where the store's notification log ends (0 for an empty store): it moves each time any process stores
         an event, and never goes back."""
         return self._store.last_position()
+
+    def moved(self, after: int, games: Iterable[str]) -> tuple[int, set[str]]:
+        """Which of ``games`` (ids) gained events after position ``after`` of the notification log (as
+        :meth:`position` gives it), and the position they reach (``after`` when none did): what a program holding
+        games decided in memory asks before it catches them up (``Game.catch_up``)."""
+        ids = {game_uuid(game_id).hex: game_id for game_id in games}
+        moved = self._store.moved_since(after)
+        return max([after, *moved.values()]), {ids[uid] for uid in moved if uid in ids}
 
     def reconcile(self, declared: str | os.PathLike[str], *, columns: str | None = None) -> StoreReconciliation:
         """``reconcile --declared FILE --format json`` with no GAME: each game of the results table ``declared``
