@@ -33,8 +33,8 @@ from gamelog.projections.store.verify import fingerprint_of
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["FULL_VIEW", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction", "redaction_at",
-           "seats_of", "viewer_redaction", "view_fingerprint", "what_if_view"]
+__all__ = ["FULL_VIEW", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
+           "redaction_at", "seats_of", "viewer_redaction", "view_fingerprint", "what_if_view"]
 
 
 class Public(str):
