@@ -49,3 +49,19 @@ def test_games_nobody_asked_for_are_forgotten_and_at_most_so_many_are_held(locat
         clock.now = 701  # "a" idle for 601 s, "c" for 701 s: both forgotten when the next game is asked for
         held.game("b")
         assert held.held() == ["b"] and held.game("a") is not first
+
+
+def test_postgresql_wakes_a_listener_when_another_writer_stores_and_sqlite_says_to_poll(locations):
+    location = locations.new()
+    with gamelog.open_store(location) as store, gamelog.open_store(location) as another:
+        store.new_game({**HEADER, "id": "g"})
+        listener = store.listen()
+        if locations.backend == "sqlite":
+            assert listener is None  # SQLite tells no one: the server reads the position every so often
+            return
+        try:
+            assert listener.wait(0) is False  # nothing stored since it listens
+            another.game("g").record({"type": "note", "text": "hello"})
+            assert listener.wait(30) is True and listener.wait(0) is False
+        finally:
+            listener.close()

@@ -1,7 +1,8 @@
 """Following the store: every device's stream wakes when any process stores an event.
 
-One task a process asks the store, a few times a second, whether its notification log moved
-(``gamelog.Store.moved``), and catches up the games it holds that moved (``held.HeldGames.advance``: only the new
+One task a process asks the store whether its notification log moved (``gamelog.Store.moved``) each time the store
+says an event was stored (PostgreSQL's LISTEN/NOTIFY: ``gamelog.Store.listen``), or a few times a second where it
+says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.advance``: only the new
 events are read); then each stream waiting on the wake-up reads its game's new lines from memory. So a line stored by
 another ``gamelog serve`` process on the same store reaches this one's devices as well; a line this process records
 wakes them at once (:meth:`Follower.nudge`).
@@ -16,7 +17,11 @@ import anyio.to_thread
 from gamelog.cli.web.held import HeldGames
 
 EVERY = 0.2
-"""Seconds between two reads of the store's position: a device sees a line within about this much, plus its read."""
+"""Seconds between two reads of the store's position where it tells no one (SQLite): a device sees a line within
+about this much, plus its read."""
+LISTENING = 1.0
+"""Seconds a wait for PostgreSQL's notification lasts at most (then the position is read all the same): how long
+stopping the server waits for the listening thread."""
 
 
 class Follower:
@@ -38,14 +43,29 @@ class Follower:
 
     async def run(self) -> None:
         """Catch the held games up each time the store moves, until cancelled, waking the waiters."""
-        while True:
-            try:
-                moved = await anyio.to_thread.run_sync(self.held.advance)
-            except Exception:  # a store that cannot be read now: the streams' requests say so when they read it
-                moved = False
-            if moved:
-                self.nudge()
-            await asyncio.sleep(EVERY)
+        try:
+            listener = await anyio.to_thread.run_sync(self.held.store.listen)
+        except Exception:  # notifications cannot be had now: the position is read every so often instead
+            listener = None
+        try:
+            while True:
+                try:
+                    moved = await anyio.to_thread.run_sync(self.held.advance)
+                except Exception:  # a store that cannot be read now: the streams' requests say so when they read it
+                    moved = False
+                if moved:
+                    self.nudge()
+                if listener is None:
+                    await asyncio.sleep(EVERY)
+                    continue
+                try:
+                    await anyio.to_thread.run_sync(listener.wait, LISTENING)
+                except Exception:  # notifications lost: read the position every so often from now on
+                    listener.close()
+                    listener = None
+        finally:
+            if listener is not None:
+                listener.close()
 
 
 async def wait(event: asyncio.Event, timeout: float) -> bool:

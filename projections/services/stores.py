@@ -92,6 +92,12 @@ class Store:
         an event, and never goes back."""
         return self._store.last_position()
 
+    def listen(self) -> Any:
+        """What wakes a program when any process stores an event: on PostgreSQL, an object whose ``wait(timeout)``
+        returns True once one is stored (LISTEN/NOTIFY; False after ``timeout`` seconds) and ``close()``; None on
+        SQLite, which tells no one: read :meth:`position` every so often. Raises the store's errors."""
+        return self._store.listen()
+
     def moved(self, after: int, games: Iterable[str]) -> tuple[int, set[str]]:
         """Which of ``games`` (ids) gained events after position ``after`` of the notification log (as
         :meth:`position` gives it), and the position they reach (``after`` when none did): what a program holding
