@@ -105,3 +105,31 @@ def test_lines_another_process_stores_into_a_held_game_are_decided_against_befor
         assert game.catch_up() == 0  # read already
         assert [line.entry.get("player") for line in game.lines(after=1).lines] == ["Ann", "Ann", "Bob"]
         assert game.forms().due == "Bob"
+
+
+def _sums(location: str) -> tuple[list, list]:
+    """The statistics' sums and each game's period rows of them, as stored (a SQLite store)."""
+    import sqlite3
+
+    with sqlite3.connect(location) as conn:
+        return (conn.execute("SELECT * FROM view_stat_sums ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11").fetchall(),
+                conn.execute("SELECT * FROM view_stat_parts ORDER BY 1, 9, 10").fetchall())
+
+
+def test_entries_recorded_one_by_one_settle_the_sums_a_whole_import_gives(tmp_path):
+    """Each entry settles only the periods its fold changed: the sums are those of the log imported at once."""
+    from tests.benchmarks.generate import write_log
+
+    log = tmp_path / "game.jsonl"
+    with log.open("wb") as out:
+        write_log(out, 120, "g", findings=True)  # warnings on purchases: the game's clean flag moves, too
+    lines = log.read_bytes().splitlines()
+    whole, recorded = str(tmp_path / "whole.sqlite"), str(tmp_path / "recorded.sqlite")
+    with gamelog.open_store(whole) as store:
+        store.import_log(log)
+    with gamelog.open_store(recorded) as store:
+        store.import_log(b"\n".join(lines[:40]) + b"\n")
+        game = store.game("g")
+        for line in lines[40:]:
+            assert game.record(line, anyway=True).appended
+    assert _sums(recorded) == _sums(whole) and _sums(whole)[1]
