@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Annotated, Any, AsyncIterator, Callable
 from urllib.parse import quote
 
 import anyio.to_thread
@@ -34,7 +34,7 @@ from litestar.exceptions import HTTPException, NotAuthorizedException, Permissio
 from litestar.handlers.base import BaseRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.params import FromPath, FromQuery, RawBody
+from litestar.params import FromPath, FromQuery, QueryParameter, RawBody
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.static_files import create_static_files_router
 
@@ -277,8 +277,8 @@ def page() -> bytes:
 
 
 @get("/api/me", sync_to_thread=False)
-def me(viewer: NamedDependency[Viewer], game: FromQuery[str | None] = None) -> Me:
-    """Who the token is (at ``game``, when given): ``{"role", "player"}``."""
+def me(viewer: NamedDependency[Viewer], at: Annotated[str | None, QueryParameter(name="game")] = None) -> Me:
+    """Who the token is (at the game ``game`` names, when given: the guard reads it): ``{"role", "player"}``."""
     return Me(role=viewer.role, player=viewer.player)
 
 
