@@ -133,3 +133,10 @@ def test_entries_recorded_one_by_one_settle_the_sums_a_whole_import_gives(tmp_pa
         for line in lines[40:]:
             assert game.record(line, anyway=True).appended
     assert _sums(recorded) == _sums(whole) and _sums(whole)[1]
+    # Each entry was chained to the one before it as held in memory: the chain verifies, event by event.
+    from click.testing import CliRunner
+
+    from gamelog.cli.main import main
+
+    verified = CliRunner().invoke(main, ["verify", "g", "--store", recorded])
+    assert verified.exit_code == 0, verified.output

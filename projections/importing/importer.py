@@ -311,10 +311,11 @@ def _check_header(engine: Engine, header: Any, header_line: int) -> None:
 
 
 def append_decided(store: GameStore, engine: Engine, version: int, events: list[Any], first_line: int,
-                   last_line: int, along: Along | None = None) -> ImportResult:
+                   last_line: int, along: Along | None = None, head: bytes | None = None) -> tuple[ImportResult, bytes]:
     """Write ``events``, decided by ``engine`` (now at their end) for the lines ``first_line`` to ``last_line``
     after the ``version`` stored events of its game the caller holds decided: in one transaction, numbered from
-    ``version + 1``, with the game's catalog row; nothing is decided again.
+    ``version + 1``, with the game's catalog row; nothing is decided again. ``head``: the chain hash of the event at
+    ``version``, when the caller holds it (else it is read). Returns the result and the chain hash after the events.
 
     When another writer stored an event of the game after ``version``, the write collides on the event version and
     is rolled back: the result is a ``conflict`` (nothing stored), and the caller's engine is no longer the stored
@@ -324,10 +325,13 @@ def append_decided(store: GameStore, engine: Engine, version: int, events: list[
     game_id = engine.state.header.id
 
     def write(along: Along | None) -> ImportResult:
+        nonlocal head
         with store.transaction() as cursor:
-            head = store.head(game_id)  # inside the transaction: no other writer can move it now
+            # Read inside the transaction when not given: no other writer can move it now. A head held that is no
+            # longer the last is of an event another writer followed: the write collides on its version.
+            previous = store.head(game_id) if head is None else head
             folding = along(cursor) if along is not None else None
-            head = store.append(cursor, game_id, version + 1, events, head)
+            head = store.append(cursor, game_id, version + 1, events, previous)
             if folding is not None:
                 folding.fold(game_id, version + 1, events)
                 folding.finish()
@@ -335,11 +339,13 @@ def append_decided(store: GameStore, engine: Engine, version: int, events: list[
         lines = sum(1 for event in events if type(event) is engine.LINE_RECORDED)
         return ImportResult(Outcome.IMPORTED, game_id, lines, first_line, last_line)
 
+    given = head
     try:
         with store_errors(store, "entry", game_id):
             try:
-                return write(along)
+                return write(along), head
             except AlongsideFailed:
-                return write(None)
+                head = given
+                return write(None), head
     except LostRace as lost:
-        return lost.result
+        return lost.result, given

@@ -66,6 +66,8 @@ class DecidedGame:
         self._engine: Any = None  # None until read, and after a trial that stored nothing (folded again from memory)
         self._views: dict[AsPlayer, Redaction] = {}  # each viewer's, at the held end
         self.rules: Any = None
+        self._keeper: ViewKeeper | None = None  # what folds an entry's events into the views, made once
+        self._head: bytes | None = None  # the chain hash of the last event held, once known (None: read it)
 
     # -- reading -------------------------------------------------------------------------------------------------
 
@@ -120,6 +122,7 @@ class DecidedGame:
             self._held()
             new = list(self.store.history(self.id, after=self.version, header=self._events[0]))
             if new:
+                self._head = None  # another writer's last event: read when next written after
                 self._fold(new)
             return len(new)
 
@@ -222,8 +225,10 @@ class DecidedGame:
             decided += engine.finish_log()
             # The views fold the entry's events in its own transaction when they are up to date; else the next
             # reader of the views catches them up (``StoredGame.views``).
-            result = append_decided(self.store, engine, self.version, decided, new[0][0], new[-1][0],
-                                    along=ViewKeeper(self.store).alongside)
+            if self._keeper is None:
+                self._keeper = ViewKeeper(self.store)  # creates the views' tables if need be: once
+            result, self._head = append_decided(self.store, engine, self.version, decided, new[0][0], new[-1][0],
+                                                along=self._keeper.alongside, head=self._head)
             if result.outcome is not Outcome.IMPORTED:  # another writer was first: read what it stored
                 self.catch_up()
                 return EntryResult(appended=False, lines=self._held().state.line, moved=True)
