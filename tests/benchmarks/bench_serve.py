@@ -149,21 +149,26 @@ def bare_insert(store: str, times: int = 200) -> float:
         import psycopg
 
         conn = psycopg.connect(store.split("?")[0])
-        conn.execute("CREATE TEMP TABLE bench_floor (game TEXT, version INTEGER, state BYTEA)")
+        table = f"bench_floor_{uuid.uuid4().hex[:12]}"  # a logged table, as the events': its commit waits for the WAL
+        conn.execute(f"CREATE TABLE {table} (game TEXT, version INTEGER, state BYTEA)")
         conn.commit()
     else:
         import sqlite3
 
         conn = sqlite3.connect(str(Path(tempfile.mkdtemp()) / "floor.sqlite"))
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("CREATE TABLE bench_floor (game TEXT, version INTEGER, state BLOB)")
+        table = "bench_floor"
+        conn.execute(f"CREATE TABLE {table} (game TEXT, version INTEGER, state BLOB)")
         conn.commit()
     samples = []
     for n in range(times):
         started = time.perf_counter()
-        conn.execute("INSERT INTO bench_floor VALUES ('g', %d, 'x')" % n)
+        conn.execute(f"INSERT INTO {table} VALUES ('g', {n}, 'x')")
         conn.commit()
         samples.append(time.perf_counter() - started)
+    if table != "bench_floor":
+        conn.execute(f"DROP TABLE {table}")
+        conn.commit()
     conn.close()
     return statistics.median(samples)
 
