@@ -174,9 +174,14 @@ class LogReader:
     holds every input error of the file and ``events()`` yields nothing.
     Otherwise ``events()`` yields every well-formed event line and appends
     each bad one to ``errors``.
+
+    ``header`` (a header already read, at line ``header_line``) reads ``source`` as the lines of that game's log
+    from line ``first_line`` on: what a new entry of a stored game is, read at its own line number (no header is
+    read from ``source``).
     """
 
-    def __init__(self, source: bytes | BinaryIO):
+    def __init__(self, source: bytes | BinaryIO, *, header: Any = None, header_line: int = 1,
+                 first_line: int | None = None):
         handle = io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source
         self._lines = iter(handle)
         # Lines are read a chunk at a time where the source can say where a chunk ends (a file, standard input).
@@ -189,7 +194,11 @@ class LogReader:
         self._crlf_said = False
         self._spread: _Spread | None = None  # an object printed over several lines, while its lines are read
         self.header_line = 0
-        self._read_header()
+        if header is None:
+            self._read_header()
+        else:  # the lines after a header read before: numbered from first_line
+            self.header, self.rules, self.header_line = header, GAMES[header.game], header_line
+            self.line = header_line if first_line is None else first_line - 1
 
     def _next_significant(self) -> tuple[int, bytes] | None:
         """The next line that is neither blank nor a comment, with its number (None at the end, or past MAX_LINES)."""

@@ -516,6 +516,31 @@ class EntryResult(Document, kw_only=True):
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
 
 
+# -- the recorder's log (GET /api/games/{id}/history, its stream) ------------------------------------------------
+
+
+class LogLine(Document, kw_only=True):
+    """One line of the log as a viewer sees it: its number, ``type``, player, words, the line itself (``entry``:
+    the log's JSON object), the line that voided it (``voided_by``), and its findings."""
+
+    line: int
+    type: str
+    player: str | None
+    words: str
+    entry: dict[str, Any]
+    voided_by: int | None = None
+    findings: list[Finding] = []
+
+
+class LogLines(Document, kw_only=True):
+    """The log's lines after a point as a viewer sees them, and the stored version they reach (``version``: what
+    to read after next time)."""
+
+    id: str
+    lines: list[LogLine]
+    version: int
+
+
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",
          "verify-against", "reconcile", "reconcile-store", "append")
 """Each document by the name ``gamelog schema NAME`` takes, in the order of the commands that print them."""
