@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from gamelog.cli.main import main
 from gamelog.bgstats import bgstats_play, push_link
-from gamelog.recording import append_entry, new_game
+from gamelog.game import stored_game
+from gamelog.recording import new_game
 from gamelog.sources import StoredGame, opened_game_store
 from tests.conftest import EXAMPLES
 
@@ -85,7 +86,7 @@ def test_a_recorded_game_has_its_date_and_length_and_a_push_link(locations, tmp_
                  .encode(), clock=lambda: next(clock))
         for line in ({"type": "turn_started", "player": "Ann"}, {"type": "turn_ended", "player": "Ann"},
                      {"type": "turn_started", "player": "Bob"}):
-            assert append_entry(store, "evening", json.dumps(line).encode(), clock=lambda: next(clock)).appended
+            assert stored_game(store, "evening").record(json.dumps(line).encode(), clock=lambda: next(clock)).appended
         play = bgstats_play(StoredGame(store, "evening", ""))
     assert (play.playDate, play.durationMin) == ("2026-12-05 18:00:00", 91)  # 18:00:00 to 19:31:10
     link = push_link(play)

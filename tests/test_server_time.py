@@ -12,7 +12,8 @@ from litestar.testing import TestClient
 from gamelog.cli.main import main
 from gamelog.cli.web.app import create_app
 from gamelog.clock import now
-from gamelog.recording import append_entry, new_game, recorded_lines
+from gamelog.game import stored_game
+from gamelog.recording import new_game
 from gamelog.sources import opened_game_store
 from tests.conftest import EXAMPLES
 
@@ -63,10 +64,10 @@ def test_every_line_the_recorder_stores_has_the_servers_time_even_when_the_clien
 def test_append_stamps_each_line_with_the_clock_it_is_given(locations):
     with opened_game_store(locations.new()) as store:
         new_game(store, json.dumps(HEADER).encode(), clock=lambda: "2026-12-05T18:00:00Z")
-        result = append_entry(store, "timed", json.dumps({"type": "turn_started", "player": "Ann", "at": CLIENTS})
+        result = stored_game(store, "timed").record(json.dumps({"type": "turn_started", "player": "Ann", "at": CLIENTS})
                               .encode(), clock=lambda: "2026-12-05T18:03:09Z")
         assert result.appended
-        stamped = [(line, event.at) for line, event in recorded_lines(store, "timed")]
+        stamped = [(line, json.loads(text)["at"]) for line, text in enumerate(stored_game(store, "timed").log(), 1)]
     assert stamped == [(1, "2026-12-05T18:00:00Z"), (2, "2026-12-05T18:03:09Z")]
 
 
@@ -95,7 +96,7 @@ def timed_store(location: str, game_id: str, stamps: list[str]) -> None:
         new_game(store, json.dumps({**HEADER, "id": game_id}).encode(), clock=lambda: next(clock))
         for kind, player in lines:
             entry = json.dumps({"type": kind, "player": player, **({"text": "gg"} if kind == "note" else {})}).encode()
-            assert append_entry(store, game_id, entry, clock=lambda: next(clock)).appended
+            assert stored_game(store, game_id).record(entry, clock=lambda: next(clock)).appended
 
 
 def test_reports_and_stats_show_the_time_of_play_from_the_lines_at(tmp_path):
@@ -136,7 +137,7 @@ def test_a_ti4_report_gives_each_rounds_time(tmp_path):
         new_game(store, json.dumps(header).encode(), clock=lambda: next(clock))
         for line in ({"type": "round_started", "round": 1}, {"type": "round_started", "round": 2},
                      {"type": "note", "text": "we stop here"}):
-            assert append_entry(store, "ti4-timed", json.dumps(line).encode(), clock=lambda: next(clock)).appended
+            assert stored_game(store, "ti4-timed").record(json.dumps(line).encode(), clock=lambda: next(clock)).appended
     runner = CliRunner()
     report = json.loads(runner.invoke(main, ["report", "ti4-timed", "--store", location, "--format", "json"]).stdout)
     assert report["time"]["rounds"] == [{"number": 1, "player": None, "seconds": 90 * 60},

@@ -21,7 +21,7 @@ from .results import standing_of
 from .secrecy import Public, redaction, seats_of
 from .sources import Source, StoredGame
 
-__all__ = ["BGStatsOffer", "BGStatsPlay", "bgstats_seen", "bgstats_play", "play_matches", "push_link", "title_of"]
+__all__ = ["BGStatsOffer", "BGStatsPlay", "bgstats_offer", "bgstats_seen", "bgstats_play", "play_matches", "push_link", "title_of"]
 
 
 def title_of(game: str) -> str:
@@ -93,8 +93,13 @@ class BGStatsOffer(msgspec.Struct, kw_only=True):
 def bgstats_seen(store: GameStore, game_id: str, viewer: str | Public | None) -> BGStatsOffer:
     """The stored game ``game_id`` as BG Stats' play, as ``viewer`` (a player, ``PUBLIC``, None: the host) may see
     it, with its push link. Raises ``GameNotFound`` and the store's errors."""
-    source = StoredGame(store, game_id, "")
+    return bgstats_offer(StoredGame(store, game_id, ""), viewer)
+
+
+def bgstats_offer(source: Source, viewer: str | Public | None) -> BGStatsOffer:
+    """``source``'s game as BG Stats' play, as ``viewer`` (a player, ``PUBLIC``, None: the host) may see it, with its
+    push link and a file name (what the recorder's end page offers). Raises what ``secrecy.redaction`` raises."""
     play = bgstats_play(source)
     if viewer is not None:
         play = redaction(source, viewer)(play)
-    return BGStatsOffer(play=play, link=push_link(play), filename=f"{game_id}{SUFFIX}")
+    return BGStatsOffer(play=play, link=push_link(play), filename=f"{source.id}{SUFFIX}")
