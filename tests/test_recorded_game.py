@@ -71,8 +71,11 @@ def test_a_players_view_records_only_that_players_lines_and_the_public_view_none
         with pytest.raises(gamelog.NotYourLine, match="the public view records nothing"):
             game.public().record({"type": "note", "text": "hello"})
         # The table allowed any player to record any line.
-        assert game.as_player("Bob").record({"type": "turn_ended", "player": "Ann"}, any_player=True).line == 3
-        assert store.game("friday").lines().lines[-1].entry == {"type": "turn_ended", "player": "Ann"}
+        assert game.as_player("Bob").record({"type": "turn_ended", "player": "Ann"}, any_player=True,
+                                            clock=lambda: "2026-12-05T18:00:00Z").line == 3
+        # Stored with the recording machine's time (the clock given), as every line recorded is (issue 39).
+        assert store.game("friday").lines().lines[-1].entry == {"type": "turn_ended", "player": "Ann",
+                                                                "at": "2026-12-05T18:00:00Z"}
 
 
 def test_a_game_read_from_a_log_is_not_recorded_through():

@@ -33,7 +33,7 @@ def shown_fingerprint(source: Source, viewer: str | Public | None, lines: int, v
     None: the whole game) sees it: the game's own where the view hides nothing, else the view's own (docs/secrets.md).
     ``view``: the viewer's redaction, when the caller has it. Raises what ``secrecy.redaction`` raises."""
     if view is None:
-        view = Redaction() if viewer is None else redaction(source, viewer)
+        view = redaction(source, viewer)  # None: the full view
     events = takewhile(lambda event: event.line <= lines, source.history())
     return fingerprint_of(source.id, view.each(events))
 
@@ -73,7 +73,7 @@ def game_result(source: Source, viewer: str | Public | None = None) -> GameResul
     is, else open; the fingerprint after the last line of play as the viewer's view shows it. Raises
     :class:`~.errors.PlayerNotFound` for a viewer who is no player of the game."""
     state, standing = standing_of(source)
-    view = Redaction() if viewer is None else redaction(source, viewer)
+    view = redaction(source, viewer)  # None: the full view
     scores = sorted(((p, state.score(p)) for p in state.players), key=lambda ps: -ps[1])
     points = fold(source.game, source.history()).points  # how each score was made, by source
     order = {name: i for i, name in enumerate(GAMES[source.game].results.order)}
