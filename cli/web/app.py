@@ -60,12 +60,14 @@ _SECURITY_HEADERS = {
 
 class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/games/{id}/lines``: the line (one object of the game's log), the lines the client has seen,
-    whether the table agreed to a line that breaks a rule, and the earlier line it replaces, if any."""
+    whether the table agreed to a line that breaks a rule, the earlier line it replaces, if any, and why
+    (``reason``: the correction's, for an undo or a Replace)."""
 
     line: msgspec.Raw
     after: int | None = None
     anyway: bool = False
     replaces: int | None = None
+    reason: str | None = None
 
 
 class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
@@ -274,7 +276,8 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
     viewer = await _viewer(request, game_id)
     posted = _decoded(await request.body(), LinePosted)
     result = await _run(record_entry, table.store, game_id, viewer, bytes(posted.line), after=posted.after,
-                        anyway=posted.anyway, replaces=posted.replaces, any_seat=game_id in table.any_seat)
+                        anyway=posted.anyway, replaces=posted.replaces, reason=posted.reason,
+                        any_seat=game_id in table.any_seat)
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:

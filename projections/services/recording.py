@@ -101,14 +101,15 @@ def new_game(store: GameStore, header: bytes) -> str:
 
 
 def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | None = None, anyway: bool = False,
-                 replaces: int | None = None, seat: str | None = None) -> EntryResult:
+                 replaces: int | None = None, reason: str | None = None, seat: str | None = None) -> EntryResult:
     """Decide ``entry`` (one line of the game's log, JSON) against the stored game and store it when it breaks no
     rule, or when ``anyway``; its findings stand then like any other line's. Returns what became of it (findings
     cite their rules, with each rule's text); never a partial write.
 
     ``after`` is the lines of the log the entry was made against (None: the stored game as it is): a game that
-    has moved past them is not written to (``moved``). ``replaces`` voids that earlier line first (a ``correction``
-    line, then the entry), in one write. ``seat`` is the player recording (None: the host): a seat may record only
+    has moved past them is not written to (``moved``). ``replaces`` makes the entry the replacement of that earlier
+    line: one ``correction`` line carrying it (``reason``: why, "replaced" when not said), decided at the replaced
+    line's place (``domain.corrections``), so that a right fix of an old line raises no finding. ``seat`` is the player recording (None: the host): a seat may record only
     its own player's lines, lines that name no player, and corrections of those.
 
     Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
@@ -125,11 +126,10 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
         return EntryResult(appended=False, lines=lines, moved=True)
     header = history[0].event
     header_line = history[0].line
-    shape = _not_one_line(entry, lines + 1 + (replaces is not None))
+    shape = _not_one_line(entry, lines + 1)
     if shape is not None:
         return EntryResult(appended=False, lines=lines, errors=[shape])
-    wanted = ([_encode(Correction(voids=replaces, reason=f"replaced by line {lines + 2}"))] if replaces is not None
-              else []) + [entry.strip()]
+    wanted = [entry.strip() if replaces is None else _replacing(replaces, entry.strip(), reason)]
     reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1)
                        + b"\n".join(wanted) + b"\n")
     new = list(reader.events())
@@ -184,6 +184,13 @@ def _stored(store: GameStore, log: bytes) -> Any:
     return import_log(store, log, ENTRY, along=ViewKeeper(store).alongside)
 
 
+def _replacing(replaces: int, entry: bytes, reason: str | None) -> bytes:
+    """The one ``correction`` line that voids line ``replaces`` and carries ``entry`` (its JSON object, as typed, so
+    that the reader's errors point into it: ``$.replacement...``) as its replacement."""
+    return (b'{"type":"correction","voids":' + _encode(replaces) + b',"reason":' + _encode(reason or "replaced")
+            + b',"replacement":' + entry + b"}")
+
+
 def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
     """Why ``entry`` (to be line ``line``) is not one line of a log, or None: empty, or several lines."""
     lines = [part for part in entry.strip().splitlines() if part.strip()]
@@ -204,6 +211,10 @@ def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any])
             voided = getattr(recorded.get(event.voids), "player", None)
             if voided is not None and voided != seat:
                 raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
+            instead = (event.replacement or {}).get("player")
+            if instead is not None and instead != seat:
+                raise NotYourLine(f"line {line} puts a line of {instead}'s in place of line {event.voids}; "
+                                  "a seat records only its own player's lines")
 
 
 def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None) -> EntryForms:

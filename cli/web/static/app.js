@@ -251,14 +251,22 @@ function startReplace(line) {
   $("replacing").hidden = false;
   $("replacing").textContent = `Replacing line ${line.line}: ${line.words}. It stays in the history, struck through.`;
   $("cancel-replace").hidden = false;
+  $("replace-why").hidden = false;
   $("record").textContent = "Replace";
   const {type, ...values} = line.entry;
   showForm(type, values);
   $("entry").scrollIntoView();
 }
 
+function withoutType(entry) {
+  const {type, ...values} = entry;
+  return values;
+}
+
 function endReplace() {
   replacing = null;
+  $("replace-reason").value = "";
+  $("replace-why").hidden = true;
   $("replacing").hidden = true;
   $("cancel-replace").hidden = true;
   $("record").textContent = "Record";
@@ -270,10 +278,10 @@ function findingsList(result) {
     result.rules && result.rules[f.rule] ? el("span", {class: "text"}, result.rules[f.rule]) : ""));
 }
 
-async function submit(entry, anyway) {
+async function submit(entry, anyway, replaces = replacing, reason = replacing ? $("replace-reason").value.trim() || null : null) {
   const base = `/api/games/${encodeURIComponent(gameId)}`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify({line: entry, after: lines, anyway, replaces: replacing})});
+    const sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify({line: entry, after: lines, anyway, replaces, reason})});
     if (sent.status === 409) {  // the game moved: read it again, and decide the entry again against it
       lines = sent.body.lines;
       $("verdict").replaceChildren(el("p", {}, `The game moved on (line ${lines}); checking the entry again.`));
@@ -287,9 +295,13 @@ async function submit(entry, anyway) {
       return;
     }
     if (sent.status === 200) {
-      pending = entry;
-      $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body),
-        el("button", {type: "button", class: "anyway", onclick: () => submit(pending, true)}, "Record anyway: the table agreed"));
+      // A stop ends Replace mode: "Record anyway" still replaces what was being replaced, any other entry voids nothing.
+      pending = {entry, replaces, reason};
+      if (replaces) { endReplace(); showForm(entry.type, withoutType(entry)); }
+      $("verdict").replaceChildren(el("p", {}, replaces ? `Not stored: this breaks a rule. Line ${replaces} stays as it was.`
+                                                        : "Not stored: this breaks a rule."), ...findingsList(sent.body),
+        el("button", {type: "button", class: "anyway", onclick: () => submit(pending.entry, true, pending.replaces, pending.reason)},
+           replaces ? `Replace line ${replaces} anyway: the table agreed` : "Record anyway: the table agreed"));
       return;
     }
     $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
@@ -364,7 +376,7 @@ async function table() {
   $("show-seats").hidden = me.role !== "host";
   $("download").onclick = download;
   $("show-seats").onclick = () => showSeats(gameId, $("table-seats"));
-  $("kind").onchange = () => showForm($("kind").value);
+  $("kind").onchange = () => { endReplace(); showForm($("kind").value); };  // another kind is another entry
   $("cancel-replace").onclick = () => { endReplace(); showForm($("kind").value); };
   $("entry").onsubmit = (event) => {
     event.preventDefault();
