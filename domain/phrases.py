@@ -42,6 +42,16 @@ COMMON: dict[str, Phrase] = {
 }
 """The phrases of ``domain.events.COMMON_EVENTS``."""
 
+KINDS: dict[str, str] = {
+    "turn_started": "Start a turn",
+    "turn_ended": "End the turn",
+    "correction": "Void a line",
+    "note": "Note",
+    "score_claimed": "Claim a score",
+}
+"""The kinds of line every game has, named as players would (the forms' ``label``); each game's ``phrases.KINDS``
+names its own (``GameRules.kind``)."""
+
 
 def tell(event: Any, phrases: Mapping[str, Phrase]) -> tuple[str, str | None, str]:
     """(type, player, words) for a recorded event, with ``phrases`` by type."""

@@ -32,7 +32,8 @@ from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, Sto
 from gamelog.listing import list_games
 from gamelog.recording import NotYourLine, header_forms, new_game, export_log
 from gamelog.sources import open_game_store
-from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
+from gamelog.table import (HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, record_step, replay_seen,
+                           report_seen)
 
 from gamelog.cli.web.follow import Follower, wait
 from gamelog.cli.web.tokens import Tokens
@@ -68,6 +69,15 @@ class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     anyway: bool = False
     replaces: int | None = None
     reason: str | None = None
+
+
+class StepTaken(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/turn``: the step of the turn flow to take (its ``id`` in the forms' ``turn``), the
+    lines the client has seen, and whether the table agreed to a step that breaks a rule."""
+
+    step: str
+    after: int | None = None
+    anyway: bool = False
 
 
 class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
@@ -285,6 +295,22 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
     return _answer(result, 201 if result.appended else 200)
 
 
+@post("/api/games/{game_id:str}/turn")
+async def turn(request: Request, game_id: FromPath[str]) -> Response:
+    """Take one step of the turn flow ("End turn: Bob's turn"): its lines stored in one write, answered as a line
+    is (201 stored, 200 not stored, 409 moved, 422 no such step now, 403 not this seat's)."""
+    table = _table(request)
+    viewer = await _viewer(request, game_id)
+    taken = _decoded(await request.body(), StepTaken)
+    result = await _run(record_step, table.store, game_id, viewer, taken.step, after=taken.after, anyway=taken.anyway,
+                        any_seat=game_id in table.any_seat)
+    if result.errors:
+        return _problem(422, *msgspec.to_builtins(result.errors))
+    if result.moved:
+        return _answer({"appended": False, "lines": result.lines}, 409)
+    return _answer(result, 201 if result.appended else 200)
+
+
 @get("/api/games/{game_id:str}/replay")
 async def replay(request: Request, game_id: FromPath[str], line: FromQuery[int | None] = None) -> Response:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
@@ -379,7 +405,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
             await anyio.to_thread.run_sync(table.store.close)
 
     app = Litestar(
-        route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, replay,
+        route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, turn, replay,
                         history, forms, log, report, stream],
         lifespan=[opened],
         exception_handlers={Exception: _errors},

@@ -246,6 +246,7 @@ RULES = GameRules(
     events=EVENTS,
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

@@ -183,6 +183,7 @@ RULES = GameRules(
     events=EVENTS,
     engine=UchroniaEngine,
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 
@@ -38,9 +38,11 @@ from gamelog.projections.views.keeper import ViewKeeper
 from .errors import BadInput, GameNotFound
 from .secrecy import Public, redaction_at
 from .sources import StoredGame, opened_game_store
+from .turns import may_take, step_forms, steps_offered
 
-__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log",
-           "exported", "forms_for", "header_forms", "log_lines", "new_game", "recorded_lines", "stored_lines"]
+__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "append_wanted",
+           "export_log",
+           "exported", "forms_for", "header_forms", "log_lines", "new_game", "recorded_lines", "stored_lines", "take_step"]
 
 _encode = msgspec.json.Encoder().encode
 ENTRY = "entry"
@@ -115,6 +117,22 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
     and the store's errors (``StoreBusy``...).
     """
+    shape = _not_one_line(entry, stored_lines(store, game_id) + 1)
+    if shape is not None:
+        return EntryResult(appended=False, lines=shape.line - 1, errors=[shape])
+    wanted = [entry.strip() if replaces is None else _replacing(replaces, entry.strip(), reason)]
+    return append_wanted(store, game_id, wanted, after=after, anyway=anyway, seat=seat)
+
+
+def append_wanted(store: GameStore, game_id: str, wanted: list[bytes], *, after: int | None = None,
+                  anyway: bool = False, seat: str | None = None,
+                  expected: Callable[[Any], list[bytes]] | None = None) -> EntryResult:
+    """Decide ``wanted`` (lines of the game's log, JSON, in order) against the stored game and store them all in one
+    write when none breaks a rule, or when ``anyway``: :func:`append_entry` for one entry or several (a step of the
+    turn flow). ``expected``, when given, makes the lines from the engine at the stored game's end instead (a step
+    of the turn flow as offered there; it may raise to refuse).
+
+    Raises what :func:`append_entry` raises."""
     source = StoredGame(store, game_id, "")
     rules = GAMES[source.game]
     history = list(source.history())  # read once: what is decided, what the write extends, and its length
@@ -126,10 +144,8 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
         return EntryResult(appended=False, lines=lines, moved=True)
     header = history[0].event
     header_line = history[0].line
-    shape = _not_one_line(entry, lines + 1)
-    if shape is not None:
-        return EntryResult(appended=False, lines=lines, errors=[shape])
-    wanted = [entry.strip() if replaces is None else _replacing(replaces, entry.strip(), reason)]
+    if expected is not None:
+        wanted = expected(rules.engine.from_history(history, history=False))
     reader = LogReader(b"\n" * (header_line - 1) + _encode(header) + b"\n" * (lines - header_line + 1)
                        + b"\n".join(wanted) + b"\n")
     new = list(reader.events())
@@ -151,6 +167,26 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
     if result.outcome is not Outcome.IMPORTED:
         return EntryResult(appended=False, lines=stored_lines(store, game_id), moved=True)
     return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
+
+
+def take_step(store: GameStore, game_id: str, step_id: str, *, after: int | None, seat: str | None = None,
+              anyway: bool = False) -> EntryResult:
+    """Record the step ``step_id`` of the turn flow as offered at the stored game's end: its lines in one write
+    (:func:`~.recording.append_wanted`), decided like any entry. The game moved past ``after``: nothing is taken,
+    the answer says so. ``seat``: the player whose
+    device asks (None: the host, or a seat the host let record any line).
+
+    Raises ``GameNotFound``, :class:`BadInput` (no step of that id is offered now), :class:`~.recording.NotYourLine` and the
+    store's errors."""
+    def lines_of(engine: Any) -> list[bytes]:
+        step = next((s for s in steps_offered(engine) if s.id == step_id), None)
+        if step is None:
+            raise BadInput(f"no step {step_id!r} of the turn flow is offered now; the forms' `turn` lists those that are")
+        if seat is not None and not may_take(step, engine, seat):
+            raise NotYourLine(f"{step.label!r} is not {seat}'s to take: it is {engine.state.active}'s turn")
+        return [_encode(line) for line in step.lines]
+
+    return append_wanted(store, game_id, [], after=after, anyway=anyway, expected=lines_of)
 
 
 def append_to(location: str, game_id: str, entry: bytes, **options: Any) -> EntryResult:
@@ -230,7 +266,9 @@ def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None
     offers = (rules.offers or no_offers)(state, seat or due)
     forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
                        lines=stored_lines(store, game_id),
-                       forms=entry_forms(rules.event_types, offers, players_first(state, due)))
+                       forms=entry_forms(rules.event_types, offers, players_first(state, due), rules.kind),
+                       active=state.active if state.ended is None and state.turn_over is None else None,
+                       turn=step_forms(engine))
     if viewer is None:
         return forms
     view = redaction_at(source, viewer, state)

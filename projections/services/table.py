@@ -22,14 +22,14 @@ from gamelog.projections.reports.forms import EntryForms
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.application import GameStore
 
-from .recording import NotYourLine, append_entry, forms_for
+from .recording import NotYourLine, append_entry, forms_for, take_step
 from .replaying import state_of
 from .reporting import report
 from .secrecy import PUBLIC, Public, redaction
 from .sources import StoredGame
 
 __all__ = ["HOST", "SEAT", "SPECTATOR", "LineSeen", "LinesSeen", "Viewer", "forms_seen", "lines_seen", "record_entry",
-           "replay_seen", "report_seen"]
+           "record_step", "replay_seen", "report_seen"]
 
 HOST, SEAT, SPECTATOR = "host", "seat", "spectator"
 
@@ -134,6 +134,19 @@ def record_entry(store: GameStore, game_id: str, viewer: Viewer, entry: bytes, *
     seat = viewer.player if viewer.role == SEAT and not any_seat else None
     result = append_entry(store, game_id, entry, after=after, anyway=anyway, replaces=replaces, reason=reason,
                           seat=seat)
+    if viewer.role == HOST or not result.findings:
+        return result
+    return _view(StoredGame(store, game_id, ""), viewer)(result)
+
+
+def record_step(store: GameStore, game_id: str, viewer: Viewer, step: str, *, after: int | None,
+                anyway: bool = False, any_seat: bool = False) -> EntryResult:
+    """Take the step ``step`` of the turn flow as ``viewer`` (:func:`~.recording.take_step`): the host any step, a
+    seat one that is its player's (any when ``any_seat``), a spectator none. Raises what ``take_step`` raises."""
+    if viewer.role == SPECTATOR:
+        raise NotYourLine("a spectator records nothing")
+    seat = viewer.player if viewer.role == SEAT and not any_seat else None
+    result = take_step(store, game_id, step, after=after, seat=seat, anyway=anyway)
     if viewer.role == HOST or not result.findings:
         return result
     return _view(StoredGame(store, game_id, ""), viewer)(result)
