@@ -57,7 +57,9 @@ class GameRules:
     ``turn_steps`` gives its own steps of the turn flow (its ``game`` module's,
     ``domain.turn_flow``; None: the steps every game has), ``kinds`` the name
     of each of its kinds of line in players' words (its ``phrases.KINDS``;
-    ``domain.phrases.KINDS`` names the common ones, :meth:`kind` any).
+    ``domain.phrases.KINDS`` names the common ones, :meth:`kind` any), and
+    ``screen`` its facts and panels on the table's screen (its
+    ``replay_document.screen``, ``domain.screen``; None: the score track only).
     ``secrets`` is its ``secrets.HIDDEN`` (``domain.secrets.Hidden``): what
     a player may not see at a point of the game, what ``--as PLAYER`` hides
     (None: nothing is hidden). ``results`` reads what its log declares of the
@@ -85,6 +87,7 @@ class GameRules:
     offers: Callable[[Any, str | None], Mapping[str, Mapping[str, Any]]] | None = None
     turn_steps: Callable[[Any], Any] | None = None
     kinds: Mapping[str, str] = field(default_factory=dict)
+    screen: Callable[[dict[str, Any]], Any] | None = None
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)

@@ -31,6 +31,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
 from gamelog.listing import list_games
 from gamelog.recording import NotYourLine, header_forms, new_game, export_log
+from gamelog.screen import screen as table_screen
 from gamelog.sources import open_game_store
 from gamelog.table import (HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, record_step, replay_seen,
                            report_seen)
@@ -47,7 +48,8 @@ HEARTBEAT = 15.0
 """Seconds a stream may stay silent: then a comment, so that a dead connection is noticed."""
 _ID = re.compile(r"[^\x00-\x1f\x7f/\\]+")
 STATIC = resources.files(__package__).joinpath("static")
-_ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+_ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+           "table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8"}
 _SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -187,8 +189,8 @@ def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
 # -- the pages: static, no data ---------------------------------------------------------------------------------
 
 
-def _page() -> Response:
-    return Response(content=STATIC.joinpath("index.html").read_bytes(), media_type="text/html; charset=utf-8",
+def _page(name: str = "index.html") -> Response:
+    return Response(content=STATIC.joinpath(name).read_bytes(), media_type="text/html; charset=utf-8",
                     headers=_SECURITY_HEADERS)
 
 
@@ -200,6 +202,12 @@ async def host_page() -> Response:
 @get("/games/{game_id:str}", include_in_schema=False)
 async def game_page(game_id: FromPath[str]) -> Response:
     return _page()
+
+
+@get("/games/{game_id:str}/table", include_in_schema=False)
+async def table_page(game_id: FromPath[str]) -> Response:
+    """The table's screen for a TV or a laptop in landscape (static; the token in the fragment, as every page)."""
+    return _page("table.html")
 
 
 @get("/assets/{name:str}", include_in_schema=False)
@@ -332,6 +340,14 @@ async def forms(request: Request, game_id: FromPath[str]) -> Response:
     return _answer(await _run(forms_seen, _table(request).store, game_id, viewer))
 
 
+@get("/api/games/{game_id:str}/screen")
+async def screen(request: Request, game_id: FromPath[str]) -> Response:
+    """The table's screen (``domain.screen``): whose turn, the round, the score track, the game's own facts and
+    panels, the last lines, as the token's viewer sees them."""
+    viewer = await _viewer(request, game_id)
+    return _answer(await _run(table_screen, _table(request).store, game_id, viewer.as_player))
+
+
 @get("/api/games/{game_id:str}/log")
 async def log(request: Request, game_id: FromPath[str]) -> Response:
     """The log as JSON Lines (host, spectator: a seat reads its own view, never the log)."""
@@ -405,8 +421,8 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
             await anyio.to_thread.run_sync(table.store.close)
 
     app = Litestar(
-        route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, turn, replay,
-                        history, forms, log, report, stream],
+        route_handlers=[host_page, game_page, table_page, asset, me, games, headers, create_game, seats, settings, lines,
+                        turn, replay, history, forms, screen, log, report, stream],
         lifespan=[opened],
         exception_handlers={Exception: _errors},
         request_max_body_size=MAX_BODY,

@@ -15,7 +15,7 @@ from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
 from gamelog.domain.turn_flow import TurnStep, decided
-from gamelog.domain.twilight_imperium import entries, measures, phrases, secrets, statistics
+from gamelog.domain.twilight_imperium import entries, measures, phrases, replay_document, secrets, statistics
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -359,6 +359,7 @@ RULES = GameRules(
     converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
     kinds=phrases.KINDS,
+    screen=replay_document.screen,
     turn_steps=turn_steps,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
