@@ -2,9 +2,8 @@
 
 A :class:`Screen` is made from the game's ``replay --format json`` document as a viewer may see it (so a secret it
 hides stays hidden) and the game's last lines: whose turn it is, the round, each player's score towards the goal,
-and the game's own panels (its ``replay_document.screen``, the registry's ``GameRules.screen``): facts such as the
-phase and the speaker, and tables such as the objectives and who scored each, the Forum, the ships. Nothing here
-names a game.
+and the game's own panels (its ``replay_document.screen``, the registry's ``GameRules.screen``): facts in words,
+and tables of what the players share and hold. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -14,8 +13,8 @@ from typing import Any, Callable
 from gamelog.domain.replay_document import Document
 
 
-class Fact(Document, kw_only=True):
-    """One fact of the game's state in words: ``label`` ("Phase") and ``value`` ("action")."""
+class ScreenFact(Document, kw_only=True):
+    """One fact of the game's state in words: its ``label`` and its ``value``."""
 
     label: str
     value: str
@@ -64,16 +63,16 @@ class Screen(Document, kw_only=True):
     score_name: str
     goal: int | None
     standings: list[Standing]
-    facts: list[Fact] = []
+    facts: list[ScreenFact] = []
     panels: list[Panel] = []
     last: list[LastLine] = []
 
 
-ScreenOf = Callable[[dict[str, Any]], tuple[list[Fact], list[Panel], dict[str, str]]]
+ScreenOf = Callable[[dict[str, Any]], tuple[list[ScreenFact], list[Panel], dict[str, str]]]
 """``(replay document as plain JSON) -> (facts, panels, a note by player)``: a game's ``replay_document.screen``."""
 
 
-def nothing_more(document: dict[str, Any]) -> tuple[list[Fact], list[Panel], dict[str, str]]:
+def nothing_more(document: dict[str, Any]) -> tuple[list[ScreenFact], list[Panel], dict[str, str]]:
     """The screen part of a game that shows only its score track."""
     return [], [], {}
 
@@ -99,5 +98,5 @@ def _score(held: dict[str, Any], name: str) -> int | None:
 
 
 def mark(yes: bool) -> str:
-    """A cell of a grid that says yes (a scored objective) or stays empty."""
+    """A cell of a grid that says yes (a card a player holds or scored) or stays empty."""
     return "\u25cf" if yes else ""

@@ -7,7 +7,7 @@ from typing import Literal
 from msgspec import UNSET, UnsetType
 
 from gamelog.domain import replay_document as common
-from gamelog.domain.screen import Fact, Panel
+from gamelog.domain.screen import ScreenFact, Panel
 
 
 class Deed(common.Document, kw_only=True):
@@ -58,7 +58,7 @@ class Replay(common.Replay, kw_only=True, tag="merchant-of-venus"):
     goal: int
 
 
-def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
+def screen(document: dict) -> tuple[list[ScreenFact], list[Panel], dict[str, str]]:
     """Merchant of Venus on the table's screen (``domain.screen``): each ship, where it stands, its credits, net
     worth, cargo and relics, and the deeds held; the note by player is where the ship stands."""
     players = document.get("players") or {}
@@ -70,7 +70,7 @@ def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
     panels = [Panel(title="Ships", columns=["Player", "At", "Credits", "Net worth", "Cargo", "Relics"], rows=ships)]
     if deeds:
         panels.append(Panel(title="Deeds", columns=["Player", "Deed", "Value"], rows=deeds))
-    facts = [Fact(label="Goal", value=f"net worth c{document['goal']}")] if document.get("goal") else []
+    facts = [ScreenFact(label="Goal", value=f"net worth c{document['goal']}")] if document.get("goal") else []
     return facts, panels, {name: _where(p.get("location")) for name, p in players.items()}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec import UNSET, UnsetType
 
 from gamelog.domain import replay_document as common
-from gamelog.domain.screen import Fact, Panel, mark
+from gamelog.domain.screen import ScreenFact, Panel, mark
 
 
 class Player(common.Document, kw_only=True, omit_defaults=True):
@@ -55,7 +55,7 @@ class Replay(common.Replay, kw_only=True, tag="twilight-imperium-4"):
     not_recorded: list[str] | UnsetType = UNSET
 
 
-def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
+def screen(document: dict) -> tuple[list[ScreenFact], list[Panel], dict[str, str]]:
     """Twilight Imperium 4 on the table's screen (``domain.screen``), as TI Assistant's main screen shows it: the
     round, phase, speaker and initiative order; the public objectives with who scored each, and the secrets
     scored (public once scored); each player's faction as their note."""
@@ -68,7 +68,7 @@ def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
              *(mark(o["objective"] in (players[n].get("scored") or [])) for n in names)] for o in revealed]
     rows += [[objective, "secret", *(mark(n == holder) for n in names)]
              for holder in names for objective in players[holder].get("scored") or [] if objective not in public]
-    facts = [Fact(label=label, value=str(value)) for label, value in (
+    facts = [ScreenFact(label=label, value=str(value)) for label, value in (
         ("Round", document.get("round")), ("Phase", document.get("phase")), ("Speaker", document.get("speaker")),
         ("Initiative", ", ".join(document.get("initiative_order") or [])), ("Goal", f"{document.get('vp_goal')} VP"))
         if value not in (None, "", "None VP")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec import UNSET, UnsetType
 
 from gamelog.domain import replay_document as common
-from gamelog.domain.screen import Fact, Panel
+from gamelog.domain.screen import ScreenFact, Panel
 
 
 class Building(common.Document, kw_only=True):
@@ -65,7 +65,7 @@ class Replay(common.Replay, kw_only=True, tag="uchronia"):
     last_turn_card: str
 
 
-def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
+def screen(document: dict) -> tuple[list[ScreenFact], list[Panel], dict[str, str]]:
     """Uchronia on the table's screen (``domain.screen``): the Forum's cards by colour, who holds each monopoly,
     each player's buildings; the threshold and who holds the Last Turn card."""
     players = document.get("players") or {}
@@ -83,8 +83,8 @@ def screen(document: dict) -> tuple[list[Fact], list[Panel], dict[str, str]]:
     facts = []
     if threshold.get("vp"):
         reached = f", reached by {threshold['by']}" if threshold.get("reached") and threshold.get("by") else ""
-        facts.append(Fact(label="Threshold", value=f"{threshold['vp']} VP{reached}"))
+        facts.append(ScreenFact(label="Threshold", value=f"{threshold['vp']} VP{reached}"))
     if document.get("last_turn_card"):
-        facts.append(Fact(label="Last Turn card", value=str(document["last_turn_card"])))
+        facts.append(ScreenFact(label="Last Turn card", value=str(document["last_turn_card"])))
     notes = {name: ", ".join(f"{colour} monopoly" for colour in p.get("monopolies") or {}) for name, p in players.items()}
     return facts, panels, notes

@@ -9,7 +9,7 @@ const token = params.get("token") || "";
 const gameMatch = location.pathname.match(/^\/games\/([^/]+)$/);
 const gameId = gameMatch ? decodeURIComponent(gameMatch[1]) : null;
 const $ = (id) => document.getElementById(id);
-let me = null, forms = null, lines = 0, seen = [], replacing = null, pending = null, reportUrl = null;
+let me = null, forms = null, lines = 0, seen = [], replacing = null, pending = null, reportUrl = null, undoReason = null;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -217,9 +217,11 @@ async function refresh() {
   const keep = forms && $("kind").value;
   const kept = forms && collect($("fields"));
   forms = got.body;
-  $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, words(f.type))));
+  $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, f.label || words(f.type))));
   showForm(keep || forms.forms[0].type, kept);
   showStandings(state.body);
+  showTurnSteps();
+  showState();
   showHistory();
   showReport();
 }
@@ -231,6 +233,51 @@ function showStandings(state) {
     Object.entries(p).filter(([, v]) => typeof v === "number").slice(0, 4).map(([k, v]) => el("div", {class: "figure"}, `${words(k)}: ${v}`))));
   const status = state.finished ? `the game is over${state.winner ? `: ${state.winner} wins` : ""}` : `line ${state.line}`;
   $("standings").replaceChildren(...cards, el("div", {class: "standing"}, status));
+}
+
+// -- the turn flow and the table's state above the form ------------------------------------------------------------
+
+function showTurnSteps() {
+  // One tap per step of the turn flow ("End turn: Bob's turn"), and one to undo the last line this device may void.
+  if (me.role === "spectator") return $("turn-steps").replaceChildren();
+  const undoable = seen.slice().reverse().find((l) => l.type !== "game" && l.type !== "correction" && !l.voided_by);
+  const buttons = forms.turn.map((step) => el("button", {type: "button", "data-step": step.id, onclick: () => takeStep(step)}, step.label));
+  if (undoable && mayReplace(undoable)) {
+    buttons.push(el("button", {type: "button", class: "undo", "data-undo": undoable.line, onclick: () => undo(undoable)},
+                    `Undo line ${undoable.line}`));
+  }
+  $("turn-steps").replaceChildren(...buttons);
+}
+
+async function takeStep(step) {
+  const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
+  if (sent.status === 201) {
+    $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
+    return refresh();
+  }
+  if (sent.status === 409) return refresh();  // the game moved: the steps offered now
+  if (sent.status === 200) return $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body));
+  $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
+}
+
+async function undo(line) {
+  // The reason is asked once a session: the next undo says the same.
+  undoReason = undoReason || (window.prompt("Why is it undone?", "undone at the table") || "undone at the table");
+  await submit({type: "correction", voids: line.line, reason: undoReason}, false, null, null);
+}
+
+async function showState() {
+  const got = await api(`/api/games/${encodeURIComponent(gameId)}/screen`);
+  if (got.status !== 200) return;
+  const screen = got.body;
+  const turn = screen.finished ? `over${screen.winner ? `: ${screen.winner} wins` : ""}` : screen.active ? `${screen.active}'s turn`
+    : screen.due ? `${screen.due} next` : "";
+  const round = screen.round !== null && !screen.facts.some((f) => f.label === "Round") ? [{label: "Round", value: String(screen.round)}] : [];
+  $("state-summary").textContent = [turn, ...round.concat(screen.facts).slice(0, 2).map((f) => `${f.label} ${f.value}`)].filter(Boolean).join(" · ");
+  $("state-facts").replaceChildren(...round.concat(screen.facts).map((f) => el("span", {}, el("b", {}, f.label), f.value)));
+  $("state-panels").replaceChildren(...screen.panels.map((p) => el("div", {}, el("h3", {}, p.title),
+    el("table", {}, el("tr", {}, p.columns.map((c) => el("th", {}, c))), p.rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))));
+  $("table-link").href = `/games/${encodeURIComponent(gameId)}/table#token=${encodeURIComponent(token)}`;
 }
 
 function mayReplace(line) {
