@@ -250,14 +250,20 @@ function showTurnSteps() {
 }
 
 async function takeStep(step) {
-  const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
-  if (sent.status === 201) {
-    $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
-    return refresh();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
+    if (sent.status === 201) {
+      $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
+      return refresh();
+    }
+    if (sent.status === 409) {  // the game moved: the step is taken again only if it is still the one offered
+      await refresh();
+      if (!forms.turn.some((s) => s.id === step.id && s.label === step.label)) return;
+      continue;
+    }
+    if (sent.status === 200) return $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body));
+    return $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
   }
-  if (sent.status === 409) return refresh();  // the game moved: the steps offered now
-  if (sent.status === 200) return $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body));
-  $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
 }
 
 async function undo(line) {
