@@ -35,7 +35,8 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
     \b
       gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
       gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
-      gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12 --reason "misread"
+      gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
+      gamelog append my-game "$FIXED_LINE" --replaces 12 --reason "misread"
     """
     said = append_output(store, game, line.encode("utf-8"), fmt=fmt, width=text_width(), anyway=anyway, after=after,
                          replaces=replaces, reason=reason)
