@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gamelog.cli.main import main
 from gamelog.domain.events import FindingRaised, StateRestated
-from gamelog.domain.replay import run, without
+from gamelog.domain.replay import run, state_at, without
 from gamelog.domain.secrets import hidden_from
-from gamelog.domain.replay import state_at
 from tests.conftest import log_bytes
+from tests.test_correction_properties import SOURCES, _event_lines, _lines, _log as log_of, checkpoints, final
 
 HEADER = {"game": "merchant-of-venus", "id": "fix", "players": ["Ann", "Bob"], "setup": {"starting_credits": 500}}
 PLAY = [
@@ -125,3 +128,49 @@ def test_a_secret_a_replacement_holds_is_hidden_from_the_other_players():
     for viewer, sees in (("Bob", False), ("Ann", True)):
         hidden = hidden_from("twilight-imperium-4", viewer, log.events, state).names
         assert ("Destroy Their Greatest Ship" in hidden) is not sees
+
+
+@st.composite
+def replacements(draw):
+    """A log's lines (generated games of each title and the examples), an event line L, a line M whose event
+    replaces it, a position C after L where the Replace goes, and checkpoint spacing (small: decided again from
+    one); sometimes an earlier Replace of another line goes before C."""
+    source = draw(st.sampled_from(SOURCES))
+    lines = _lines(source, draw(st.integers(2, 24)))
+    targets = _event_lines(lines)
+    target, instead = draw(st.sampled_from(targets)), draw(st.sampled_from(targets))
+    earlier = draw(st.none() | st.sampled_from(targets))
+    if earlier is not None and earlier != target:
+        at = draw(st.integers(earlier + 1, len(lines) + 1))
+        lines = lines[:at - 1] + [json.dumps(replacing(earlier, {"type": "note", "text": "first"}))] + lines[at - 1:]
+        target += target >= at
+        instead += instead >= at
+    at = draw(st.integers(target + 1, len(lines) + 1))
+    return source, lines, target, json.loads(lines[instead - 1]), at, draw(st.integers(1, 40)), draw(st.integers(2, 8))
+
+
+def _written_in_place(lines: list[str]) -> list[str]:
+    """The log with each replaced line holding its replacement, and each correction a note."""
+    out = list(lines)
+    for number, text in enumerate(lines, start=1):
+        if text.strip() and not text.lstrip().startswith("#") and json.loads(text)["type"] == "correction":
+            fix = json.loads(text)
+            out[fix["voids"] - 1] = json.dumps(fix["replacement"])
+            out[number - 1] = json.dumps({"type": "note", "text": "was a correction"})
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=replacements())
+def test_a_replace_plays_as_the_log_in_which_the_line_held_its_replacement(case):
+    """Any line L replaced by any event of the game (another line's) at any later C: the final state is that of
+    the log in which L held the replacement from the start, and the stored history replays to it."""
+    source, lines, target, instead, at, every, kept = case
+    fixed = lines[:at - 1] + [json.dumps(replacing(target, instead, "x"))] + lines[at - 1:]
+    with checkpoints(every, kept):
+        played = run(log_of(fixed))
+    assert not played.errors
+    expected = final(run(log_of(_written_in_place(fixed))).state)
+    assert final(played.state) == expected, (source, target, instead, at)
+    assert final(state_at(played.header.game, played.events)) == expected
