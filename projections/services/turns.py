@@ -1,6 +1,6 @@
 """The turn flow of a stored game (``domain.turn_flow``): the steps offered at its end, and who may take one.
 
-What the recorder's forms list as ``turn`` (``GET /api/games/{id}/forms``); ``recording.take_step`` records one
+What the recorder's forms list as ``turn`` (``GET /api/games/{id}/forms``); ``DecidedGame.take_step`` records one
 (``POST /api/games/{id}/turn``).
 """
 

@@ -209,10 +209,18 @@ function showForm(type, values) {
 }
 
 async function refresh() {
-  const base = `/api/games/${encodeURIComponent(gameId)}`;
-  const [history, got, state] = await Promise.all([api(`${base}/history`), api(`${base}/forms`), api(`${base}/replay`)]);
+  // The page opened: the history once; from then on the stream carries each new line (follow).
+  const history = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
   if (history.status !== 200) return problem(errorsText(history.body));
   seen = history.body.lines;
+  await moved();
+}
+
+async function moved() {
+  // What a new line changes besides the history: the forms and the standings (two requests), the report when open.
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  const [got, state] = await Promise.all([api(`${base}/forms`), api(`${base}/replay`)]);
+  if (got.status !== 200) return problem(errorsText(got.body));
   lines = got.body.lines;
   const keep = forms && $("kind").value;
   const kept = forms && collect($("fields"));
@@ -221,9 +229,18 @@ async function refresh() {
   showForm(keep || forms.forms[0].type, kept);
   showStandings(state.body);
   showTurnSteps();
-  showState();
+  showState(state.body);
   showHistory();
   showReport();
+}
+
+function take(line) {
+  // A line as the stream gives it (as this device may see it): after the last one held; a correction strikes the
+  // line it voids, as the history says it.
+  if (seen.length && line.line <= seen[seen.length - 1].line) return;
+  seen.push(line);
+  const voided = line.entry.type === "correction" ? seen.find((s) => s.line === line.entry.voids) : null;
+  if (voided && !voided.voided_by) voided.voided_by = line.line;
 }
 
 function showStandings(state) {
@@ -252,12 +269,12 @@ function showTurnSteps() {
 async function takeStep(step) {
   for (let attempt = 0; attempt < 5; attempt++) {
     const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
-    if (sent.status === 201) {
-      $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
-      return refresh();
+    if (sent.status === 201) {  // the stream brings its lines, as it brings every device's
+      lines = Math.max(lines, sent.body.line);
+      return $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
     }
     if (sent.status === 409) {  // the game moved: the step is taken again only if it is still the one offered
-      await refresh();
+      await moved();
       if (!forms.turn.some((s) => s.id === step.id && s.label === step.label)) return;
       continue;
     }
@@ -272,18 +289,25 @@ async function undo(line) {
   await submit({type: "correction", voids: line.line, reason: undoReason}, false, null, null);
 }
 
-async function showState() {
+let standing = null;
+async function showState(state = standing) {
+  // Whose turn, from what the page holds already; the table's facts and panels asked for only when opened (as the
+  // report is): a folded state costs no request.
+  standing = state;
+  if (!state) return;
+  const turn = state.finished ? `over${state.winner ? `: ${state.winner} wins` : ""}` : forms.active ? `${forms.active}'s turn`
+    : forms.due ? `${forms.due} next` : "";
+  $("state-summary").textContent = turn || "The table";
+  $("table-link").href = `/games/${encodeURIComponent(gameId)}/table#token=${encodeURIComponent(token)}`;
+  if (!$("state").open) return;
   const got = await api(`/api/games/${encodeURIComponent(gameId)}/screen`);
   if (got.status !== 200) return;
   const screen = got.body;
-  const turn = screen.finished ? `over${screen.winner ? `: ${screen.winner} wins` : ""}` : screen.active ? `${screen.active}'s turn`
-    : screen.due ? `${screen.due} next` : "";
   const round = screen.round !== null && !screen.facts.some((f) => f.label === "Round") ? [{label: "Round", value: String(screen.round)}] : [];
   $("state-summary").textContent = [turn, ...round.concat(screen.facts).slice(0, 2).map((f) => `${f.label} ${f.value}`)].filter(Boolean).join(" · ");
   $("state-facts").replaceChildren(...round.concat(screen.facts).map((f) => el("span", {}, el("b", {}, f.label), f.value)));
   $("state-panels").replaceChildren(...screen.panels.map((p) => el("div", {}, el("h3", {}, p.title),
     el("table", {}, el("tr", {}, p.columns.map((c) => el("th", {}, c))), p.rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))));
-  $("table-link").href = `/games/${encodeURIComponent(gameId)}/table#token=${encodeURIComponent(token)}`;
 }
 
 function mayReplace(line) {
@@ -340,11 +364,11 @@ async function submit(entry, anyway, replaces = replacing, reason = replacing ? 
       $("verdict").replaceChildren(el("p", {}, `The game moved on (line ${lines}); checking the entry again.`));
       continue;
     }
-    if (sent.status === 201) {
+    if (sent.status === 201) {  // the stream brings the line, as it brings every device's
       pending = null;
+      lines = Math.max(lines, sent.body.line);
       endReplace();
       $("verdict").replaceChildren(el("p", {class: "stored"}, `Stored as line ${sent.body.line}.`), ...findingsList(sent.body));
-      await refresh();
       return;
     }
     if (sent.status === 200) {
@@ -378,15 +402,16 @@ async function follow() {
         if (done) break;
         buffer += value;
         let cut;
-        let moved = false;
+        let came = false;
         // An event ends at a blank line; the server ends its lines with CRLF (LF and CR alone are allowed too).
         while ((cut = buffer.match(/\r\n\r\n|\n\n|\r\r/))) {
-          const block = buffer.slice(0, cut.index);
+          const block = buffer.slice(0, cut.index).split(/\r\n|\r|\n/);
           buffer = buffer.slice(cut.index + cut[0].length);
-          const id = block.split(/\r\n|\r|\n/).find((l) => l.startsWith("id:"));
-          if (id) { last = Number(id.slice(3).trim()); moved = true; }
+          const id = block.find((l) => l.startsWith("id:"));
+          const data = block.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          if (id && data) { take(JSON.parse(data)); last = Number(id.slice(3).trim()); came = true; }
         }
-        if (moved && last > lines) await refresh();
+        if (came) await moved();  // one update for the lines of a burst
       }
     } catch (e) { /* the connection dropped: catch up from the last line seen */ }
     $("live").textContent = "reconnecting";
@@ -396,6 +421,7 @@ async function follow() {
 
 let reportTimer = null, reportsAsked = 0;
 function showReport() {
+  if (!$("report-box").open) return;  // asked for when opened: a closed report costs no request
   clearTimeout(reportTimer);
   const asked = ++reportsAsked;
   reportTimer = setTimeout(async () => {  // one report for a burst of lines
@@ -430,6 +456,8 @@ async function table() {
   $("download").onclick = download;
   $("show-seats").onclick = () => showSeats(gameId, $("table-seats"));
   $("kind").onchange = () => { endReplace(); showForm($("kind").value); };  // another kind is another entry
+  $("report-box").ontoggle = showReport;
+  $("state").ontoggle = () => showState();
   $("cancel-replace").onclick = () => { endReplace(); showForm($("kind").value); };
   $("entry").onsubmit = (event) => {
     event.preventDefault();
