@@ -6,7 +6,7 @@ Run on demand (not part of the test suite):
     python tests/benchmarks/bench_taps.py --json          # the figures as one JSON object
 
 Each example game is recorded again into a fresh store, a line at a time, as the page would record it: before each
-line the forms document of the seat recording it (``forms_for``: the line's player's seat, else the player whose
+line the forms document of the seat recording it (``Game.forms`` as that seat: the line's player's seat, else the player whose
 turn is under way, else the host) says what the page shows, and the line is counted as the page takes it:
 
 * a step of the turn flow (``turn``) whose lines are the log's next lines: **1 tap** (``POST .../turn``);
@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gamelog.domain.reader import LogReader  # noqa: E402
-from gamelog.recording import append_entry, forms_for, new_game, take_step  # noqa: E402
+from gamelog.game import stored_game  # noqa: E402
+from gamelog.recording import new_game  # noqa: E402
 from gamelog.sources import opened_game_store  # noqa: E402
 
 EXAMPLES = ROOT / "examples"
@@ -97,6 +98,7 @@ def record(game: str, path: Path) -> list[dict[str, Any]]:
     costs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder, opened_game_store(str(Path(folder) / "taps.sqlite")) as store:
         game_id = new_game(store, header)
+        game = stored_game(store, game_id)
         kind_shown: str | None = None
         before: dict[str, Any] | None = None
         active: str | None = None
@@ -105,10 +107,10 @@ def record(game: str, path: Path) -> list[dict[str, Any]]:
         while at < len(events):
             line = events[at]
             seat = line.get("player") or active
-            forms = msgspec_json(forms_for(store, game_id, seat))
+            forms = msgspec_json((game if seat is None else game.as_player(seat)).forms())
             step = next((s for s in forms["turn"] if s["lines"] == events[at:at + len(s["lines"])]), None)
             if step is not None:
-                result = take_step(store, game_id, step["id"], after=forms["lines"], seat=None)
+                result = game.take_step(step["id"], after=forms["lines"])
                 assert result.appended, (at, step, result)
                 cost = {"taps": 1, "chars": 0, "cards": 0, "lines": len(step["lines"])}
                 taken = step["lines"]
@@ -123,7 +125,7 @@ def record(game: str, path: Path) -> list[dict[str, Any]]:
                     taps, chars = taps + t, chars + c
                     if field["name"] in CARD_FIELDS and c:
                         cards += 1
-                result = append_entry(store, game_id, json.dumps(line).encode(), anyway=True)
+                result = game.record(json.dumps(line).encode(), anyway=True)
                 assert result.appended, (at, line, result)
                 cost = {"taps": taps + 1, "chars": chars, "cards": cards, "lines": 1}
                 kind_shown, before = line["type"], {k: v for k, v in line.items() if k != "type"}
