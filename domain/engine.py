@@ -425,6 +425,9 @@ class Engine(Dispatching):
         """What a player's view shows as the fingerprint after a line of the history ((player, line) -> the
         fingerprint): set by a caller that holds the stored history (the recorder), so that a
         confirmation's fingerprint is decided with it (RESULT-FINGERPRINT); None: not decided here."""
+        self.deciding_again = False
+        """True in the engine a correction decides the later lines again with (``domain.corrections.restate``): a
+        confirmation was decided when it was written, and is not decided again (it may only no longer stand)."""
         self.index = (index if index is not None else LineIndex()) if history else None
         if found is not None and history:
             raise ValueError("an engine that keeps its history keeps every event: found= needs history=False")
@@ -648,7 +651,8 @@ class Engine(Dispatching):
 
     @decides(Correction)
     def correction(self, line: int, event: Correction) -> None:
-        """LOG-CORRECTION: void an earlier event line, exactly (see :meth:`restate`)."""
+        """LOG-CORRECTION: void an earlier event line, exactly, and decide its replacement (if the correction carries
+        one) in its place (see :meth:`restate`)."""
         problem = self._void_problem(line, event.voids)
         if problem:
             self.find(line, CORRECTION_RULE, problem)
@@ -656,7 +660,7 @@ class Engine(Dispatching):
         self.emit(LineVoided(line=line, voided=event.voids, reason=event.reason))
         if self.index is None:
             raise RuntimeError("this engine keeps no history: it replays stored events and cannot decide a correction")
-        self.restate(line, event.voids)
+        self.restate(line, event.voids, corrections.replacement_of(event, self.LINE_RECORDED))
 
     def _void_problem(self, line: int, target: int) -> str | None:
         s = self.state
@@ -672,9 +676,10 @@ class Engine(Dispatching):
             return f"line {target} is already void"
         return None
 
-    def restate(self, line: int, voided: int) -> None:
-        """Decide the log again as if line ``voided`` had never been written; store what changes (``domain.corrections``)."""
-        self.emit_all(corrections.restate(self, line, voided))
+    def restate(self, line: int, voided: int, replacement: Recorded | None = None) -> None:
+        """Decide the log again as if line ``voided`` had never been written (or ``replacement`` had been written in
+        its place); store what changes (``domain.corrections``)."""
+        self.emit_all(corrections.restate(self, line, voided, replacement))
 
     def emit_all(self, events: Iterable[Derived]) -> None:
         """Store-and-fold each of ``events``, in order."""
@@ -701,6 +706,8 @@ class Engine(Dispatching):
     @decides(ResultConfirmed)
     def result_confirmed(self, line: int, event: ResultConfirmed) -> None:
         """RESULT-CONFIRM, RESULT-FINGERPRINT (``domain.results``): the confirmation names the game as it stands."""
+        if self.deciding_again:  # decided when written; whether it still stands is the agreement's
+            return
         problem = results.confirmation_problem(event, self.state.last_play(before=line))
         if problem is None and self.attest is not None:
             problem = results.fingerprint_problem(event, self.attest(event.player, event.lines))

@@ -70,7 +70,7 @@ class Dispute:
 
 
 @dataclass
-class Standing:
+class AgreementStanding:
     """Where the result stands: ``state`` (open, settled, disputed), the last line of play (``lines``), the
     players whose confirmation stands, those still to confirm, and every dispute."""
 
@@ -145,7 +145,8 @@ class Agreement:
         return kept
 
     def standing(self, players: list[str], last_play: int,
-                 fingerprint_ok: Callable[[int, ResultConfirmed], bool] = lambda line, event: True) -> Standing:
+                 fingerprint_ok: Callable[[int, ResultConfirmed], bool] = lambda line, event: True
+                 ) -> AgreementStanding:
         """Where the result stands after the game's lines, ``last_play`` its last line of play: a player's
         confirmation stands when it came after ``last_play``, names it, no result rule refused it, and
         ``fingerprint_ok`` (line, confirmation) holds (what the domain cannot check: RESULT-FINGERPRINT)."""
@@ -155,5 +156,5 @@ class Agreement:
         disputes = sorted(self.disputes.values(), key=lambda d: d.line)
         state = (DISPUTED if any(d.resolved_by is None for d in disputes)
                  else SETTLED if not pending else OPEN)
-        return Standing(state, last_play, confirmed, pending, [Dispute(d.player, d.reason, d.line, d.resolved_by)
-                                                               for d in disputes])
+        return AgreementStanding(state, last_play, confirmed, pending,
+                                 [Dispute(d.player, d.reason, d.line, d.resolved_by) for d in disputes])

@@ -55,10 +55,10 @@ def test_every_line_the_recorder_stores_has_the_servers_time_even_when_the_clien
         assert replaced.status_code == 201, replaced.text
         entries = [line["entry"] for line in client.get("/api/games/timed/history", headers=HOST).json()["lines"]]
     after = second_now()
-    assert len(entries) == 5  # the header, two lines, a correction and its line
+    assert len(entries) == 4  # the header, two lines, a correction carrying its replacement
     for entry in entries:
         assert entry["at"] != CLIENTS and before <= when(entry["at"]) <= after, entry
-    assert entries[3]["at"] == entries[4]["at"]  # one entry, one time
+    assert entries[3]["replacement"]["at"] == entries[3]["at"]  # one entry, one time: the replacement's too
 
 
 def test_append_stamps_each_line_with_the_clock_it_is_given(locations):

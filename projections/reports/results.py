@@ -13,7 +13,7 @@ SHORT = 16
 
 def result_line(result: Any) -> str:
     """Where the result stands, in one line: its state, who confirmed the game after which line, who has not.
-    ``result``: a :class:`GameResult`, or the domain's ``Standing`` (the same fields)."""
+    ``result``: a :class:`GameResult`, or the domain's ``AgreementStanding`` (the same fields)."""
     after = f"after line {result.lines}"
     seats = len(result.confirmed) + len(result.pending)
     if not result.pending:

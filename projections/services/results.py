@@ -13,7 +13,7 @@ from itertools import takewhile
 from typing import Any, Callable
 
 from gamelog.domain.games import GAMES
-from gamelog.domain.results import Standing, fingerprint_problem
+from gamelog.domain.results import AgreementStanding, fingerprint_problem
 from gamelog.projections.reports.documents import GameResult, ResultDispute, ResultStanding, encode
 from gamelog.projections.reports.reconcile import fold
 from gamelog.projections.reports.redaction import Redaction
@@ -44,13 +44,13 @@ def attestation(source: Source) -> Callable[[str, int], str]:
     return lambda player, lines: shown_fingerprint(source, player, lines)
 
 
-def standing_of(source: Source) -> tuple[Any, Standing]:
+def standing_of(source: Source) -> tuple[Any, AgreementStanding]:
     """``source``'s game at its end (its state) and where its result stands (:func:`standing_at_end`)."""
     state = GAMES[source.game].engine.from_history(source.history(), history=False).state
     return state, standing_at_end(source, state)
 
 
-def standing_at_end(source: Source, state: Any) -> Standing:
+def standing_at_end(source: Source, state: Any) -> AgreementStanding:
     """Where ``source``'s result stands, ``state`` its game folded to the end: a confirmation stands when it names the
     last line of play, no result rule refused it, and its fingerprint is the one its player's view shows there."""
     views: dict[str, Redaction] = {}
