@@ -128,7 +128,7 @@ def test_every_seat_confirms_a_correction_asks_again_a_dispute_is_ruled(served, 
         state_is(page, "settled: confirmed by all 2 seats after line 37", f"{who} sees it settled")
     # The host stores a correction that changes the winner (line 37 declared him): every seat is asked again.
     fix = post(served, {"type": "note", "text": "the tie-break is read again"}, replaces=37)
-    assert fix["appended"] and fix["line"] == 41
+    assert fix["appended"] and fix["line"] == 40  # one correction line, carrying the replacement
     for player in PLAYERS:
         state_is(pages[player], "open: no seat has confirmed the game after line 40", f"{player} is asked again")
         until(pages[player], "!!document.getElementById('confirm-step')", f"{player}'s Confirm step again")
@@ -136,11 +136,11 @@ def test_every_seat_confirms_a_correction_asks_again_a_dispute_is_ruled(served, 
     pages["Ann"].evaluate("document.getElementById('dispute-reason').value = 'Bob built only 2 buildings'")
     pages["Ann"].click("#dispute")
     for who, page in pages.items():
-        state_is(page, "disputed: Ann disputes it at line 42: Bob built only 2 buildings", f"{who} sees the dispute")
-    until(pages["host"], "!!document.querySelector('.ruling[data-resolves=\"42\"] button.rule')", "the host's Rule")
-    pages["host"].evaluate("document.querySelector('.ruling[data-resolves=\"42\"] .ruling-text').value = "
+        state_is(page, "disputed: Ann disputes it at line 41: Bob built only 2 buildings", f"{who} sees the dispute")
+    until(pages["host"], "!!document.querySelector('.ruling[data-resolves=\"41\"] button.rule')", "the host's Rule")
+    pages["host"].evaluate("document.querySelector('.ruling[data-resolves=\"41\"] .ruling-text').value = "
                            "'three buildings: the count stands'")
-    pages["host"].click(".ruling[data-resolves=\"42\"] button.rule")
+    pages["host"].click(".ruling[data-resolves=\"41\"] button.rule")
     for who, page in pages.items():
         state_is(page, "open: no seat has confirmed the game after line 40", f"{who} sees the dispute resolved")
     confirm_all(pages, 40)

@@ -65,7 +65,19 @@ def tap_step(phone: Phone, label: str, before: int, lines: int) -> None:
 
 
 def stored_entries(server, after: int) -> list[dict[str, Any]]:  # noqa: F811
-    return [s["entry"] for s in server.json(f"/api/games/{HEADER['id']}/history?after={after}")["lines"]]
+    """The lines stored after line ``after``, each without the time the server gave it (``at``: test_server_time),
+    which each must have."""
+    entries = [s["entry"] for s in server.json(f"/api/games/{HEADER['id']}/history?after={after}")["lines"]]
+    assert all(entry.get("at", "").endswith("Z") for entry in entries), entries
+    return [untimed(entry) for entry in entries]
+
+
+def untimed(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` without ``at``, and the replacement it carries without its own."""
+    bare = {k: v for k, v in entry.items() if k != "at"}
+    if isinstance(bare.get("replacement"), dict):
+        bare["replacement"] = untimed(bare["replacement"])
+    return bare
 
 
 @pytest.fixture(scope="module")

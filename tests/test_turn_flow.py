@@ -151,6 +151,8 @@ def test_one_tap_ends_the_turn_and_starts_the_next_and_a_seat_takes_only_its_own
     taken = client.post("/api/games/flow/turn", content=json.dumps({"step": "end_turn", "after": 2}), headers=ann)
     assert taken.status_code == 201 and (taken.json()["line"], taken.json()["findings"]) == (4, [])
     history = client.get("/api/games/flow/history?after=2", headers=HOST).json()["lines"]
+    # One step, one time: the server's (``at``, test_server_time), on both its lines.
+    assert len({h["entry"].pop("at") for h in history}) == 1
     assert [h["entry"] for h in history] == [{"type": "turn_ended", "player": "Ann"},
                                              {"type": "turn_started", "player": "Bob"}]
     assert client.get("/api/games/flow/forms", headers=HOST).json()["due"] == "Bob"
