@@ -263,7 +263,7 @@ def test_the_openapi_document_names_every_route_of_the_contract(client):
 def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     """Ann's seat and a spectator, after 60 lines of the 4-player example: Bob's and Dee's secret objectives, drawn
     and not yet scored, are in none of their answers; Bob's own seat sees his."""
-    from tests.conftest import EXAMPLES
+    from tests.conftest import EXAMPLES, open_lists_left_out
 
     raw = [line for line in (EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl").read_text().splitlines()
            if line.strip() and not line.lstrip().startswith("#")]
@@ -281,7 +281,8 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     def everything(headers: dict) -> str:
         base = f"/api/games/{game}"
         answers = [client.get(f"{base}/{what}", headers=headers).text
-                   for what in ("replay", "replay?line=20", "history", "forms")]
+                   for what in ("replay", "replay?line=20", "history")]
+        answers.append(open_lists_left_out(client.get(f"{base}/forms", headers=headers).text))
         answers += [client.get(f"{base}/report?format={fmt}", headers=headers).text
                     for fmt in ("html", "json", "text", "markdown", "csv")]
         # A line of theirs whose finding would quote a card: scoring Bob's secret as if it were theirs.
@@ -295,6 +296,10 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
         for secret in held:
             assert secret.casefold() not in seen, secret
     assert "control the region" in everything(bob)
+    # Ann draws from the deck less only what she may know is out of it: Bob's card stands in it as any other.
+    drawn = next(f for f in client.get(f"/api/games/{game}/forms", headers=ann).json()["forms"]
+                 if f["type"] == "secret_objective_drawn")
+    assert "Control the Region" in next(f for f in drawn["fields"] if f["name"] == "objective")["values"]
 
 
 def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(client):

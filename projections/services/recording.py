@@ -29,8 +29,8 @@ from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_lines, import_log
 from gamelog.projections.reports.documents import EntryResult, Finding, InputErrorEntry, encode
 from gamelog.projections.reports.entries import render_entry_text
-from gamelog.projections.reports.forms import (EntryForm, EntryForms, entry_forms, header_form,
-                                               offers_telling_nothing)
+from gamelog.projections.reports.forms import (EntryForm, EntryForms, Next, entry_forms, header_form,
+                                               offers_telling_nothing, open_lists_kept)
 from gamelog.projections.reports.terminal import WIDTH
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
@@ -214,16 +214,20 @@ def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None
     rules = GAMES[source.game]
     engine = rules.engine.from_history(source.history(), history=False)
     state = engine.state
-    due = state.active if state.active is not None else engine.expected_player()
+    due = engine.who_is_due()
     seat = viewer if viewer in state.header.players else None
     offers = (rules.offers or no_offers)(state, seat or due)
+    under_way = due is not None and due == state.active and state.turn_over is None
     forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
                        lines=stored_lines(store, game_id),
-                       forms=entry_forms(rules.event_types, offers, players_first(state, due)))
+                       forms=entry_forms(rules.event_types, offers, players_first(state, due)),
+                       next=Next(player=due, starts_turn=due is not None and not under_way,
+                                 over=state.ended is not None))
     if viewer is None:
         return forms
     view = redaction_at(source, viewer, state)
-    return view(offers_telling_nothing(forms, view.hides))
+    told = offers_telling_nothing(forms, view.hides, own=seat is not None)
+    return open_lists_kept(view(told), told)
 
 
 def header_forms() -> dict[str, EntryForm]:
