@@ -234,7 +234,8 @@ def test_a_fact_the_seeds_do_not_state_stays_the_1988_datas_warning():
 def test_every_fact_the_seeds_state_is_what_the_reference_gives():
     from gamelog.domain.merchant_of_venus import reference
     facts = reference.seed_facts().values()
-    assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {("Bionic Perfume", "buyers"), ("Designer Genes", "factory")}
+    assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {
+        ("Bionic Perfume", "buyers"), ("Designer Genes", "factory"), ("Finest Dust", "dots"), ("Designer Genes", "dots")}
     tables = {"good": reference.goods(), "culture": reference.cultures()}
     for f in facts:
         if f.kind == "equipment":

@@ -67,21 +67,21 @@ def _purchase(state: MerchantState, player: str, ship: Player, here: str | None)
 
     def bought(good: Any, quantity: int) -> GoodsBought:
         return GoodsBought(player=player, good=good.name, culture=here or "", unit_price=good.buy_price,
-                           quantity=quantity, iou=iou, dots=2 if good.factory else 1, factory=good.factory)
+                           quantity=quantity, iou=iou, dots=good.dots, factory=good.factory)
 
     def ask(good: Any, quantity: int) -> list[rules.RuleFinding]:
         return rules.purchase(state, ship, bought(good, quantity), state.buys + 1) + \
-            rules.capacity(ship, 2 if good.factory else 1, quantity)
+            rules.capacity(ship, good.dots, quantity)
 
     sold = allowed((g for g in goods if here is not None), lambda g: ask(g, 1))
     names = tuple(g.name for g in sold)
-    fits = {g.name: most(rules.room(ship, 2 if g.factory else 1), lambda n, g=g: ask(g, n)) for g in sold}
+    fits = {g.name: most(rules.room(ship, g.dots), lambda n, g=g: ask(g, n)) for g in sold}
     return {
         "good": Offer(values=names, by="MOV-BUY", value=names[0] if len(names) == 1 else None),
         "culture": Offer(values=(here,) if here is not None else (), by="MOV-BUY", value=here),
         "unit_price": Offer(follows="good", value_for={g.name: g.buy_price for g in sold}),
         "quantity": Offer(follows="good", maximum_for=fits, maximum=max(fits.values(), default=0)),
-        "dots": Offer(follows="good", value_for={g.name: 2 if g.factory else 1 for g in sold}),
+        "dots": Offer(follows="good", value_for={g.name: g.dots for g in sold}),
         "factory": Offer(follows="good", value_for={g.name: g.factory for g in sold}),
         "iou": Offer(value=iou),
     }

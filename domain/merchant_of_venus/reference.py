@@ -37,6 +37,8 @@ class Good:
     buy_price: int
     resale_value: int
     buyers: tuple[str, ...]
+    dots: int = 1
+    """Capacity dots (MOV-CAPACITY): the 1988 table gives none; the seeds give two for some goods, else one."""
 
 
 @dataclass(frozen=True)
