@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import msgspec
+import msgspec.inspect
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -500,3 +501,14 @@ def test_the_forms_document_carries_the_rules_answer():
     assert fields["good"]["values"] == ["Voil Silk", "Canned Traits"] and fields["good"]["by"] == "MOV-BUY"
     assert fields["culture"]["value"] == "Volois"
     assert fields["unit_price"]["follows"] == "good" and fields["unit_price"]["value_for"]["Voil Silk"] == 140
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_form_holds_every_field_its_line_requires(game):
+    """A form the page cannot fill would make its line a dead end (TI4's ``vp_gained`` without its ``source``)."""
+    forms = {f.type: {field.name for field in f.fields} for f in entry_forms(GAMES[game].event_types, {}, ())}
+    for event_type in GAMES[game].event_types:
+        info = msgspec.inspect.type_info(event_type)
+        required = {f.encode_name for f in info.fields if f.required and not (
+            isinstance(f.type, msgspec.inspect.LiteralType) and len(f.type.values) == 1)}
+        assert required <= forms[event_type.__struct_config__.tag], event_type

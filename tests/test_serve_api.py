@@ -339,3 +339,22 @@ def test_a_new_game_under_a_stored_games_id_is_422_and_changes_nothing(client):
     assert again.status_code == 422
     assert again.json() == {"errors": ["a game with the id 'table-1' is stored already; give the new game another id"]}
     assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 2
+
+
+def test_the_forms_say_who_is_due_next_and_fill_in_what_the_data_fix(client):
+    """After Ann ends her turn Bob is due (not Ann); on Bob's landing at the Volois the sale's culture is filled in
+    and only the goods the Volois buy are offered; the bank may be paid."""
+    made = started(client, MOV | {"setup": {"starting_credits": 500}})
+    bob = bearer(made["seats"]["Bob"]["token"])
+    for after, line in enumerate([{"type": "turn_started", "player": "Ann"}, {"type": "turn_ended", "player": "Ann"}], 1):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()
+    assert forms["due"] == "Bob" and forms["next"] == {"player": "Bob", "starts_turn": True, "over": False}
+    for after, line in enumerate([{"type": "turn_started", "player": "Bob"},
+                                  {"type": "landed", "player": "Bob", "venue": "surface_city", "culture": "Volois"}], 3):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = {f["type"]: {field["name"]: field for field in f["fields"]}
+             for f in client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()["forms"]}
+    assert forms["goods_sold"]["culture"]["value"] == "Volois" and forms["goods_sold"]["good"]["values"] == []
+    assert forms["goods_bought"]["unit_price"]["value_for"]["Voil Silk"] == 140
+    assert "bank" in forms["credits_paid"]["to"]["offered"]

@@ -209,14 +209,16 @@ def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any])
 def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None) -> EntryForms:
     """The recorder's forms for the stored game at its end, the player due first, as ``viewer`` may see them: a
     seat's player, :data:`~.secrecy.PUBLIC` (a spectator) or None (the host). A seat is offered what its player's
-    line may hold; anyone else what the due player's may. Raises :class:`GameNotFound` and the store's errors."""
+    line may hold; anyone else what the due player's may (the first seat's when nobody is due). Raises
+    :class:`GameNotFound` and the store's errors."""
     source = StoredGame(store, game_id, "")
     rules = GAMES[source.game]
     engine = rules.engine.from_history(source.history(), history=False)
     state = engine.state
     due = engine.who_is_due()
     seat = viewer if viewer in state.header.players else None
-    offers = (rules.offers or no_offers)(state, seat or due)
+    # Nobody due (a status phase, the game over): the host and the spectators see the first seat's offers.
+    offers = (rules.offers or no_offers)(state, seat or due or state.players[0])
     under_way = due is not None and due == state.active and state.turn_over is None
     forms = EntryForms(game=rules.name, id=game_id, players=list(state.header.players), due=due,
                        lines=stored_lines(store, game_id),
