@@ -512,3 +512,14 @@ def test_every_form_holds_every_field_its_line_requires(game):
         required = {f.encode_name for f in info.fields if f.required and not (
             isinstance(f.type, msgspec.inspect.LiteralType) and len(f.type.values) == 1)}
         assert required <= forms[event_type.__struct_config__.tag], event_type
+
+
+def test_equipment_is_offered_where_a_port_sells_it_and_the_purse_pays():
+    # At an asteroid nothing is sold (MOV-BUY); at a city Ann's c500 pays for any of the six pieces (the dearest,
+    # the Combined Drive, costs c300); with c50 only the Nova Ball 20 (c20) is offered (MOV-PAY).
+    at_rock = [{"type": "turn_started", "player": "Ann"}, {"type": "landed", "player": "Ann", "venue": "asteroid"}]
+    assert offers(MOV, at_rock, "Ann")["equipment_bought"]["item"].values == ()
+    at_city = [{"type": "turn_started", "player": "Ann"}, land("Ann", "Nillis")]
+    assert len(offers(MOV, at_city, "Ann")["equipment_bought"]["item"].values) == 6
+    poor = MOV | {"setup": {"starting_credits": 50, "holds": 2}}
+    assert offers(poor, at_city, "Ann")["equipment_bought"]["item"].values == ("Nova Ball 20",)

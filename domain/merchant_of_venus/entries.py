@@ -44,6 +44,8 @@ def offers(state: MerchantState, player: str | None) -> Offers:
         "goods_sold": {"culture": Offer(others, value=here)},
     }
     if ship is not None and player is not None:
+        out["equipment_bought"]["item"] = Offer(values=allowed(items, lambda i: _equipment(state, ship, i, prices)),
+                                                by="MOV-BUY")
         out["goods_bought"] = _purchase(state, player, ship, here)
         out["goods_sold"] = _sale(state, player, ship, here)
         out["passenger_delivered"] = _delivery(ship)
@@ -58,6 +60,13 @@ def _first_contact(state: MerchantState, player: str | None, here: str | None,
     open_ = allowed(((here,) if here in ious else ()) + tuple(c for c in cultures if c != here), ask)
     return {"culture": Offer(values=open_, by="MOV-IOU", value=here if here in open_ else None),
             "iou": Offer(follows="culture", value_for={c: ious[c] for c in open_})}
+
+
+def _equipment(state: MerchantState, ship: Player, item: str, prices: dict[str, int]) -> list[rules.RuleFinding]:
+    """MOV-BUY, MOV-LIMIT, MOV-PAY, MOV-CAPACITY: what buying ``item`` (a printed name) at its price breaks now."""
+    short = reference.equipment_item(item) or item  # the engine decides the name the reader gives it
+    return rules.equipment_purchase(state, ship, short, prices.get(reference.key(item), 1), state.buys + 1) \
+        + rules.capacity(ship, 1, 1)
 
 
 def _purchase(state: MerchantState, player: str, ship: Player, here: str | None) -> dict[str, Offer]:

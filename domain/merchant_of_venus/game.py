@@ -116,11 +116,7 @@ class MerchantEngine(Engine):
     @decides(EquipmentBought)
     def equipment_bought(self, line: int, e: EquipmentBought) -> None:
         p = self.state.by_player[e.player]
-        problems = rules.at_any_market(p, f"buying {e.item}")
-        problems += rules.equipment_reference(e.item, e.price)
-        problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
-        problems += rules.pay(p, e.price, e.item)
-        self.report(line, e.player, problems)
+        self.report(line, e.player, rules.equipment_purchase(self.state, p, e.item, e.price, self.state.buys))
         self.credits(line, e.player, -e.price, "MOV-BUY", f"bought {e.item}")
         shield = e.item.casefold() == "shield"
         self.emit(EquipmentChanged(line=line, player=e.player, item=e.item, shield=shield, drive_colors=rules.drive_colors(e.item)))

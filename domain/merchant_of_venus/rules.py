@@ -144,6 +144,13 @@ def purchase(state: MerchantState, player: Player, e: GoodsBought, buys: int) ->
     return problems + pay(player, due, f"{e.quantity} {e.good}")
 
 
+def equipment_purchase(state: MerchantState, player: Player, item: str, price: int, buys: int) -> list[RuleFinding]:
+    """MOV-BUY, MOV-LIMIT, MOV-PAY: what buying equipment breaks before it is loaded (``buys``: the Buy actions
+    at this venue this turn, this one included)."""
+    return at_any_market(player, f"buying {item}") + equipment_reference(item, price) \
+        + trade_limit(state, player, "Buy", buys) + pay(player, price, item)
+
+
 def sale(state: MerchantState, player: Player, e: GoodsSold, sells: int) -> list[RuleFinding]:
     """MOV-SELL, MOV-LIMIT: what a sale breaks (``sells``: the tokens sold at this venue this turn, these
     included)."""
