@@ -1,5 +1,8 @@
 """Who a request is: the host, a seat or a spectator, from the bearer token it carries (docs/serve.md, "Security").
 
+The three roles are this entry point's words: below it a game is seen whole, as one of its players
+(``Game.as_player``) or as no player (``Game.public``); :meth:`Viewer.sees` says which a role is.
+
 The host's token is random (at least 128 bits) or given (``--host-token``, so that two ``gamelog serve`` processes
 on one store accept the same devices). Every seat's and spectator's token is derived from it (HMAC-SHA256 of the
 game's id and the player), so nothing is kept: a process that knows the host's token knows every token, and one
@@ -12,11 +15,29 @@ import base64
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 
-from gamelog.table import HOST, SEAT, SPECTATOR, Viewer
+from gamelog.game import Game
+
+HOST, SEAT, SPECTATOR = "host", "seat", "spectator"
 
 MIN_TOKEN = 22
 """The shortest host token accepted: 22 URL-safe characters carry 132 bits."""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks: the ``host`` (the whole game), a ``seat`` (its ``player``'s view) or a ``spectator`` (the public
+    view)."""
+
+    role: str
+    player: str | None = None
+
+    def sees(self, game: Game) -> Game:
+        """``game`` as this viewer may know it."""
+        if self.role == HOST:
+            return game
+        return game.public() if self.role == SPECTATOR else game.as_player(self.player)
 
 
 def new_token() -> str:

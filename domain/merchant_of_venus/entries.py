@@ -89,7 +89,8 @@ def _purchase(state: MerchantState, player: str, ship: Player, here: str | None)
         "good": Offer(values=names, by="MOV-BUY", value=names[0] if len(names) == 1 else None),
         "culture": Offer(values=(here,) if here is not None else (), by="MOV-BUY", value=here),
         "unit_price": Offer(follows="good", value_for={g.name: g.buy_price for g in sold}),
-        "quantity": Offer(follows="good", maximum_for=fits, maximum=max(fits.values(), default=0)),
+        # Nothing to buy states no most (not 0): a line the table records anyway is still typed, and found against.
+        "quantity": Offer(follows="good", maximum_for=fits, maximum=max(fits.values(), default=0) or None),
         "dots": Offer(follows="good", value_for={g.name: g.dots for g in sold}),
         "factory": Offer(follows="good", value_for={g.name: g.factory for g in sold}),
         "iou": Offer(value=iou),

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import io
 import os
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, Iterable, TextIO
+
+import msgspec
 
 from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
-from gamelog.projections.store.application import DEFAULT_STORE, GameSummary
+from gamelog.projections.store.application import DEFAULT_STORE, GameSummary, game_uuid
 from gamelog.projections.views.keeper import ViewKeeper
 
-from .errors import GameNotFound
-from .inputs import opened_source
-from .game import Game
+from .errors import LogInvalid
+from .inputs import export_hint, opened_source
+from .game import Game, stored_game
 from .reconciling import StoreReconciliation, reconcile_store
-from .sources import StoredGame, check_store_location, open_game_store
+from .recording import new_game
+from .sources import check_store_location, open_game_store
 from .superseding import superseding
 
 __all__ = ["ImportResult", "Outcome", "Store", "open_store"]
@@ -58,10 +61,13 @@ class Store:
         a file that cannot be read (or, with ``source``, converted), and the store's errors.
         """
         keeper = ViewKeeper(self._store)
-        with opened_source(log, name, source_format=source) as (handle, name, _):
+        with opened_source(log, name, source_format=source) as (handle, name, path):
             if source is not None:  # a later export of a stored game extends it
                 handle = io.BytesIO(superseding(self._store, handle.read(), name).log)
-            result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
+            try:
+                result = import_log(self._store, handle, name, along=keeper.alongside)  # the views in its transaction
+            except LogInvalid as invalid:  # another tool's export given as a log: the error says which `source`
+                raise LogInvalid(invalid.filename, export_hint(invalid.errors, path)) from None
         keeper.catch_up()  # what they missed before it, if anything
         return result
 
@@ -71,11 +77,38 @@ class Store:
         return self._store.games()
 
     def game(self, game_id: str) -> Game:
-        """The stored game ``game_id``; raises :class:`~gamelog.errors.GameNotFound`."""
-        stored = StoredGame(self._store, game_id, self.location)
-        if self._store.summary(game_id) is None:
-            raise GameNotFound(f"no stored game named {game_id!r} (in {self.location})")
-        return Game(stored)
+        """The stored game ``game_id``: every question of :class:`~gamelog.Game`, and recording it
+        (:meth:`~gamelog.Game.record`). Raises :class:`~gamelog.errors.GameNotFound`."""
+        return stored_game(self._store, game_id, self.location)
+
+    def new_game(self, header: bytes | str | dict[str, Any]) -> Game:
+        """Store a new game from its header (a log's first line: JSON, or the object itself), checked exactly as a
+        log's header, and return it, to record. Raises :class:`~gamelog.errors.LogInvalid` (named ``entry``) for a
+        header that is not valid, and :class:`~gamelog.errors.BadInput` for a game already stored under its id."""
+        if isinstance(header, dict):
+            header = msgspec.json.encode(header)
+        elif isinstance(header, str):
+            header = header.encode("utf-8")
+        return self.game(new_game(self._store, header))
+
+    def position(self) -> int:
+        """Where the store's notification log ends (0 for an empty store): it moves each time any process stores
+        an event, and never goes back."""
+        return self._store.last_position()
+
+    def listen(self) -> Any:
+        """What wakes a program when any process stores an event: on PostgreSQL, an object whose ``wait(timeout)``
+        returns True once one is stored (LISTEN/NOTIFY; False after ``timeout`` seconds) and ``close()``; None on
+        SQLite, which tells no one: read :meth:`position` every so often. Raises the store's errors."""
+        return self._store.listen()
+
+    def moved(self, after: int, games: Iterable[str]) -> tuple[int, set[str]]:
+        """Which of ``games`` (ids) gained events after position ``after`` of the notification log (as
+        :meth:`position` gives it), and the position they reach (``after`` when none did): what a program holding
+        games decided in memory asks before it catches them up (``Game.catch_up``)."""
+        ids = {game_uuid(game_id).hex: game_id for game_id in games}
+        moved = self._store.moved_since(after)
+        return max([after, *moved.values()]), {ids[uid] for uid in moved if uid in ids}
 
     def reconcile(self, declared: str | os.PathLike[str], *, columns: str | None = None) -> StoreReconciliation:
         """``reconcile --declared FILE --format json`` with no GAME: each game of the results table ``declared``
