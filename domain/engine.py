@@ -634,7 +634,8 @@ class Engine(Dispatching):
 
     @decides(Correction)
     def correction(self, line: int, event: Correction) -> None:
-        """LOG-CORRECTION: void an earlier event line, exactly (see :meth:`restate`)."""
+        """LOG-CORRECTION: void an earlier event line, exactly, and decide its replacement (if the correction carries
+        one) in its place (see :meth:`restate`)."""
         problem = self._void_problem(line, event.voids)
         if problem:
             self.find(line, CORRECTION_RULE, problem)
@@ -642,7 +643,7 @@ class Engine(Dispatching):
         self.emit(LineVoided(line=line, voided=event.voids, reason=event.reason))
         if self.index is None:
             raise RuntimeError("this engine keeps no history: it replays stored events and cannot decide a correction")
-        self.restate(line, event.voids)
+        self.restate(line, event.voids, corrections.replacement_of(event, self.LINE_RECORDED))
 
     def _void_problem(self, line: int, target: int) -> str | None:
         s = self.state
@@ -658,9 +659,10 @@ class Engine(Dispatching):
             return f"line {target} is already void"
         return None
 
-    def restate(self, line: int, voided: int) -> None:
-        """Decide the log again as if line ``voided`` had never been written; store what changes (``domain.corrections``)."""
-        self.emit_all(corrections.restate(self, line, voided))
+    def restate(self, line: int, voided: int, replacement: Recorded | None = None) -> None:
+        """Decide the log again as if line ``voided`` had never been written (or ``replacement`` had been written in
+        its place); store what changes (``domain.corrections``)."""
+        self.emit_all(corrections.restate(self, line, voided, replacement))
 
     def emit_all(self, events: Iterable[Derived]) -> None:
         """Store-and-fold each of ``events``, in order."""

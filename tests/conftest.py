@@ -34,6 +34,7 @@ SLOW = {
     "test_ti_assistant_real.py": "the real exports of ../shared",
     "test_phone_layout.py": "drives headless Chromium",
     "test_serve_browser.py": "drives headless Chromium against a served game",
+    "test_serve_browser_flow.py": "drives headless Chromium through the turn flow and the table's screen",
     "test_serve_processes.py": "starts gamelog serve processes",
     "test_serve_secrets.py": "generated games recorded through the served API",
 }

@@ -132,8 +132,8 @@ def _service_modules() -> set[str]:
 
 SHARED_SERVICES = {"gamelog.errors", "gamelog.formats", "gamelog.sources", "gamelog.converting", "gamelog.wording"}
 """What every command may ask besides its own service: the errors, the formats and their layout, what the shared
-options read (``cli/options.py``: the store's location, the tools ``--from`` takes), and how the messages name the
-command's options (``gamelog.wording``, set once by the group)."""
+options read (``cli/options.py``: the store's location, the tools ``--from`` takes) and how a message words an
+option (``gamelog.wording``, entered by the group for every command)."""
 
 
 SERVER_LIBRARIES = {"litestar", "uvicorn", "anyio", "msgspec", "segno"}

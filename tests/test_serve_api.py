@@ -147,21 +147,24 @@ def test_two_entries_made_against_the_same_line_one_is_stored_the_other_told_the
     assert len(log) == 3 and sum('"type":"note"' in line for line in log) == 1
 
 
-def test_replacing_a_line_voids_it_and_records_the_new_one_in_one_entry(client):
+def test_replacing_a_line_is_one_correction_line_that_carries_the_new_one(client):
     seats = started(client)["seats"]
     ann = seats["Ann"]["token"]
     post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1)
     post_line(client, ann, {"type": "note", "text": "landed at Volois", "player": "Ann"}, after=2)
-    replaced = post_line(client, ann, {"type": "note", "text": "landed at Nillis", "player": "Ann"}, after=3, replaces=3)
-    assert replaced.status_code == 201 and replaced.json()["line"] == 5
+    replaced = post_line(client, ann, {"type": "note", "text": "landed at Nillis", "player": "Ann"}, after=3, replaces=3,
+                         reason="it was Nillis")
+    assert replaced.status_code == 201 and replaced.json()["line"] == 4
     lines = {s["line"]: s for s in client.get("/api/games/table-1/history", headers=bearer(ann)).json()["lines"]}
-    assert lines[3]["voided_by"] == 4 and lines[4]["entry"] == {"type": "correction", "voids": 3,
-                                                                "reason": "replaced by line 5"}
-    assert lines[5]["entry"]["text"] == "landed at Nillis" and lines[5]["voided_by"] is None
-    # Bob may not replace Ann's line.
+    assert lines[3]["voided_by"] == 4 and lines[4]["entry"] == {
+        "type": "correction", "voids": 3, "reason": "it was Nillis",
+        "replacement": {"type": "note", "text": "landed at Nillis", "player": "Ann"}}
+    assert lines[4]["voided_by"] is None and set(lines) == {1, 2, 3, 4}
+    # Bob may not replace Ann's line, nor put a line of his in place of one of hers.
     bob = seats["Bob"]["token"]
-    refused = post_line(client, bob, {"type": "note", "text": "no", "player": "Bob"}, after=5, replaces=5)
+    refused = post_line(client, bob, {"type": "note", "text": "no", "player": "Bob"}, after=4, replaces=2)
     assert refused.status_code == 403
+    assert post_line(client, ann, {"type": "note", "text": "no", "player": "Bob"}, after=4, replaces=2).status_code == 403
 
 
 def test_the_replay_is_the_documents_of_replay_and_the_stream_resumes_from_the_last_event_id(locations):

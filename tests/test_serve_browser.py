@@ -494,7 +494,7 @@ def replaced(mov, broken, shots) -> dict[str, Any]:
     report = ann.browser.evaluate("(function (frame) { frame.onload = function () { window.reportShown = frame.src; }; "
                                   "return frame.src; }(document.getElementById('report')))")
     ann.browser.click("#record")
-    mov.lines += 2  # the correction, then the line as it should have been
+    mov.lines += 1  # one correction line, carrying the line as it should have been
     ann.stored(mov.lines)
     mov.followed(ann)
     until(ann.browser, f"document.getElementById('report').src !== {json.dumps(report)} && "
@@ -508,15 +508,15 @@ def test_an_old_line_replaced_is_struck_through_and_the_new_one_is_in_the_histor
     assert replaced["prefilled"] == ROLL["text"] and replaced["button"] == "Replace"
     for history in (replaced["ann"], replaced["bob"]):
         by_line = {h["line"]: h for h in history}
-        old, correction, new = by_line[OLD], by_line[mov.lines - 1], by_line[mov.lines]
+        old, correction = by_line[OLD], by_line[mov.lines]
         assert old["voided"] and old["struck"] == "line-through" and not old["replace"]
         assert [h["line"] for h in history if h["voided"]] == [OLD]
-        assert "rolled 8" in new["words"] and not new["voided"] and not new["findings"]
-        assert str(OLD) in correction["words"]
-    stored = mov.server.json(f"/api/games/{mov.id}/history?after={mov.lines - 2}")["lines"]
+        assert "rolled 8" in correction["words"] and not correction["voided"] and not correction["findings"]
+        assert f"line {OLD} replaced by" in correction["words"]
+    stored = mov.server.json(f"/api/games/{mov.id}/history?after={mov.lines - 1}")["lines"]
     assert [s["entry"] for s in stored] == [
-        {"type": "correction", "voids": OLD, "reason": f"replaced by line {mov.lines}"},
-        {"type": "note", "text": "Ann rolled 8 to reach Nillis", "player": "Ann"}]
+        {"type": "correction", "voids": OLD, "reason": "replaced",
+         "replacement": {"type": "note", "text": "Ann rolled 8 to reach Nillis", "player": "Ann"}}]
 
 
 COUNT_REQUESTS = """(function () {

@@ -13,7 +13,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import entries, measures, phrases, secrets, statistics
+from gamelog.domain.merchant_of_venus import entries, measures, phrases, replay_document, secrets, statistics
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
     EVENTS,
@@ -234,6 +234,8 @@ RULES = GameRules(
     events=EVENTS,
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
+    screen=replay_document.screen,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

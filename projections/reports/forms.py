@@ -60,10 +60,21 @@ class EntryField(Document, kw_only=True):
 
 
 class EntryForm(Document, kw_only=True):
-    """The form of one kind of line: its ``type`` tag and its fields, in the order the log format gives them."""
+    """The form of one kind of line: its ``type`` tag and its fields, in the order the log format gives them, and
+    its ``label``, the kind named in players' words ("Pay a hazard": ``GameRules.kind``)."""
 
     type: str
     fields: list[EntryField]
+    label: str = ""
+
+
+class TurnStepForm(Document, kw_only=True):
+    """One step of the turn flow (``domain.turn_flow``), taken in one tap (``POST .../turn`` with its ``id``): its
+    ``label`` in players' words ("End turn: Bob's turn") and the ``lines`` it records, each a line of the log."""
+
+    id: str
+    label: str
+    lines: list[dict[str, Any]]
 
 
 class Next(Document, kw_only=True):
@@ -78,7 +89,8 @@ class Next(Document, kw_only=True):
 
 class EntryForms(Document, kw_only=True):
     """What the recorder shows at one point of a game: whose turn it is (``due``: under way, or next; ``next``
-    says which), the lines of the log so far, and a form for each kind of line."""
+    says which; ``active``: the player whose turn is under way, None between turns and once the game is over), the
+    lines of the log so far, a form for each kind of line, and the steps of the turn flow offered now (``turn``)."""
 
     game: str
     id: str
@@ -87,13 +99,17 @@ class EntryForms(Document, kw_only=True):
     lines: int
     forms: list[EntryForm]
     next: Next | None = None
+    active: str | None = None
+    turn: list[TurnStepForm] = []
 
 
 def entry_forms(event_types: tuple[type, ...], offers: Mapping[str, Mapping[str, Offer]],
-                players: tuple[str, ...]) -> list[EntryForm]:
+                players: tuple[str, ...], label: Callable[[str], str] = str) -> list[EntryForm]:
     """A form for each of ``event_types`` (the game's own first, the lines every game has last), each field
-    offered what ``offers`` give it, and every player field the ``players`` (the player due first)."""
-    forms = [_form(t, offers.get(_tag(t), {}), players) for t in event_types]
+    offered what ``offers`` give it, and every player field the ``players`` (the player due first); ``label``
+    names each kind (by its ``type``) in players' words."""
+    forms = [msgspec.structs.replace(form, label=label(form.type))
+             for form in (_form(t, offers.get(_tag(t), {}), players) for t in event_types)]
     own = [f for f in forms if f.type not in COMMON_LAST]
     return own + sorted((f for f in forms if f.type in COMMON_LAST), key=lambda f: COMMON_LAST.index(f.type))
 
