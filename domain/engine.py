@@ -598,6 +598,16 @@ class Engine(Dispatching):
         """The rule an event after the end breaks (END_RULE; a game with several endings may say which)."""
         return self.END_RULE
 
+    def who_is_due(self) -> str | None:
+        """Who records next as the rules see it: nobody once the game is over; the active player while their turn
+        is under way; else the player whose turn starts next (:meth:`expected_player`, the game's own order)."""
+        s = self.state
+        if s.ended is not None:
+            return None
+        if s.active is not None and s.turn_over is None:
+            return s.active
+        return self.expected_player()
+
     def expected_player(self) -> str:
         """Whose turn should start next (seating order by default)."""
         s = self.state

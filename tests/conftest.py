@@ -67,6 +67,26 @@ def log_bytes(header: dict, *events: dict | str) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def open_lists_left_out(forms: str) -> str:
+    """A ``/forms`` answer (JSON text) with each open list's values left out, for a scan for other hands' cards.
+
+    Why it may be left out: an open list (``open_list``, a secret objective to draw) is the deck less what its own
+    player may know is out of it; it holds another hand's cards because it is never made less them, so it is the
+    same whatever the other hands hold (``tests/test_offers.py`` checks that) and tells nothing of them. Everything
+    else in the answer is scanned."""
+    document = json.loads(forms)
+
+    def cleared(field: dict) -> dict:
+        if field.get("open_list"):
+            return field | {"offered": [], "values": None}
+        return field | {"fields": [cleared(f) for f in field.get("fields", [])],
+                        "item": cleared(field["item"]) if field.get("item") else field.get("item")}
+
+    for form in document.get("forms", []):
+        form["fields"] = [cleared(f) for f in form["fields"]]
+    return json.dumps(document)
+
+
 def shared_path(*parts: str) -> Path:
     """A file of ../shared; skips the test where it is absent (a user's clone), fails under CI."""
     path = SHARED.joinpath(*parts)

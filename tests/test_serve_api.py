@@ -268,7 +268,7 @@ def test_the_openapi_document_names_every_route_of_the_contract(client):
 def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     """Ann's seat and a spectator, after 60 lines of the 4-player example: Bob's and Dee's secret objectives, drawn
     and not yet scored, are in none of their answers; Bob's own seat sees his."""
-    from tests.conftest import EXAMPLES
+    from tests.conftest import EXAMPLES, open_lists_left_out
 
     raw = [line for line in (EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl").read_text().splitlines()
            if line.strip() and not line.lstrip().startswith("#")]
@@ -286,7 +286,8 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     def everything(headers: dict) -> str:
         base = f"/api/games/{game}"
         answers = [client.get(f"{base}/{what}", headers=headers).text
-                   for what in ("replay", "replay?line=20", "history", "forms")]
+                   for what in ("replay", "replay?line=20", "history")]
+        answers.append(open_lists_left_out(client.get(f"{base}/forms", headers=headers).text))
         answers += [client.get(f"{base}/report?format={fmt}", headers=headers).text
                     for fmt in ("html", "json", "text", "markdown", "csv")]
         # A line of theirs whose finding would quote a card: scoring Bob's secret as if it were theirs.
@@ -300,6 +301,10 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
         for secret in held:
             assert secret.casefold() not in seen, secret
     assert "control the region" in everything(bob)
+    # Ann draws from the deck less only what she may know is out of it: Bob's card stands in it as any other.
+    drawn = next(f for f in client.get(f"/api/games/{game}/forms", headers=ann).json()["forms"]
+                 if f["type"] == "secret_objective_drawn")
+    assert "Control the Region" in next(f for f in drawn["fields"] if f["name"] == "objective")["values"]
 
 
 def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(client):
@@ -339,3 +344,22 @@ def test_a_new_game_under_a_stored_games_id_is_422_and_changes_nothing(client):
     assert again.status_code == 422
     assert again.json() == {"errors": ["a game with the id 'table-1' is stored already; give the new game another id"]}
     assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 2
+
+
+def test_the_forms_say_who_is_due_next_and_fill_in_what_the_data_fix(client):
+    """After Ann ends her turn Bob is due (not Ann); on Bob's landing at the Volois the sale's culture is filled in
+    and only the goods the Volois buy are offered; the bank may be paid."""
+    made = started(client, MOV | {"setup": {"starting_credits": 500}})
+    bob = bearer(made["seats"]["Bob"]["token"])
+    for after, line in enumerate([{"type": "turn_started", "player": "Ann"}, {"type": "turn_ended", "player": "Ann"}], 1):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()
+    assert forms["due"] == "Bob" and forms["next"] == {"player": "Bob", "starts_turn": True, "over": False}
+    for after, line in enumerate([{"type": "turn_started", "player": "Bob"},
+                                  {"type": "landed", "player": "Bob", "venue": "surface_city", "culture": "Volois"}], 3):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = {f["type"]: {field["name"]: field for field in f["fields"]}
+             for f in client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()["forms"]}
+    assert forms["goods_sold"]["culture"]["value"] == "Volois" and forms["goods_sold"]["good"]["values"] == []
+    assert forms["goods_bought"]["unit_price"]["value_for"]["Voil Silk"] == 140
+    assert "bank" in forms["credits_paid"]["to"]["offered"]

@@ -107,6 +107,20 @@ class TwilightEngine(Engine):
         return (rules.next_in_initiative(self.state) or getattr(self.state.current, "player", None)
                 or super().expected_player())
 
+    def who_is_due(self) -> str | None:
+        """Who records next, by phase: in the strategy phase the next to pick a card (the speaker first, then
+        clockwise, each once before any twice); in the action phase the active player, else the next in initiative
+        order who has not passed (TI4-TURN; nobody once all have passed); in the status and agenda phases, and
+        once the game is over, nobody in particular (None)."""
+        s = self.state
+        if s.ended is not None:
+            return None
+        if s.phase == "strategy":
+            return rules.next_to_pick(s)
+        if s.phase == "action":
+            return s.active if s.active is not None and s.turn_over is None else rules.next_in_initiative(s)
+        return None
+
     def turn_started(self, line: int, event: TurnStarted) -> None:
         self.check_event(line, event)
         self.report(line, event.player, rules.turn_allowed(self.state, event.player))
@@ -217,14 +231,8 @@ class TwilightEngine(Engine):
     @decides(ObjectiveScored)
     def objective_scored(self, line: int, e: ObjectiveScored) -> None:
         """LRR 34.2–34.19: check the score; the VP are the card's (LRR 34.12, 34.18), none for a second score (LRR 34.8)."""
-        s, p = self.state, self.state.by_player[e.player]
-        phase, problems = rules.scoring_phase(s, e)
-        context = rules.score_context(s, e, phase)
-        problems += rules.card(s, e) + rules.timing(s, e, phase, context)
-        problems += rules.status_limit(s, e, context) + rules.combat_limit(s, e, context)
-        again = rules.once_per_game(p, e)
-        paid, tg, tokens = rules.payment(p, e)
-        problems += again + paid + rules.public_objective(s, p, e) + rules.secret_held(p, e) + rules.one_owner_scored(s, e)
+        p = self.state.by_player[e.player]
+        context, problems, again, tg, tokens = rules.score(self.state, e)
         self.report(line, e.player, problems)
         if e.kind == "secret" and e.objective in p.secrets:
             self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))

@@ -29,7 +29,7 @@ from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_decided
 from gamelog.projections.reports.documents import EntryResult, Finding, InputErrorEntry, LogLine, LogLines
-from gamelog.projections.reports.forms import EntryForms, entry_forms, offers_telling_nothing
+from gamelog.projections.reports.forms import EntryForms, Next, entry_forms, offers_telling_nothing, open_lists_kept
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
@@ -160,22 +160,28 @@ class DecidedGame:
 
     def forms(self, viewer: AsPlayer) -> EntryForms:
         """The recorder's forms at the held end, the player due first, as ``viewer`` may use them: a player is
-        offered what their own line may hold; anyone else what the due player's may."""
+        offered what their own line may hold; anyone else what the due player's may (the first seat's when nobody
+        is due)."""
         with self._lock:
             engine = self._held()
             state, rules = engine.state, self.rules
-            due = state.active if state.active is not None else engine.expected_player()
+            due = engine.who_is_due()
             seat = viewer if viewer in state.header.players else None
-            offers = (rules.offers or no_offers)(state, seat or due)
+            # Nobody due (a status phase, the game over): the host and the spectators see the first seat's offers.
+            offers = (rules.offers or no_offers)(state, seat or due or state.players[0])
+            under_way = due is not None and due == state.active and state.turn_over is None
             forms = EntryForms(game=rules.name, id=self.id, players=list(state.header.players), due=due,
                                lines=state.line,
                                forms=entry_forms(rules.event_types, offers, players_first(state, due), rules.kind),
+                               next=Next(player=due, starts_turn=due is not None and not under_way,
+                                         over=state.ended is not None),
                                active=state.active if state.ended is None and state.turn_over is None else None,
                                turn=step_forms(engine))
             if viewer is None:
                 return forms
             view = self.view(viewer)
-            return view(offers_telling_nothing(forms, view.hides))
+            told = offers_telling_nothing(forms, view.hides, own=seat is not None)
+            return open_lists_kept(view(told), told)
 
     def log(self, viewer: AsPlayer = None) -> Iterator[bytes]:
         """The log of the held lines as ``viewer`` sees each, each ending ``\n`` (:func:`log_lines`)."""

@@ -37,7 +37,7 @@ def screen(store: GameStore, game_id: str, as_player: str | Public | None = None
     engine = rules.engine.from_history(history, history=False)
     state = engine.state
     active = state.active if state.ended is None and state.turn_over is None else None
-    due = None if state.ended is not None else active or engine.expected_player()
+    due = engine.who_is_due()  # as the forms say it
     view = redaction(source, as_player) if as_player is not None else None
     last = _last_lines(history, rules.engine.LINE_RECORDED, rules.phrase)
     if view is not None:
