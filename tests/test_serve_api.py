@@ -284,10 +284,6 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
                    for what in ("replay", "replay?line=20", "history", "forms")]
         answers += [client.get(f"{base}/report?format={fmt}", headers=headers).text
                     for fmt in ("html", "json", "text", "markdown", "csv")]
-        # A line of theirs whose finding would quote a card: scoring Bob's secret as if it were theirs.
-        answers.append(client.post(f"{base}/lines", content=json.dumps({"line": {
-            "type": "objective_scored", "player": "Ann", "objective": "Monopolize Production", "kind": "secret",
-            "points": 1}, "after": len(lines) + 1}), headers=headers).text)
         return "\n".join(answers).casefold()
 
     for seen in (everything(ann), everything(watcher)):
@@ -295,6 +291,13 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
         for secret in held:
             assert secret.casefold() not in seen, secret
     assert "control the region" in everything(bob)
+    # A line of Ann's whose finding quotes a card: scoring Dee's secret as if it were hers. The answer names the card
+    # Ann named and nothing of who holds it (tests/test_serve_seats.py: the same answer whoever holds it).
+    scored = client.post(f"/api/games/{game}/lines", content=json.dumps({"line": {
+        "type": "objective_scored", "player": "Ann", "objective": "Monopolize Production", "kind": "secret",
+        "points": 1}, "after": len(lines) + 1}), headers=ann).json()
+    assert "ann does not hold the secret objective monopolize production" in json.dumps(scored).casefold()
+    assert "control the region" not in json.dumps(scored).casefold() and "dee" not in json.dumps(scored).casefold()
 
 
 def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(client):

@@ -36,6 +36,7 @@ from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
 
 from .errors import BadInput, GameNotFound
+from .seat_entries import NotYourLine, seat_decision
 from .secrecy import Public, redaction_at
 from .sources import StoredGame, opened_game_store
 
@@ -45,10 +46,6 @@ __all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append
 _encode = msgspec.json.Encoder().encode
 ENTRY = "entry"
 """How an entry is named in its input errors' messages (``entry:7: ...``): it is no file."""
-
-
-class NotYourLine(BadInput):
-    """Raised when a seat records a line of another player's (or voids one): only the host may."""
 
 
 def stored_lines(store: GameStore, game_id: str) -> int:
@@ -101,15 +98,16 @@ def new_game(store: GameStore, header: bytes) -> str:
 
 
 def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | None = None, anyway: bool = False,
-                 replaces: int | None = None, seat: str | None = None) -> EntryResult:
+                 replaces: int | None = None, seat: str | None = None, own_lines_only: bool = True) -> EntryResult:
     """Decide ``entry`` (one line of the game's log, JSON) against the stored game and store it when it breaks no
     rule, or when ``anyway``; its findings stand then like any other line's. Returns what became of it (findings
     cite their rules, with each rule's text); never a partial write.
 
     ``after`` is the lines of the log the entry was made against (None: the stored game as it is): a game that
     has moved past them is not written to (``moved``). ``replaces`` voids that earlier line first (a ``correction``
-    line, then the entry), in one write. ``seat`` is the player recording (None: the host): a seat may record only
-    its own player's lines, lines that name no player, and corrections of those.
+    line, then the entry), in one write. ``seat`` is the player recording (None: the host): the entry is decided as
+    that seat may know the game, and (``own_lines_only``: unless the host let every seat record any line) it may
+    record only what is its own (:mod:`.seat_entries`).
 
     Raises :class:`GameNotFound`, :class:`BadInput` (``after`` past the end of the log), :class:`NotYourLine`,
     and the store's errors (``StoreBusy``...).
@@ -137,11 +135,12 @@ def append_entry(store: GameStore, game_id: str, entry: bytes, *, after: int | N
         return EntryResult(appended=False, lines=lines, errors=[
             InputErrorEntry(line=e.line, path=e.path, message=e.message)
             for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
-    if seat is not None:
-        _check_seat(seat, new, recorded)
-    engine = rules.engine.from_history(history)
-    findings = [Finding.of(event) for line, event in new for event in engine.record(line, event)
-                if isinstance(event, FindingRaised) and not event.open_at_end]
+    if seat is not None:  # what the seat may know decides its answer; the store's write decides the whole game
+        findings = seat_decision(source.game, history, new, seat, own_lines_only=own_lines_only).findings
+    else:
+        engine = rules.engine.from_history(history)
+        findings = [Finding.of(event) for line, event in new for event in engine.record(line, event)
+                    if isinstance(event, FindingRaised) and not event.open_at_end]
     texts = {f.rule: rule(f.rule).text for f in findings}
     if any(f.severity == VIOLATION for f in findings) and not anyway:
         return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
@@ -192,18 +191,6 @@ def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:
     if len(lines) > 1:
         return InputErrorEntry(line=line, path="$", message=f"an entry is one line of the log, not {len(lines)}")
     return None
-
-
-def _check_seat(seat: str, new: list[tuple[int, Any]], recorded: dict[int, Any]) -> None:
-    """Raise :class:`NotYourLine` when a line of ``new`` is another player's, or voids one."""
-    for line, event in new:
-        player = getattr(event, "player", None)
-        if player is not None and player != seat:
-            raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")
-        if isinstance(event, Correction):
-            voided = getattr(recorded.get(event.voids), "player", None)
-            if voided is not None and voided != seat:
-                raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
 
 
 def forms_for(store: GameStore, game_id: str, viewer: str | Public | None = None) -> EntryForms:

@@ -124,14 +124,12 @@ def report_seen(location: str, game_id: str, viewer: Viewer, fmt: str = "html") 
 def record_entry(store: GameStore, game_id: str, viewer: Viewer, entry: bytes, *, after: int | None,
                  anyway: bool = False, replaces: int | None = None, any_seat: bool = False) -> EntryResult:
     """Record ``entry`` as ``viewer`` (:func:`~.recording.append_entry`): the host any line; a seat its own
-    player's lines (any player's when ``any_seat``: the host allowed it); a spectator none. The answer is in the
-    viewer's view (a finding's message never names another player's secret).
+    player's lines (any player's when ``any_seat``: the host allowed it); a spectator none. A seat's answer is
+    decided as its player may know the game (the same whether or not another hand holds a card it names).
 
     Raises :class:`~.recording.NotYourLine`, ``GameNotFound``, ``BadInput`` and the store's errors."""
     if viewer.role == SPECTATOR:
         raise NotYourLine("a spectator records nothing")
-    seat = viewer.player if viewer.role == SEAT and not any_seat else None
-    result = append_entry(store, game_id, entry, after=after, anyway=anyway, replaces=replaces, seat=seat)
-    if viewer.role == HOST or not result.findings:
-        return result
-    return _view(StoredGame(store, game_id, ""), viewer)(result)
+    # A seat's entry is decided as that seat may know the game (``seat_entries``): its answer needs no view.
+    return append_entry(store, game_id, entry, after=after, anyway=anyway, replaces=replaces,
+                        seat=viewer.player if viewer.role == SEAT else None, own_lines_only=not any_seat)

@@ -1,0 +1,147 @@
+"""What a seat may store, and what it is told of an entry (docs/serve.md, "What a seat may record"; docs/secrets.md).
+
+A seat (one player's device at the table) is answered from what that player may know: its entry is decided by
+the game's engine against the stored history *as the seat sees it* (every other player's secret replaced, as
+``--as PLAYER`` shows it), so the answer (stored or not, its findings, their messages, the rules' texts) is the
+same whether or not another hand holds the card the entry names. What only the whole game can decide (a secret
+drawn twice) is decided again when the line is stored, by the whole game's engine: the host and the audit see it,
+and the seat sees it once the card is public.
+
+A seat records only what is its own, read off what the engine decides of the line (its decided changes), not off
+field names: a line of another player's, a line that takes anything from another player (a decided count of
+theirs going down: credits, VP, cards, goods, a monopoly passing away from them), and a line that names no player
+but changes the players' standings (a winner declared for no one, a monopoly left to no one, two players' strategy
+cards swapped) are the host's. A seat may still give (pay another player: their count goes up).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from gamelog.domain.engine import Engine
+from gamelog.domain.events import Correction, FindingRaised, Tally
+from gamelog.domain.games import GAMES
+from gamelog.domain.secrets import Secrets, hidden_from
+from gamelog.projections.reports.documents import Finding
+from gamelog.projections.reports.redaction import Redaction
+
+from .errors import BadInput
+from .secrecy import PUBLIC
+
+__all__ = ["NotYourLine", "SeatDecision", "seat_decision"]
+
+
+class NotYourLine(BadInput):
+    """Raised when a seat records a line that is not its own (another player's, one that takes from another
+    player, one that changes every player's standing) or voids one: only the host may."""
+
+
+class SeatDecision:
+    """An entry decided as one seat may know the game: its findings (the seat's answer), each line's."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+
+
+def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], seat: str, *,
+                  own_lines_only: bool = True) -> SeatDecision:
+    """Decide ``new`` (the entry's lines: (line, recorded event)) for ``seat`` against ``history`` (the stored
+    game's every event, the header's first) as that seat sees it. With ``own_lines_only`` (the host did not let
+    every seat record any line), each line must be the seat's own (see the module). Returns the findings the seat
+    is told (never one whose message or presence depends on another player's secret).
+
+    Raises :class:`NotYourLine`."""
+    rules = GAMES[game]
+    engine = rules.engine.from_history(_seat_view(game, history, seat))
+    recorded = {e.line: e.event for e in history if type(e) is rules.engine.LINE_RECORDED}
+    players = list(engine.state.header.players)
+    findings: list[Finding] = []
+    for line, event in new:
+        before = None
+        if own_lines_only:
+            _check_names(seat, line, event, recorded, type(engine))
+            before = _standings(engine.state, players) if _names_no_player(event) else None
+        decided = engine.record(line, event)
+        if own_lines_only:
+            _check_changes(seat, line, event, decided, players, rules.engine.LINE_RECORDED)
+            if before is not None and _standings(engine.state, players) != before:
+                raise NotYourLine(f"line {line} names no player but changes the players' standings: the host's line")
+        findings += [Finding.of(d) for d in decided if isinstance(d, FindingRaised) and not d.open_at_end]
+    return SeatDecision(findings)
+
+
+def _seat_view(game: str, history: list[Any], seat: str) -> Iterable[Any]:
+    """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
+    replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
+    seat's own lines and what they decided as they are."""
+    rules = GAMES[game]
+    if rules.secrets is None:
+        return history
+    state = rules.engine.from_history(history, history=False).state
+    header = state.header
+    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
+    held = set()
+    for player in header.players:
+        if player != seat:  # what that player holds: hidden from everyone, not from them
+            held |= everyone.names - hidden_from(game, player, history, state).names
+    if not held:
+        return history
+    view = Redaction(Secrets(frozenset(held), everyone.fold), kept=[header.id, game, *header.players])
+    return [event if _whose(event) == seat else view(event) for event in history]
+
+
+def _whose(event: Any) -> str | None:
+    """The player a stored event is about: its own ``player``, or its recorded line's."""
+    player = getattr(event, "player", None)
+    return player if player is not None else getattr(getattr(event, "event", None), "player", None)
+
+
+def _names_no_player(event: Any) -> bool:
+    """Whether a line names no player at all (no player field, or its ``player`` empty)."""
+    return getattr(event, "player", None) is None and not isinstance(event, Correction)
+
+
+def _check_names(seat: str, line: int, event: Any, recorded: dict[int, Any], engine: type[Engine]) -> None:
+    """The line's own player, and the player of the line it voids, must be the seat's; a declaration of the result
+    (what the game takes after its end: who won) that names no player speaks for every player."""
+    player = getattr(event, "player", None)
+    if player is not None and player != seat:
+        raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")
+    if isinstance(event, Correction):
+        voided = getattr(recorded.get(event.voids), "player", None)
+        if voided is not None and voided != seat:
+            raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
+    declarations = tuple(t for t in engine.AFTER_END if t not in Engine.AFTER_END)
+    if player is None and "player" in type(event).PLAYER_FIELDS and isinstance(event, declarations):
+        raise NotYourLine(f"line {line} declares the result for no player: the host's line")
+
+
+def _check_changes(seat: str, line: int, event: Any, decided: Iterable[Any], players: list[str],
+                   line_recorded: type) -> None:
+    """Nothing the engine decided of the line takes from another player: no count of theirs goes down, nothing
+    passes away from them; and a line naming no player changes no player's counts."""
+    unnamed = _names_no_player(event)
+    for change in decided:
+        if isinstance(change, (FindingRaised, line_recorded)):
+            continue
+        whose = getattr(change, "player", None)
+        previous = getattr(change, "previous", None)
+        if previous is not None and previous != seat and previous in players and previous != whose:
+            raise NotYourLine(f"line {line} takes from {previous}: only the host records that")
+        if whose is None or whose not in players:
+            continue
+        if unnamed:
+            raise NotYourLine(f"line {line} names no player but changes {whose}'s standing: the host's line")
+        if whose != seat and isinstance(change, Tally) and change.amount() < 0:
+            raise NotYourLine(f"line {line} takes from {whose}: only the host records that")
+
+
+def _standings(state: Any, players: list[str]) -> dict[str, Any]:
+    """What the state holds by player (each of its mappings keyed by the players), and the game's result: what a
+    line naming no player must leave as it is when a seat records it."""
+    held = {name: copy.deepcopy(value) for name, value in vars(state).items()
+            if isinstance(value, dict) and value and set(value) <= set(players)}
+    ended = state.ended
+    held["\0result"] = None if ended is None else (ended.winner, ended.rule)
+    return held
