@@ -337,3 +337,26 @@ def test_a_new_game_under_a_stored_games_id_is_422_and_changes_nothing(client):
     assert again.status_code == 422
     assert again.json() == {"errors": ["a game with the id 'table-1' is stored already; give the new game another id"]}
     assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 2
+
+
+@pytest.mark.parametrize("entries", [20, 100])
+def test_many_entries_at_once_get_one_201_and_the_rest_409_never_a_5xx(client, entries):
+    """Issue 38, item 3: every device posts against the same line at once (PostgreSQL stalled here: each entry held
+    one of the pool's connections and waited for a second). One is stored, the others told the game moved."""
+    seats = started(client)["seats"]
+    ann = seats["Ann"]["token"]
+    assert post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1).status_code == 201
+    statuses: list[int] = []
+    barrier = threading.Barrier(entries)
+
+    def note(n: int) -> None:
+        barrier.wait()
+        statuses.append(post_line(client, ann, {"type": "note", "text": f"{n}", "player": "Ann"}, after=2).status_code)
+
+    threads = [threading.Thread(target=note, args=(n,)) for n in range(entries)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201] + [409] * (entries - 1)
+    assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 3

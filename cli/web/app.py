@@ -367,6 +367,9 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
         table.store = await _run(open_game_store, location)
+        # As many worker threads as the store's pool has connections (each request holds one at most): a burst of
+        # entries queues for a thread instead of every thread holding one connection and waiting for a second.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = table.store.connections
         table.follower = Follower(table.store)
         following = asyncio.create_task(table.follower.run())
         try:

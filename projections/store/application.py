@@ -31,6 +31,7 @@ and another writer waits up to ``lock_timeout`` seconds
 from __future__ import annotations
 
 import json
+import threading
 from contextlib import contextmanager
 from itertools import count
 from dataclasses import dataclass
@@ -147,6 +148,7 @@ class GameStore(Application):
         """
         self.location = store
         self.backend = backend_for(store, lock_timeout)
+        self._writing = threading.local()  # this thread's open write transaction: what its reads use meanwhile
         env = self.backend.environment()
         self.backend.prepare(env)
         self.read_only = self.backend.read_only
@@ -192,7 +194,18 @@ class GameStore(Application):
             raise StoreReadOnly(f"the store {self.location} is read-only for you (you may not write the file or its "
                                 "folder): nothing can be stored or updated there")
         with self.backend.writing(durable) as cursor:
-            yield cursor
+            self._writing.cursor = cursor
+            try:
+                yield cursor
+            finally:
+                self._writing.cursor = None
+
+    @property
+    def connections(self) -> int:
+        """The most connections the store's pool gives at once: what as many threads may hold, each one (a read
+        inside a write transaction reads on the transaction's own, never a second)."""
+        pool = self.recorder.datastore.pool
+        return getattr(pool, "max_size", None) or pool.pool_size + pool.max_overflow
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
@@ -361,6 +374,11 @@ class GameStore(Application):
 
         Raises :class:`StoreDamaged` when the database finds its file damaged, StoreError on any other failure.
         """
+        writing = getattr(self._writing, "cursor", None)
+        if writing is not None:  # inside this thread's write transaction: its own connection, never a second
+            with self.backend.errors():
+                writing.execute(statement, params)
+                return writing.fetchall()
         with self.backend.reading() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
