@@ -109,8 +109,9 @@ def server(tmp_path_factory) -> Iterator[Server]:
     store = folder / "s.sqlite"
     errors = (folder / "stderr").open("w")
     process = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", str(store),
-                                "--port", "0", "--host-token", HOST_TOKEN],
-                               stdout=subprocess.PIPE, stderr=errors, text=True)
+                                "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=errors, text=True,
+                               env={**os.environ, "GAMELOG_HOST_TOKEN": HOST_TOKEN})
     first = process.stdout.readline()
     assert first.startswith("gamelog serve: http://127.0.0.1:"), (first, (folder / "stderr").read_text())
     url = first.split()[2]

@@ -15,7 +15,7 @@ import re
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, AsyncIterator
+from typing import Annotated, Any, AsyncIterator
 from urllib.parse import quote
 
 import anyio.to_thread
@@ -25,28 +25,33 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.params import FromPath, FromQuery
+from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
 from gamelog.listing import list_games
-from gamelog.recording import NotYourLine, header_forms, new_game, export_log
+from gamelog.recording import MAX_LINES, NotYourLine, header_forms, new_game, export_log
 from gamelog.sources import open_game_store
 from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
 
 from gamelog.cli.web.follow import Follower, wait
+from gamelog.cli.web.ids import new_game_refused, reachable
 from gamelog.cli.web.tokens import Tokens
 
 LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024
 """The largest request body taken (a header or a line is far smaller): a larger one is 413."""
-MAX_ID = 200
-"""The longest game id a path may name."""
 HEARTBEAT = 15.0
 """Seconds a stream may stay silent: then a comment, so that a dead connection is noticed."""
-_ID = re.compile(r"[^\x00-\x1f\x7f/\\]+")
 STATIC = resources.files(__package__).joinpath("static")
-_ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+_ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+"""Each asset's media type: Litestar adds the charset (``; charset=utf-8``) to a text type, once."""
+LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")
+"""A ``Last-Event-ID`` taken: a line number (at most ``MAX_LINES``' nine digits); anything else is 400."""
+Line = Annotated[int, Parameter(ge=0, le=MAX_LINES)]
+"""A line number in a query (``line=``, ``after=``): beyond a log's most lines it is 400, before anything is read."""
+MaybeLine = Annotated[int | None, Parameter(ge=0, le=MAX_LINES)]
+"""A line number a query may leave out (:data:`Line`)."""
 _SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -85,6 +90,8 @@ class Served:
     store: Any = None
     follower: Follower | None = None
     any_seat: set[str] = field(default_factory=set)
+    reports: Any = None
+    failed: Exception | None = None
 
     def game_url(self, game_id: str, token: str) -> str:
         return f"{self.url}/games/{quote(game_id, safe='')}#token={token}"
@@ -100,8 +107,8 @@ def _answer(content: Any, status: int = 200) -> Response:
 
 def _errors(request: Request, exc: Exception) -> Response:
     """Every error as ``{"errors": [...]}``, its status by kind; never a traceback."""
-    if isinstance(exc, HTTPException):
-        return _problem(exc.status_code, exc.detail)
+    if isinstance(exc, HTTPException):  # a query Litestar refused says which parameter, and why
+        return _problem(exc.status_code, exc.detail, *(exc.extra if isinstance(exc.extra, list) else []))
     if isinstance(exc, LogInvalid):
         return _problem(422, *({"line": e.line, "path": e.path, "message": e.message} for e in exc.errors))
     if isinstance(exc, NotYourLine):
@@ -129,8 +136,8 @@ def _token(request: Request) -> str:
 
 
 def _checked_id(game_id: str) -> str:
-    """A game id from a path, checked like any id: printable, no slash, not too long (else 404)."""
-    if len(game_id) > MAX_ID or not _ID.fullmatch(game_id):
+    """A game id from a path, checked like any id (``ids``): one no game could have is 404."""
+    if not reachable(game_id):
         raise HTTPException(status_code=404, detail="no such game")
     return game_id
 
@@ -176,7 +183,7 @@ def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
 
 
 def _page() -> Response:
-    return Response(content=STATIC.joinpath("index.html").read_bytes(), media_type="text/html; charset=utf-8",
+    return Response(content=STATIC.joinpath("index.html").read_bytes(), media_type="text/html",
                     headers=_SECURITY_HEADERS)
 
 
@@ -227,6 +234,9 @@ async def create_game(request: Request) -> Response:
     table = _table(request)
     _host_only(await _viewer(request))
     body = await request.body()
+    refused = new_game_refused(body)
+    if refused is not None:
+        raise BadInput(refused)
     game_id = await _run(new_game, table.store, body)
     summary = await _run(table.store.summary, game_id)
     return _answer(_seats(table, game_id, list(summary.players)), 201)
@@ -252,6 +262,8 @@ async def settings(request: Request, game_id: FromPath[str]) -> Response:
     """Whether every seat may record any player's lines (host)."""
     table = _table(request)
     _host_only(await _viewer(request, game_id))
+    if await _run(table.store.summary, game_id) is None:  # a game made later under this id starts as every game
+        raise GameNotFound(f"no stored game named {game_id!r}")
     allowed = _decoded(await request.body(), SeatsAllowed)
     (table.any_seat.add if allowed.any_seat else table.any_seat.discard)(game_id)
     return _answer({"any_seat": allowed.any_seat})
@@ -260,6 +272,8 @@ async def settings(request: Request, game_id: FromPath[str]) -> Response:
 def _decoded(body: bytes, kind: type) -> Any:
     try:
         return msgspec.json.decode(body, type=kind)
+    except RecursionError:  # a value nested deeper than any line or header is
+        raise BadInput("the request's body nests values too deep for a line of a log") from None
     except msgspec.ValidationError as exc:
         raise BadInput(f"the request's body: {exc}") from None
     except msgspec.DecodeError as exc:
@@ -283,14 +297,14 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
 
 
 @get("/api/games/{game_id:str}/replay")
-async def replay(request: Request, game_id: FromPath[str], line: FromQuery[int | None] = None) -> Response:
+async def replay(request: Request, game_id: FromPath[str], line: FromQuery[MaybeLine] = None) -> Response:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
     viewer = await _viewer(request, game_id)
     return _answer(await _run(replay_seen, _table(request).store, game_id, viewer, line))
 
 
 @get("/api/games/{game_id:str}/history")
-async def history(request: Request, game_id: FromPath[str], after: FromQuery[int] = 0) -> Response:
+async def history(request: Request, game_id: FromPath[str], after: FromQuery[Line] = 0) -> Response:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
     viewer = await _viewer(request, game_id)
     return _answer(await _run(lines_seen, _table(request).store, game_id, viewer, after))
@@ -326,22 +340,27 @@ async def report(request: Request, game_id: FromPath[str], format: FromQuery[str
     table = _table(request)
 
     def rendered() -> str:
-        with report_seen(table.location, game_id, viewer, format) as pieces:
+        with report_seen(table.store, game_id, viewer, format) as pieces:
             return "".join(pieces)
     media = {"html": "text/html", "json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
-    return Response(content=await _run(rendered), media_type=media.get(format, "text/plain") + "; charset=utf-8",
+    # A report reads the views and the history at once (two connections): reports take turns, at most half the
+    # pool at a time, so that they never hold every connection while each waits for its second.
+    body = await anyio.to_thread.run_sync(rendered, limiter=table.reports)
+    return Response(content=body, media_type=media.get(format, "text/plain"),
                     headers=_SECURITY_HEADERS)
 
 
 @get("/api/games/{game_id:str}/stream")
-async def stream(request: Request, game_id: FromPath[str], after: FromQuery[int | None] = None) -> ServerSentEvent:
+async def stream(request: Request, game_id: FromPath[str], after: FromQuery[MaybeLine] = None) -> ServerSentEvent:
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
     :class:`~gamelog.table.LineSeen`), from after ``Last-Event-ID`` (or ``after``) on, as the token's viewer sees
     it; a comment every so often while nothing is stored."""
     viewer = await _viewer(request, game_id)
     table = _table(request)
-    resume = request.headers.get("last-event-id", "")
-    last = int(resume) if resume.isdigit() else (after or 0)
+    resume = request.headers.get("last-event-id")
+    if resume is not None and not LAST_EVENT_ID.fullmatch(resume.strip()):
+        raise HTTPException(status_code=400, detail="Last-Event-ID is the number of the last line seen")
+    last = int(resume) if resume is not None else (after or 0)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
@@ -366,10 +385,15 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
 
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
-        table.store = await _run(open_game_store, location)
+        try:
+            table.store = await _run(open_game_store, location)
+        except Exception as exc:  # what `gamelog serve` says then: the store's error, not the port's
+            table.failed = exc
+            raise
         # As many worker threads as the store's pool has connections (each request holds one at most): a burst of
         # entries queues for a thread instead of every thread holding one connection and waiting for a second.
         anyio.to_thread.current_default_thread_limiter().total_tokens = table.store.connections
+        table.reports = anyio.CapacityLimiter(max(1, table.store.connections // 2))
         table.follower = Follower(table.store)
         following = asyncio.create_task(table.follower.run())
         try:

@@ -22,7 +22,7 @@ import msgspec
 from gamelog.domain.engine import VIOLATION
 from gamelog.domain.entries import no_offers, players_first
 from gamelog.domain.errors import InputError, LogInvalid
-from gamelog.domain.events import Correction, FindingRaised
+from gamelog.domain.events import MAX_LINES, Correction, FindingRaised
 from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
@@ -40,7 +40,7 @@ from .seat_entries import NotYourLine, seat_decision
 from .secrecy import Public, redaction_at
 from .sources import StoredGame, opened_game_store
 
-__all__ = ["AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log",
+__all__ = ["MAX_LINES", "AppendOutput", "EntryResult", "NotYourLine", "append_entry", "append_output", "append_to", "export_log",
            "exported", "forms_for", "header_forms", "log_lines", "new_game", "recorded_lines", "stored_lines"]
 
 _encode = msgspec.json.Encoder().encode

@@ -24,7 +24,7 @@ from gamelog.projections.store.application import GameStore
 
 from .recording import NotYourLine, append_entry, forms_for
 from .replaying import state_of
-from .reporting import report
+from .reporting import stored_report
 from .secrecy import PUBLIC, Public, redaction
 from .sources import StoredGame
 
@@ -114,10 +114,11 @@ def forms_seen(store: GameStore, game_id: str, viewer: Viewer) -> EntryForms:
 
 
 @contextmanager
-def report_seen(location: str, game_id: str, viewer: Viewer, fmt: str = "html") -> Iterator[Iterable[str]]:
-    """The report of the stored game in ``fmt``, as ``viewer`` may see it (the reports' own renderers), for the
-    block. Raises what :func:`~.reporting.report` raises."""
-    with report(game_id, location, fmt=fmt, as_player=viewer.as_player) as pieces:
+def report_seen(store: GameStore, game_id: str, viewer: Viewer, fmt: str = "html") -> Iterator[Iterable[str]]:
+    """The report of the game stored under ``game_id`` (read by its id, never as a file or standard input) in
+    ``fmt``, as ``viewer`` may see it (the reports' own renderers), for the block. Raises what
+    :func:`~.reporting.stored_report` raises."""
+    with stored_report(store, game_id, fmt=fmt, as_player=viewer.as_player) as pieces:
         yield pieces
 
 

@@ -35,7 +35,7 @@ import threading
 from contextlib import contextmanager
 from itertools import count
 from dataclasses import dataclass
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
@@ -109,6 +109,9 @@ _CREATE_CATALOG = (
     "events BIGINT NOT NULL, last_line BIGINT NOT NULL, finished INTEGER NOT NULL, winner TEXT, "
     "versions BIGINT NOT NULL, fingerprint TEXT NOT NULL)"
 )
+SECRETS = "gamelog_secrets"
+"""The table of the secrets a store keeps for its servers (the recorder's host secret): made on first use."""
+_CREATE_SECRETS = "CREATE TABLE IF NOT EXISTS {table} (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _UPSERT = (
     "INSERT INTO {table} (" + _CATALOG_COLUMNS + ") "
     "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET originator_id = excluded.originator_id, game = excluded.game, "
@@ -382,6 +385,28 @@ class GameStore(Application):
         with self.backend.reading() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
+
+    def kept_secret(self, name: str, made: Callable[[], str], *, anew: bool = False) -> str:
+        """The secret the store keeps under ``name``: the first call (on any process) keeps what ``made`` gives,
+        every later one reads it back, so every process on the store, before and after a restart, has the same.
+        ``anew`` keeps a new one from ``made`` in its place. Raises :class:`StoreReadOnly` when none is kept and the
+        store may not be written, and the store's errors."""
+        table, mark = self.backend.table(SECRETS), self.backend.mark
+        read = f"SELECT value FROM {table} WHERE name = {mark}"
+        if self.read_only:
+            try:
+                rows = self._read(read, (name,))
+            except StoreError:
+                rows = []
+            if rows and not anew:
+                return rows[0]["value"]
+        keep = (f"INSERT INTO {table} (name, value) VALUES ({mark}, {mark}) ON CONFLICT (name) DO "
+                + ("UPDATE SET value = excluded.value" if anew else "NOTHING"))
+        with self.transaction() as cursor:  # two processes at once: the first one's is kept, the second reads it
+            cursor.execute(_CREATE_SECRETS.format(table=table))
+            cursor.execute(keep, (name, made()))
+            cursor.execute(read, (name,))
+            return cursor.fetchone()["value"]
 
     def games(self) -> list[GameSummary]:
         """Every stored game, by id."""
