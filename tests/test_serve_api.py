@@ -360,3 +360,43 @@ def test_many_entries_at_once_get_one_201_and_the_rest_409_never_a_5xx(client, e
         thread.join()
     assert sorted(statuses) == [201] + [409] * (entries - 1)
     assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 3
+
+
+def test_a_resent_entry_with_the_same_key_gets_the_first_answer_and_is_stored_once(client):
+    """Issue 38, item 8: the answer was lost and the page sends the entry again with its key: the first answer, one
+    line. A refused entry keeps no key (sent again, it is decided anew); another seat's same key is its own."""
+    seats = started(client)["seats"]
+    ann, bob = seats["Ann"]["token"], seats["Bob"]["token"]
+    first = post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1, key="k-1")
+    again = post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1, key="k-1")
+    assert (first.status_code, again.status_code) == (201, 201) and again.json() == first.json()
+    assert len(client.get("/api/games/table-1/history", headers=HOST).json()["lines"]) == 2
+    broken = post_line(client, bob, {"type": "turn_started", "player": "Bob"}, after=2, key="k-2")
+    assert broken.status_code == 200
+    agreed = post_line(client, bob, {"type": "turn_started", "player": "Bob"}, after=2, key="k-2", anyway=True)
+    assert agreed.status_code == 201 and agreed.json()["line"] == 3
+    mine = post_line(client, ann, {"type": "note", "text": "mine", "player": "Ann"}, after=3, key="k-2")
+    assert mine.status_code == 201 and mine.json()["line"] == 4  # Bob's k-2 is not Ann's
+    bad = post_line(client, ann, {"type": "note", "text": "x", "player": "Ann"}, after=4, key="a key")
+    assert bad.status_code == 422
+
+
+def test_the_same_key_sent_at_once_is_stored_once(client):
+    seats = started(client)["seats"]
+    ann = seats["Ann"]["token"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def note() -> None:
+        barrier.wait()
+        statuses.append(post_line(client, ann, {"type": "note", "text": "once", "player": "Ann"}, after=1,
+                                  key="same").status_code)
+
+    threads = [threading.Thread(target=note) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert set(statuses) <= {201, 409} and 201 in statuses
+    lines = client.get("/api/games/table-1/history", headers=HOST).json()["lines"]
+    assert [line["entry"].get("text") for line in lines[1:]] == ["once"]

@@ -29,6 +29,7 @@ from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
+from gamelog.idempotency import once
 from gamelog.listing import list_games
 from gamelog.recording import MAX_LINES, NotYourLine, header_forms, new_game, export_log
 from gamelog.sources import open_game_store
@@ -71,6 +72,8 @@ class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     after: int | None = None
     anyway: bool = False
     replaces: int | None = None
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[\x21-\x7e]+$")] | None = None
+    """The client's idempotency key of this entry (``gamelog.idempotency``): a resend of it gets the first answer."""
 
 
 class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
@@ -287,8 +290,10 @@ async def lines(request: Request, game_id: FromPath[str]) -> Response:
     table = _table(request)
     viewer = await _viewer(request, game_id)
     posted = _decoded(await request.body(), LinePosted)
-    result = await _run(record_entry, table.store, game_id, viewer, bytes(posted.line), after=posted.after,
-                        anyway=posted.anyway, replaces=posted.replaces, any_seat=game_id in table.any_seat)
+    result = await _run(once, table.store, game_id, f"{viewer.role}:{viewer.player or ''}", posted.key,
+                        lambda: record_entry(table.store, game_id, viewer, bytes(posted.line), after=posted.after,
+                                             anyway=posted.anyway, replaces=posted.replaces,
+                                             any_seat=game_id in table.any_seat))
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:

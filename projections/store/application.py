@@ -112,6 +112,10 @@ _CREATE_CATALOG = (
 SECRETS = "gamelog_secrets"
 """The table of the secrets a store keeps for its servers (the recorder's host secret): made on first use."""
 _CREATE_SECRETS = "CREATE TABLE IF NOT EXISTS {table} (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+ENTRY_KEYS = "gamelog_entry_keys"
+"""The table of the clients' idempotency keys of the entries they stored, with the answer each had: made on first use."""
+_CREATE_ENTRY_KEYS = ("CREATE TABLE IF NOT EXISTS {table} (game TEXT NOT NULL, key TEXT NOT NULL, answer TEXT, "
+                      "PRIMARY KEY (game, key))")
 _UPSERT = (
     "INSERT INTO {table} (" + _CATALOG_COLUMNS + ") "
     "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET originator_id = excluded.originator_id, game = excluded.game, "
@@ -407,6 +411,37 @@ class GameStore(Application):
             cursor.execute(keep, (name, made()))
             cursor.execute(read, (name,))
             return cursor.fetchone()["value"]
+
+    def entry_key(self, game_id: str, key: str) -> tuple[bool, str | None]:
+        """Take the client's idempotency ``key`` of an entry to ``game_id``: (True, None) when it is new (taken
+        now: :meth:`keep_entry_answer` or :meth:`release_entry_key` follows), else (False, the answer the entry it
+        was taken for had: None while that entry is being decided). Raises the store's errors."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        try:
+            with self.transaction() as cursor:
+                cursor.execute(_CREATE_ENTRY_KEYS.format(table=table))
+                cursor.execute(f"SELECT answer FROM {table} WHERE game = {mark} AND key = {mark}", (game_id, key))
+                row = cursor.fetchone()
+                if row is not None:
+                    return False, row["answer"]
+                cursor.execute(f"INSERT INTO {table} (game, key, answer) VALUES ({mark}, {mark}, NULL)",
+                               (game_id, key))
+                return True, None
+        except VersionCollision:  # the same key taken at the same moment by a second sending: that one decides
+            return False, None
+
+    def keep_entry_answer(self, game_id: str, key: str, answer: str) -> None:
+        """Keep the answer of the entry ``key`` was taken for (:meth:`entry_key`)."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        with self.transaction() as cursor:
+            cursor.execute(f"UPDATE {table} SET answer = {mark} WHERE game = {mark} AND key = {mark}",
+                           (answer, game_id, key))
+
+    def release_entry_key(self, game_id: str, key: str) -> None:
+        """Let ``key`` go (:meth:`entry_key`): its entry stored nothing, so a resend is decided anew."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        with self.transaction() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE game = {mark} AND key = {mark}", (game_id, key))
 
     def games(self) -> list[GameSummary]:
         """Every stored game, by id."""
