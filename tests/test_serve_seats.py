@@ -94,10 +94,14 @@ GIVES = [
     ("twilight-imperium-4", "complete-4p", 30, "Ann", {"type": "commodities_given", "player": "Ann", "to": "Dee",
                                                        "amount": 2}),
     ("uchronia", "complete-3p", 10, "Ann", {"type": "note", "text": "wood is scarce"}),
+    # The status phase clears what every player had pending, and a new round every player's strategy cards: the
+    # table's lines, which take nothing from one player to give it to another.
+    ("twilight-imperium-4", "complete-4p", 40, "Ann", {"type": "phase_started", "phase": "status"}),
+    ("twilight-imperium-4", "complete-4p", 48, "Ann", {"type": "round_started", "round": 2}),
 ]
 
 
-@pytest.mark.parametrize("game, name, upto, seat, line", GIVES, ids=[t[4]["type"] for t in GIVES])
+@pytest.mark.parametrize("game, name, upto, seat, line", GIVES, ids=[t[4]["type"] for t in GIVES])  # 201 each
 def test_a_seat_may_give_to_another_player_and_record_a_line_that_changes_no_one(client, game, name, upto, seat,
                                                                                    line):
     header, lines = example(game, name, upto)

@@ -16,8 +16,9 @@ cards swapped) are the host's. A seat may still give (pay another player: their 
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
+
+import msgspec
 
 from gamelog.domain.engine import Engine
 from gamelog.domain.events import Correction, FindingRaised, Tally
@@ -65,7 +66,7 @@ def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], sea
         decided = engine.record(line, event)
         if own_lines_only:
             _check_changes(seat, line, event, decided, players, rules.engine.LINE_RECORDED)
-            if before is not None and _standings(engine.state, players) != before:
+            if before is not None and _changes_standings(before, _standings(engine.state, players)):
                 raise NotYourLine(f"line {line} names no player but changes the players' standings: the host's line")
         findings += [Finding.of(d) for d in decided if isinstance(d, FindingRaised) and not d.open_at_end]
     return SeatDecision(findings)
@@ -137,11 +138,43 @@ def _check_changes(seat: str, line: int, event: Any, decided: Iterable[Any], pla
             raise NotYourLine(f"line {line} takes from {whose}: only the host records that")
 
 
-def _standings(state: Any, players: list[str]) -> dict[str, Any]:
-    """What the state holds by player (each of its mappings keyed by the players), and the game's result: what a
-    line naming no player must leave as it is when a seat records it."""
-    held = {name: copy.deepcopy(value) for name, value in vars(state).items()
-            if isinstance(value, dict) and value and set(value) <= set(players)}
-    ended = state.ended
-    held["\0result"] = None if ended is None else (ended.winner, ended.rule)
-    return held
+def _standings(state: Any, players: list[str]) -> tuple[Any, dict[str, set[str]]]:
+    """What a line naming no player must leave as it is when a seat records it: each player's standing as the
+    replay shows it (``players`` of its document: VP, money, cards scored...) with the game's result, and the names
+    each player holds (the strings of every mapping of the state keyed by the players: cards, strategy cards...)."""
+    document = msgspec.to_builtins(state.document())
+    shown = (document.get("players"), document.get("finished"), document.get("winner"))
+    held: dict[str, set[str]] = {player: set() for player in players}
+    for value in vars(state).values():
+        if isinstance(value, dict) and value and set(value) <= set(players):
+            for player, holding in value.items():
+                held[player] |= set(_names_in(holding))
+    return shown, held
+
+
+def _changes_standings(before: tuple[Any, dict[str, set[str]]], after: tuple[Any, dict[str, set[str]]]) -> bool:
+    """Whether a player's standing changed, or a name one player held passed to another (two strategy cards
+    swapped); a holding cleared for everyone (a new round's picks) moves nothing."""
+    if before[0] != after[0]:
+        return True
+    lost = {player: names - after[1].get(player, set()) for player, names in before[1].items()}
+    gained = {player: names - before[1].get(player, set()) for player, names in after[1].items()}
+    return any(lost[giver] & gained[taker] for giver in lost for taker in gained if giver != taker)
+
+
+def _names_in(value: Any, depth: int = 0) -> Iterator[str]:
+    """The strings a value of the state holds, at any depth (a dataclass's fields, lists, tuples, sets, dicts)."""
+    if depth > 8:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _names_in(key, depth + 1)
+            yield from _names_in(item, depth + 1)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _names_in(item, depth + 1)
+    elif hasattr(value, "__dict__") or hasattr(value, "__slots__"):
+        for name in getattr(value, "__slots__", ()) or vars(value):
+            yield from _names_in(getattr(value, name, None), depth + 1)
