@@ -36,6 +36,7 @@ SLOW = {
     "test_serve_browser.py": "drives headless Chromium against a served game",
     "test_serve_processes.py": "starts gamelog serve processes",
     "test_serve_secrets.py": "generated games recorded through the served API",
+    "test_serve_seats.py": "generated entries posted to two served games at once, on each backend",
 }
 """The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
 in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""
