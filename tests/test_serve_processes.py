@@ -198,3 +198,12 @@ def test_a_port_another_server_holds_is_said_and_exits_2(tmp_path):
         done = serve_once("--store", str(tmp_path / "t.sqlite"), "--port", port, token=TOKEN)
     assert done.returncode == 2
     assert done.stderr.strip() == f"Error: cannot listen on 127.0.0.1:{port} (is another server there?)"
+
+
+def test_a_host_token_file_gives_the_secret_by_hand(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text(TOKEN + "\n")
+    secret.chmod(0o600)
+    with serving(str(tmp_path / "s.sqlite"), "--host-token-file", str(secret), token=None) as (url, process):
+        assert process.stdout.readline().rstrip().endswith(f"/#token={TOKEN}")
+        assert call(f"{url}/api/games")[0] == 200
