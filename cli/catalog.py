@@ -12,13 +12,17 @@ from gamelog.listing import SCHEMAS, games_output, schema as schema_of
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "table", "json"], case_sensitive=False), default="text",
+              show_default=True, help="text: the table, or a block a game when it is wider than the terminal; "
+                                      "table: the table whatever its width; json: the document.")
 @store_option
 def games(fmt: str, store: str) -> None:
-    """List the stored games: id, game, players, log lines, last line, finished, winner, fingerprint.
+    """List the stored games: id, game, date, players (with the side each plays), log lines, last line, finished,
+    winner, fingerprint.
 
     "log lines" counts the game's recorded event lines; `verify` counts its
-    stored events. A table wider than the terminal becomes one block a game.
+    stored events. A table wider than the terminal becomes one block a game
+    (--format table keeps the table: for a pager, `less -S`, or a file).
 
     The fingerprint is the head of the game's hash chain: keep it outside the
     store, and `gamelog verify GAME --fingerprint HEX` proves later that the
@@ -28,6 +32,7 @@ def games(fmt: str, store: str) -> None:
 
     \b
       gamelog games
+      gamelog games --format table | less -S
       gamelog games --store games.sqlite --format json
     """
     click.echo(games_output(store, fmt, text_width()))

@@ -11,13 +11,14 @@ import sys
 import click
 
 from gamelog.cli.terminal import COLORS, click_color
+from gamelog.wording import as_the_command  # the standard library's only: no service loaded by it
 
 COMMANDS = {
     "append": "append:append", "audit": "audit:audit", "convert": "convert:convert", "export": "export:export",
-    "games": "catalog:games", "import": "importing:import_", "projections": "projections:projections",
-    "reconcile": "reconcile:reconcile", "replay": "replay:replay", "report": "report:report",
-    "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats", "validate": "validate:validate",
-    "verify": "verify:verify",
+    "games": "catalog:games", "help": "manual:help_", "import": "importing:import_", "new": "newgame:new",
+    "projections": "projections:projections", "reconcile": "reconcile:reconcile", "replay": "replay:replay",
+    "report": "report:report", "schema": "catalog:schema", "serve": "serve:serve", "stats": "stats:stats",
+    "validate": "validate:validate", "verify": "verify:verify",
 }
 """Each command, and where it is: ``MODULE:NAME`` in ``gamelog.cli``. A command's module (and the services it
 calls) is imported only when that command runs, so ``gamelog --version`` and ``gamelog --help`` import neither."""
@@ -141,10 +142,11 @@ def _quiet_stdout() -> None:
 def main(ctx: click.Context, store: str | None, color: str) -> None:
     """gamelog: recorded tabletop games as an event-sourced history.
 
-    Read a log (JSON Lines, see docs/log-format.md) with validate, keep it
+    Read a log (JSON Lines: gamelog help log-format) with validate, keep it
     with import, and look back at any point with replay. GAME is a log file
     path or the id of a stored game. Every command, its JSON documents and
-    exit codes: docs/cli.md; the rules by ID: docs/rules.md.
+    exit codes: gamelog help cli; the rules by ID: gamelog help rules; the
+    manual's other topics: gamelog help.
 
     Examples:
 
@@ -153,8 +155,18 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
       gamelog import game.jsonl && gamelog games
       gamelog report game.jsonl --format html -o report.html
       gamelog COMMAND --help
+      gamelog help log-format
     """
+    from gamelog.config import user_config  # read when a command runs: --version and --help read no file
+
+    config = user_config()
+    if config.color is not None and ctx.get_parameter_source("color") is click.core.ParameterSource.DEFAULT:
+        color = ctx.params["color"] = config.color  # what cli.terminal.color_choice() reads
+    serve = {name: value for name, value in (("host", config.serve.host), ("port", config.serve.port))
+             if value is not None}
+    ctx.default_map = {"serve": serve} if serve else None  # the subcommand's context, made next, takes its defaults
     ctx.color = click_color(color)
+    ctx.with_resource(as_the_command())  # the services' messages name this command's options, not Python's
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 import click
 
+from gamelog.config import user_config
 from gamelog.converting import export_formats
 from gamelog.errors import UnsupportedStore
 from gamelog.sources import DEFAULT_STORE, STORE_ENV, check_store_location
@@ -14,17 +15,15 @@ from gamelog.sources import DEFAULT_STORE, STORE_ENV, check_store_location
 
 def _store_location(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
     """The store a command uses: its own ``--store``, else the one given before the command, else
-    ``GAMELOG_STORE``, else the default.
+    ``GAMELOG_STORE``, else the settings file's ``store`` (``gamelog.config``), else the default.
 
     ``gamelog --store x games`` and ``gamelog games --store x`` are the same.
     Raises click.BadParameter (exit 2) for a URL gamelog cannot open, rather
     than taking ``ftp://host/db`` for a SQLite file's name.
     """
     # Resolved here, not by click's envvar and default: those would win over the group's --store.
-    for candidate in (value, ctx.find_root().params.get("store"), os.environ.get(STORE_ENV) or None, DEFAULT_STORE):
-        if candidate is not None:
-            value = candidate
-            break
+    value = value or ctx.find_root().params.get("store") or os.environ.get(STORE_ENV) or user_config().store
+    value = value or DEFAULT_STORE
     try:
         return check_store_location(value)
     except UnsupportedStore as exc:
@@ -35,8 +34,8 @@ store_option = click.option(
     "--store",
     metavar="PATH|URL",
     callback=_store_location,
-    help=f"The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE; default "
-         f"{DEFAULT_STORE}); may also come before the command (gamelog --store PATH games).",
+    help=f"The store: a SQLite file path or a postgresql://user@host:port/db URL (env GAMELOG_STORE, else the "
+         f"settings' store; default {DEFAULT_STORE}); may also come before the command (gamelog --store PATH games).",
 )
 
 
@@ -76,7 +75,7 @@ class RegistryChoice(click.Choice):
 as_option = click.option(
     "--as", "as_player", metavar="PLAYER",
     help="Show only what PLAYER (a name in any case, or the faction they play) may know at that point of the game: "
-         "another player's secrets (such as unscored secret objectives) read [hidden] everywhere (docs/secrets.md).")
+         "another player's secrets (such as unscored secret objectives) read [hidden] everywhere (gamelog help secrets).")
 
 
 def from_option(*, required: bool = False,

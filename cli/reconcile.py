@@ -19,7 +19,7 @@ from gamelog.reconciling import reconciled
                    "every game it names matched to a stored game.")
 @click.option("--columns", metavar="FIELD=HEADING[,...]",
               help="Which of the table's columns is game, player, faction, score, win (default: the Hall of "
-                   "Records' GameID, Player, Faction, Score, Win, or the usual names: docs/cli.md).")
+                   "Records' GameID, Player, Faction, Score, Win, or the usual names: gamelog help cli).")
 @click.option("--format", "fmt", type=RegistryChoice(reconcile_formats), default="text", show_default=True)
 @output_option()
 @click.option("--strict", is_flag=True,

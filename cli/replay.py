@@ -15,7 +15,7 @@ from gamelog.replaying import replay_output
 @click.option("--turn", type=click.IntRange(min=1), help="The state at the end of this turn (counted from 1).")
 @click.option("--round", "round_", type=click.IntRange(min=1), help="The state at the end of this round (in a game played in rounds).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
-              help="text for people (wrapped to the terminal's width), json for programs (docs/cli.md).")
+              help="text for people (wrapped to the terminal's width), json for programs (gamelog help cli).")
 @as_option
 @from_option()
 @store_option

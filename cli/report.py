@@ -29,7 +29,7 @@ def report(game: str, by: str | None, fmt: str, output: str | None, as_player: s
     for a terminal (wrapped to its width, COLUMNS or 80 when piped), markdown
     for a forge, json and csv for programs, html for one self-contained page
     with charts (of a log longer than 3,000 lines, every k-th line: the page
-    says so). The fields of json: docs/cli.md. A long game shows a progress
+    says so). The fields of json: gamelog help cli. A long game shows a progress
     bar on stderr. --from TOOL reports another tool's export as the log it
     converts to.
 

@@ -29,6 +29,8 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.option("--game", "kind", metavar="NAME", help="The kind of game (needed only when the games are of several).")
 @click.option("--format", "fmt", type=RegistryChoice(stats_formats), default="text", show_default=True)
 @click.option("--table", metavar="NAME", help="Only this table (csv writes one: the first list by default).")
+@click.option("--all", "everything", is_flag=True,
+              help="text: every table (by default the summary and the results, then the others' names).")
 @click.option("--explain", "figure", metavar="FIGURE",
               help="List each game and line behind one figure (factions/FACTION/wins, objectives/OBJECTIVE/scored...).")
 @click.option("--players", type=click.IntRange(min=1), help="Only games of N players.")
@@ -48,7 +50,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
               help="html: also write each counted game's HTML report into the --reports folder.")
 @as_option
 @store_option
-def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None, figure: str | None,
+def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None, everything: bool, figure: str | None,
           players: int | None, goal: int | None, expansion: str | None, faction: str | None, player: str | None,
           since: str | None, until: str | None, clean: bool, source_format: str | None, output: str | None,
           reports: str | None, write_reports: bool, as_player: str | None, store: str) -> None:
@@ -56,7 +58,9 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
 
     GAME is a stored game's id (only those are counted; default: every game
     of the store) or a log file, read in memory with the others named
-    (--from TOOL: exports of that tool). Every figure in json carries the
+    (--from TOOL: exports of that tool). Text shows the summary and the
+    results (most wins first), then names the other tables: --all prints
+    them, --table NAME one. Every figure in json carries the
     games it rests on; --explain FIGURE lists the lines behind one. A win
     counts only from a game's own end. Dates are the header's "at" (UTC).
     The figures count only what every player may know (a secret objective
@@ -68,6 +72,7 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
 
     \b
       gamelog stats
+      gamelog stats --all
       gamelog stats --players 6 --clean --format html -o stats.html
       gamelog stats --explain "factions/Council Keleres/wins"
       gamelog stats --format csv --table objectives
@@ -78,7 +83,8 @@ def stats(games: tuple[str, ...], kind: str | None, fmt: str, table: str | None,
                       until=until, clean=clean)
     if (reports is not None or write_reports) and (fmt != "html" or figure is not None):
         raise click.UsageError("--reports and --write-reports go with --format html (not --explain)")
-    with stats_command(store, games, fmt, figure=figure, table=table, layout=Layout(width=text_width()),
+    layout = Layout(width=text_width(), brief=not everything)
+    with stats_command(store, games, fmt, figure=figure, table=table, layout=layout,
                        output=output, game=kind, filters=filters, source_format=source_format, as_player=as_player,
                        reports=reports, write_reports=write_reports) as answer:
         if answer.folder is not None:

@@ -604,8 +604,8 @@ class Engine(Dispatching):
     def turn_ended(self, line: int, event: TurnEnded) -> None:
         s = self.state
         if s.active != event.player:
-            whose = f"{s.active}'s turn" if s.active else "no turn has started"
-            self.find(line, self.TURN_RULE, f"{event.player} ends a turn, but it is {whose}", event.player)
+            now = f"it is {s.active}'s turn" if s.active else "no turn has started"
+            self.find(line, self.TURN_RULE, f"{event.player} ends a turn, but {now}", event.player)
             return
         self.finish_turn(line, self.TURN_RULE, "the player finished the turn")
 

@@ -16,6 +16,8 @@ Both are frozen msgspec Structs: immutable, cheap, encoded by msgspec.
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from typing import Annotated, ClassVar, NamedTuple, Union
 
 import msgspec
@@ -164,6 +166,22 @@ class Change(Tally, frozen=True, kw_only=True):
     delta: int
     rule: str
     reason: str
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?", re.S)
+"""The start ISO 8601's extended form gives every date and time (``2025-03-12``), which ``stats --since`` compares."""
+
+
+def is_iso_8601(text: str) -> bool:
+    """Whether ``text`` is a date, or a date and a time, as ISO 8601 writes them: ``2025-03-12``,
+    ``2025-03-12T19:30:00Z``, ``2025-03-12 19:30+01:00`` (not ``12/03/2025``, ``yesterday evening``)."""
+    if not _ISO_DATE.fullmatch(text):
+        return False
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 class GameHeader(Recorded, kw_only=True):

@@ -12,6 +12,7 @@ a second error line or reach a terminal.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from typing import Iterable, Mapping
@@ -47,6 +48,27 @@ def cut(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` made printable and at most ``limit`` characters long (a cut one ends with ``…``)."""
     text = printable(text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str | None:
+    """``did you mean `X`?`` for the one of ``known`` closest to ``word`` (a misspelt field, event type, faction),
+    when one is close enough to be what was meant: a spelling a letter or two away (case aside), or one word of a
+    single known name (``price``: ``unit_price``); None otherwise, and for ``word`` itself known."""
+    known = list(known)
+    if not isinstance(word, str) or word in known:
+        return None
+    folded = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.75)
+    if not close:
+        close = [k for k in folded if word.casefold() in k.split("_")]
+    return f"did you mean `{folded[close[0]]}`?" if len(close) == 1 else None
+
+
+def in_words(items: list[str], last: str = "and") -> str:
+    """A list as a sentence says it: ``a``, ``a or b``, ``a, b or c`` (``last``: the word before the last)."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def input_error(filename: str, line: int, message: str, path: str) -> str:

@@ -9,6 +9,13 @@ that must not act on a bad file checks ``errors`` once the events are consumed.
 Blank lines and lines whose first non-blank character is ``#`` are skipped but
 counted: an event's position is its line number in the file.
 
+A mistake that would give an error on every line it touches is said once, with
+its fix: CRLF line endings (at the first line that has them), one object
+printed over several lines (at its first line, naming the last), a JSON array
+instead of JSON Lines. A message names what would be right where the game's
+types tell it (``domain.expected``): the field or value meant, the fields a
+line takes, the values a field may hold.
+
 Beyond what the types say, a line must be strict JSON (no key twice in an
 object, nesting at most 64 deep, no whitespace JSON does not allow:
 ``domain.strict_json``), every integer within its range (``domain.events``),
@@ -20,18 +27,21 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any, BinaryIO, Callable, Iterator
 
 import msgspec
 
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Recorded
+from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Recorded, is_iso_8601
 from gamelog.domain.games import GAMES, GameRules
-from gamelog.domain.messages import MESSAGE_LIMIT, cut, quote
+from gamelog.domain import expected
+from gamelog.domain.messages import MESSAGE_LIMIT, cut, did_you_mean, quote
 from gamelog.domain.msgspec_wording import (
     BAD_ENUM, BAD_TAG, MALFORMED, MISSING_FIELD, NOT_UTF8, UNKNOWN_FIELD, path_steps, read_message)
-from gamelog.domain.strict_json import JSON_SPACE, MAX_DEPTH, may_repeat_a_key, repeated_key, step, stray_space, too_deep
+from gamelog.domain.strict_json import (
+    JSON_SPACE, MAX_DEPTH, may_repeat_a_key, not_json, open_brackets, repeated_key, step, stray_space, too_deep)
 
 _BOM = b"\xef\xbb\xbf"
 _NOT_FOUND = object()
@@ -57,15 +67,17 @@ def _error(line: int, message: str, path: str = "$") -> InputError:
     return InputError(line, cut(message), cut(path, MESSAGE_LIMIT))
 
 
-def _line_error(line: int, raw: bytes, exc: Exception) -> InputError:
-    """The input error of a line that did not decode: what JSON forbids first, then what the types say."""
+def _line_error(line: int, raw: bytes, exc: Exception, rules: GameRules | None = None,
+                header: bool = False) -> InputError:
+    """The input error of a line that did not decode: what JSON forbids first, then what the types say (of the
+    game ``rules``, when known: the header line's, or an event's; ``domain.expected`` names what would be right)."""
     if (message := stray_space(raw)) is not None:
         return _error(line, message)
     if isinstance(exc, RecursionError) or too_deep(raw):
         return _error(line, f"arrays and objects nested deeper than {MAX_DEPTH} levels")
     if (repeated := repeated_key(raw)) is not None:
         return _repeated(line, repeated)
-    return _error(line, *_describe(exc, raw))
+    return _error(line, *_describe(exc, raw, rules, header))
 
 
 def _repeated(line: int, repeated: tuple[str, str]) -> InputError:
@@ -74,23 +86,33 @@ def _repeated(line: int, repeated: tuple[str, str]) -> InputError:
     return _error(line, f"duplicate key {quote(key)}: a key appears at most once in an object", path)
 
 
-def _describe(exc: msgspec.MsgspecError, raw: bytes) -> tuple[str, str]:
-    """Turn a msgspec error into (message, JSON path) in our own words, quoting the log's values safely."""
+def _describe(exc: msgspec.MsgspecError, raw: bytes, rules: GameRules | None = None,
+              header: bool = False) -> tuple[str, str]:
+    """Turn a msgspec error into (message, JSON path) in our own words, quoting the log's values safely; with the
+    game's ``rules``, naming the field or value that would be right (``domain.expected``)."""
     said = read_message(exc)
     if said.kind == NOT_UTF8:
         return "invalid UTF-8 in a string", "$"
     if said.kind == MALFORMED:
-        return "invalid JSON: " + said.text, "$"
+        return not_json(raw) or "invalid JSON: " + said.text, "$"
+    line_type = expected.line_type(rules, header, _value_at(raw, "$.type")) if rules is not None else None
+    steps = path_steps(said.path)
     if said.kind == MISSING_FIELD:
         return "missing required field", f"{said.path}.{said.field}"
     if said.kind == UNKNOWN_FIELD:
+        if line_type is not None and steps is not None:
+            return expected.unknown_field(line_type, steps, said.field), said.path + step(said.field)
         return "unknown field", said.path + step(said.field)
     if said.kind in (BAD_ENUM, BAD_TAG) and (value := _value_at(raw, said.path)) is not _NOT_FOUND:
         if said.kind == BAD_TAG and said.path == "$.type":
             if value == "game":
                 return "a second game header; the header stands on the first line only", said.path
-            return "unknown event type " + quote(value), said.path
-        return said.echo + quote(value), said.path
+            guess = did_you_mean(value, expected.event_types(rules)) if rules is not None else None
+            return f"unknown event type {quote(value)}{': ' + guess if guess else ''}", said.path
+        if line_type is not None and steps is not None and (
+                message := expected.bad_value(line_type, steps, quote(value), value)) is not None:
+            return message, said.path
+        return f"{quote(value)} is none of the values this field may hold", said.path
     return said.text, said.path
 
 
@@ -109,6 +131,7 @@ def _value_at(raw: bytes, path: str) -> Any:
 
 
 _HASH = ord("#")
+_SLASH = ord("/")
 _BACKSLASH = ord("\\")
 _STOP = object()
 
@@ -119,6 +142,14 @@ CHUNK_LINES = 1000
 
 NOT_A_LOG = "not a gamelog log: its first line is not a JSON object"
 """The one input error of a file whose first line is no JSON object at all: the rest of it is not read."""
+
+NOT_AN_ARRAY = ("not a gamelog log: it is a JSON array, and a log is JSON Lines: one JSON object per line "
+                "(the header first), not an array of them")
+"""The one input error of a file that is a JSON array (of events, say) rather than JSON Lines."""
+
+CRLF = ("the lines end with CRLF (Windows line endings), from this one on: a log's lines end with LF; save the "
+        "file with LF line endings (your editor's line-ending setting, or dos2unix FILE)")
+"""The input error of a file saved with CRLF, said once at its first such line."""
 
 NOT_A_HEADER = 'the first object must be the game header, "type": "game"'
 """The input error of a first line that is a JSON object but no game header (another tool's one-line export)."""
@@ -143,9 +174,14 @@ class LogReader:
     holds every input error of the file and ``events()`` yields nothing.
     Otherwise ``events()`` yields every well-formed event line and appends
     each bad one to ``errors``.
+
+    ``header`` (a header already read, at line ``header_line``) reads ``source`` as the lines of that game's log
+    from line ``first_line`` on: what a new entry of a stored game is, read at its own line number (no header is
+    read from ``source``).
     """
 
-    def __init__(self, source: bytes | BinaryIO):
+    def __init__(self, source: bytes | BinaryIO, *, header: Any = None, header_line: int = 1,
+                 first_line: int | None = None):
         handle = io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source
         self._lines = iter(handle)
         # Lines are read a chunk at a time where the source can say where a chunk ends (a file, standard input).
@@ -154,8 +190,15 @@ class LogReader:
         self.line = 0
         self.header = None
         self.rules: GameRules | None = None
+        self._named: GameRules | None = None  # the game the header names, valid or not: its types word the errors
+        self._crlf_said = False
+        self._spread: _Spread | None = None  # an object printed over several lines, while its lines are read
         self.header_line = 0
-        self._read_header()
+        if header is None:
+            self._read_header()
+        else:  # the lines after a header read before: numbered from first_line
+            self.header, self.rules, self.header_line = header, GAMES[header.game], header_line
+            self.line = header_line if first_line is None else first_line - 1
 
     def _next_significant(self) -> tuple[int, bytes] | None:
         """The next line that is neither blank nor a comment, with its number (None at the end, or past MAX_LINES)."""
@@ -182,10 +225,16 @@ class LogReader:
             self.errors.append(_error(1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM"))
             raw = raw[3:]
         if raw[-2:] == b"\r\n":
-            self.errors.append(_error(line, "the line ends with CRLF; logs use LF line endings"))
+            if not self._crlf_said:  # a file saved with CRLF has it on every line: said once, with the fix
+                self._crlf_said = True
+                self.errors.append(_error(line, CRLF))
             raw = raw[:-2]
         stripped = raw.strip(JSON_SPACE)  # only JSON's whitespace: any other byte is the line's (stray_space)
         if not stripped or stripped[0] == _HASH:
+            return None
+        # A comment as another language writes it: said, then skipped as a comment is (the next line is no knock-on).
+        if stripped[0] == _SLASH and stripped[:2] in (b"//", b"/*"):
+            self.errors.append(_error(line, f"a comment starts with `#` in a log, not `{stripped[:2].decode()}`"))
             return None
         return stripped
 
@@ -206,7 +255,8 @@ class LogReader:
             probe = _probe.decode(raw)
         except (msgspec.MsgspecError, RecursionError) as exc:
             if _not_a_log(raw):  # a README, another tool's JSON document: one error says so, not one per line
-                self.errors.append(_error(self.header_line, NOT_A_LOG))
+                array = raw.startswith(b"[")
+                self.errors.append(_error(self.header_line, NOT_AN_ARRAY if array else NOT_A_LOG))
                 self._lines, self._source = iter(()), None
                 return None
             self.errors.append(_line_error(self.header_line, raw, exc))
@@ -218,17 +268,23 @@ class LogReader:
             self._lines, self._source = iter(()), None
             return None
         repeated = repeated_key(raw)  # one line: checked exactly, without counting first
-        rules = self._named_game(probe, repeated)
+        rules = self._named = self._named_game(probe, repeated)
         if rules is None:
             return self._check_rest(None, None)
         if repeated is not None:
             self.errors.append(_repeated(self.header_line, repeated))
         else:
             try:
-                self.header, self.rules = rules.header_decoder.decode(raw), rules
-                return
+                header = rules.header_decoder.decode(raw)
+                if header.at is None or is_iso_8601(header.at):
+                    self.header, self.rules = header, rules
+                    return
+                # A date written another way would be read as no date at all (stats --since): said, as any error.
+                self.errors.append(_error(self.header_line, f"{quote(header.at)} is no ISO 8601 date: the header's "
+                                                            f"`at` is written 2025-03-12, or 2025-03-12T19:30:00Z with "
+                                                            f"the time", "$.at"))
             except (msgspec.MsgspecError, RecursionError) as exc:
-                self.errors.append(_line_error(self.header_line, raw, exc))
+                self.errors.append(_line_error(self.header_line, raw, exc, rules, header=True))
         self._check_rest(rules, _players_of(probe, repeated))
 
     def _named_game(self, probe: _HeaderProbe, repeated: tuple[str, str] | None) -> GameRules | None:
@@ -267,7 +323,8 @@ class LogReader:
         line by line (:meth:`_exact`), so every error is the one that line gives alone.
         """
         while lines := self._chunk():
-            if decode_many is not None and (events := self._at_once(lines, decode_many, players)) is not None:
+            if (decode_many is not None and self._spread is None
+                    and (events := self._at_once(lines, decode_many, players)) is not None):
                 first = self.line + 1
                 self.line += len(lines)
                 yield from zip(range(first, first + len(events)), events)
@@ -275,9 +332,40 @@ class LogReader:
             for raw in lines:
                 stripped = self._significant(raw)
                 if stripped is _STOP:
-                    return
-                if stripped is not None and (event := self._exact(stripped, decode, players)) is not None:
+                    break
+                if stripped is None or (self._spread is not None and self._spread_goes_on(stripped)):
+                    continue
+                if (event := self._exact(stripped, decode, players)) is not None:
                     yield self.line, event
+            else:
+                continue
+            break
+        if self._spread is not None:  # the file ends inside it
+            self._spread_ends(closed=False)
+
+    def _spread_goes_on(self, raw: bytes) -> bool:
+        """Whether ``raw`` is a line of the object :attr:`_spread` holds (read, and said once when it closes); a
+        line that is a whole object of its own ends it unclosed, and is read as it is."""
+        spread = self._spread
+        if raw[:1] == b"{" and open_brackets(raw) == 0:
+            self._spread_ends(closed=False)
+            return False
+        spread.depth += open_brackets(raw)
+        spread.last = self.line
+        if spread.depth <= 0:
+            self._spread_ends(closed=True)
+        return True
+
+    def _spread_ends(self, closed: bool) -> None:
+        """Say the object :attr:`_spread` held: once for all its lines; as its first line's own error when no
+        line went on with it (a line cut short, not an object printed over several)."""
+        spread, self._spread = self._spread, None
+        if spread.last == spread.line:
+            self.errors.append(spread.error)
+        else:
+            how = "" if closed else ", and never closed"
+            self.errors.append(_error(spread.line, f"one JSON object printed over lines {spread.line}-{spread.last}"
+                                                   f"{how}: a log holds one JSON object per line; join them into one"))
 
     def _at_once(self, lines: list[bytes], decode_many: Callable[[bytes], list],
                  players: frozenset[str] | None) -> list | None:
@@ -315,7 +403,11 @@ class LogReader:
         try:
             event = decode(raw)
         except (msgspec.MsgspecError, RecursionError) as exc:
-            self.errors.append(_line_error(self.line, raw, exc))
+            error = _line_error(self.line, raw, exc, self._named)
+            if raw[:1] == b"{" and (depth := open_brackets(raw)) > 0:  # maybe an object printed over several lines
+                self._spread = _Spread(self.line, depth, error)
+            else:
+                self.errors.append(error)
             return None
         # msgspec keeps the last of two equal keys: a cheap count clears almost every line (strict_json).
         if may_repeat_a_key(raw, _encode(event)) and not _cleared_again(raw) and (repeated := repeated_key(raw)) is not None:
@@ -330,22 +422,55 @@ class LogReader:
         return event
 
 
+@dataclass
+class _Spread:
+    """An object whose first line (``line``) opens more brackets than it closes: ``depth`` still open after the
+    ``last`` line read of it; ``error`` is what its first line alone gives."""
+
+    line: int
+    depth: int
+    error: InputError
+    last: int = 0
+
+    def __post_init__(self) -> None:
+        self.last = self.line
+
+
 _STRING = re.compile(rb'"[^"]*"')
 """A JSON string in a line with no backslash (the only lines read at once)."""
 
 
 def _one_value_each(lines: list[bytes]) -> bool:
-    """Whether each line holds whole values: as many items as lines could be one value split over two lines and
-    two values on another line. A line that continues a value split inside an object starts with a key or a colon,
-    not ``{``; one that continues an array follows a line that opens a ``[`` it does not close."""
-    for line in lines:
-        if line.lstrip()[:1] != b"{":
+    """Whether each line of a chunk that decoded as one array holds whole values: as many items as lines could be
+    one value split over two lines and two values on another line. A line that continues a value split inside an
+    object starts with a key or a colon, not ``{``; one that continues an array follows a line that opens a ``[``
+    it does not close.
+
+    The common chunk is checked whole, not line by line (a Python loop over every line was about 8% of
+    ``validate``): the lines joined by a NUL byte, which no line of a chunk that decoded holds (JSON allows
+    no raw control character, in a string or out of one), so each ``NUL {`` is a line starting with ``{``;
+    then only the lines holding a ``[`` are looked at one by one. A chunk with a line that starts with spaces
+    is checked line by line.
+    """
+    joined = b"\0".join(lines)
+    if joined[:1] != b"{" or joined.count(b"\0{") != len(lines) - 1:
+        return all(line.lstrip()[:1] == b"{" and _balanced(line) for line in lines)
+    at = joined.find(b"[")
+    while at != -1:  # each line holding a "[" (a list field, or a string): its brackets outside strings balance
+        start, end = joined.rfind(b"\0", 0, at) + 1, joined.find(b"\0", at)
+        end = len(joined) if end == -1 else end
+        if not _balanced(joined[start:end]):
             return False
-        if b"[" in line:
-            bare = _STRING.sub(b"", line)
-            if bare.count(b"[") != bare.count(b"]") or bare.count(b"{") != bare.count(b"}"):
-                return False
+        at = joined.find(b"[", end)
     return True
+
+
+def _balanced(line: bytes) -> bool:
+    """Whether ``line`` (no backslash) opens as many ``[`` and ``{`` as it closes, outside its strings."""
+    if b"[" not in line:
+        return True  # a line starting with "{" that continues no array (see _one_value_each)
+    bare = _STRING.sub(b"", line)
+    return bare.count(b"[") == bare.count(b"]") and bare.count(b"{") == bare.count(b"}")
 
 
 def _cleared_again(raw: bytes) -> bool:

@@ -25,13 +25,55 @@ _NOT_IN_SEEDS = "(not in the seeds)"
 _MARKER = re.compile(r"\*\*\s*\(?\s*not in the seeds\s*\)?\s*:?\s*\*\*:?", re.I)
 
 
+SEEDS = "the rulebook"
+"""Where a rule comes from when the rulebook pages gamelog was built from state it whole (``RuleText.rule_from``)."""
+
+
 @dataclass(frozen=True)
 class RuleText:
-    """A rule's ID, its one-line text, and whether the seeds (the rulebook pages) state it."""
+    """A rule's ID, its one-line text, whether the seeds (the rulebook pages) state it, and ``reading``: the words
+    of it that are not theirs but the published rules' or gamelog's reading where they are silent (the whole text,
+    for a rule they do not state at all; empty when they state it whole). ``text`` holds no marker: where a rule
+    comes from is said apart from it, in words (:attr:`rule_from`)."""
 
     id: str
     text: str
     in_seeds: bool
+    reading: str = ""
+
+    @property
+    def rule_from(self) -> str:
+        """Where the rule comes from, in words, for a person reading a finding that cites it."""
+        if not self.reading:
+            return SEEDS
+        if self.reading == self.text:
+            return "gamelog's reading: the rulebook pages gamelog was built from do not state this rule"
+        return f"{SEEDS}, and gamelog's reading where its pages are silent: {self.reading}"
+
+
+def _read(rule_id: str, text: str) -> RuleText:
+    """The rule whose text (RULES.md's, cleaned) may carry the marker once: the text without it, and the words the
+    marker marks (to the end of its sentence or of the parenthesis it stands in; the whole text at its start)."""
+    at = text.find(_NOT_IN_SEEDS)
+    if at < 0:
+        return RuleText(rule_id, text, True)
+    before, after = text[:at].rstrip(), text[at + len(_NOT_IN_SEEDS):].lstrip()
+    if not before:
+        return RuleText(rule_id, after, False, after)
+    depth, end = 0, len(after)
+    for index, char in enumerate(after):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth == 0 or char == "." and after[index + 1:index + 2] in ("", " ") and depth == 0:
+            end = index + (char == ".")
+            break
+        elif char == ")":
+            depth -= 1
+    reading = after[:end].rstrip(" .;,")
+    if before.endswith("."):  # the marked words were a sentence of their own
+        after = after[:1].upper() + after[1:]
+    joined = f"{before}{after}" if before.endswith("(") else f"{before} {after}"
+    return RuleText(rule_id, joined, False, reading)
 
 
 OWN_RULES = {
@@ -62,15 +104,14 @@ def _digest() -> dict[str, RuleText]:
         rule_id, body = _clean(cells[0]), _clean(cells[1])
         if not _RULE_ID.fullmatch(rule_id):
             continue
-        # The marker stays in the text: it says which part of the rule the seeds don't state.
-        out[rule_id] = RuleText(rule_id, body, _NOT_IN_SEEDS not in body)
+        out[rule_id] = _read(rule_id, body)  # the marker leaves the text: its part is the rule's ``reading``
     for rule_id, body in OWN_RULES.items():
         out[rule_id] = _own(rule_id, body)
     return out
 
 
 def _own(rule_id: str, body: str) -> RuleText:
-    return RuleText(rule_id, f"{_NOT_IN_SEEDS} {body}", False)
+    return RuleText(rule_id, body, False, body)
 
 
 def rules() -> dict[str, RuleText]:

@@ -35,6 +35,44 @@ _BACKSLASH = ord("\\")  # an int: ``in`` then looks for one byte (memchr), ten t
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
 
 
+_CURLY_QUOTES = ("\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "\u00ab", "\u00bb")
+"""The quotes a word processor or a phone keyboard types for ``"``: JSON knows none of them."""
+
+_SINGLE_QUOTED = re.compile(r"""(?:^\{|[,:\[])\s*'|'\s*[:,}\]]""")
+"""A single quote where JSON has a string's double quote: after ``{``, ``,``, ``:`` or ``[``, or before one."""
+
+_TRAILING_COMMENT = re.compile(rb"[}\]]\s*(//|#)")
+"""A comment after the object, on its line."""
+
+
+def not_json(line: bytes) -> str | None:
+    """What a ``line`` that is not JSON was meant to be, in words that say the fix (a comment after the object,
+    single or curly quotes); None when it looks like no mistake in particular."""
+    if (found := _TRAILING_COMMENT.search(line)) is not None:
+        return (f"a comment after the object: in a log a comment is a line of its own, starting with `#`, "
+                f"not text after `{found.group(1).decode()}`")
+    text = line.decode("utf-8", "replace")
+    if any(q in text for q in _CURLY_QUOTES):
+        return ("curly quotes (\u201c \u201d \u2018 \u2019): JSON needs straight double quotes (\") around keys and "
+                "strings")
+    if _SINGLE_QUOTED.search(text):
+        return "single quotes: JSON needs straight double quotes (\") around keys and strings"
+    return None
+
+
+def open_brackets(line: bytes) -> int:
+    """How many more ``{`` and ``[`` than ``}`` and ``]`` ``line`` holds (those in strings do not count): above
+    zero for the first lines of an object printed over several."""
+    depth = 0
+    for token in _TOKEN.finditer(line):
+        kind = token[0][:1]
+        if kind in b"[{":
+            depth += 1
+        elif kind in b"]}":
+            depth -= 1
+    return depth
+
+
 def stray_space(line: bytes) -> str | None:
     """The message for non-JSON whitespace at the start or end of a stripped ``line``, or None."""
     for where, byte in (("start", line[:1]), ("end", line[-1:])):

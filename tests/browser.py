@@ -12,8 +12,10 @@ import base64
 import json
 import os
 import shutil
+import struct
 import subprocess
 import time
+import zlib
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -140,6 +142,13 @@ class Browser:
         """Save the viewport as a PNG."""
         path.write_bytes(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
 
+    def column(self, x: float, top: float, bottom: float) -> list[float]:
+        """The brightness (0 black to 255 white, the mean of red, green and blue) of each pixel drawn in the
+        viewport's column ``x`` from ``top`` to ``bottom``, as a screenshot shows them."""
+        shot = self.send("Page.captureScreenshot", format="png",
+                         clip={"x": x, "y": top, "width": 1, "height": bottom - top, "scale": 1})
+        return [sum(pixel[:3]) / 3 for pixel in png_pixels(base64.b64decode(shot["data"]))]
+
     def close(self) -> None:
         """Close the connection and end the browser this object started (by its process, never by name)."""
         if getattr(self, "socket", None) is not None:
@@ -175,3 +184,37 @@ def chromium_or_skip() -> str:
             raise
         pytest.skip("websocket-client is not installed (pip install '.[test]')")
     return path
+
+
+def png_pixels(png: bytes) -> list[bytes]:
+    """The pixels of an 8-bit RGB or RGBA PNG (as Chromium's screenshots are), row after row, each pixel's bytes."""
+    data, at, width, height, kind = b"", 8, 0, 0, 2
+    while at < len(png):
+        (size,), name = struct.unpack(">I", png[at:at + 4]), png[at + 4:at + 8]
+        body = png[at + 8:at + 8 + size]
+        at += 12 + size
+        if name == b"IHDR":
+            width, height, _, kind = struct.unpack(">IIBB", body[:10])
+        elif name == b"IDAT":
+            data += body
+    raw, step = zlib.decompress(data), 4 if kind == 6 else 3
+    stride, previous, pixels, at = width * step, bytes(width * step), [], 0
+    for _ in range(height):  # each row undoes its filter (PNG's five: none, sub, up, average, Paeth)
+        kind_of_row, row = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            left, up = row[i - step] if i >= step else 0, previous[i]
+            corner = previous[i - step] if i >= step else 0
+            if kind_of_row == 1:
+                row[i] = (row[i] + left) & 255
+            elif kind_of_row == 2:
+                row[i] = (row[i] + up) & 255
+            elif kind_of_row == 3:
+                row[i] = (row[i] + (left + up) // 2) & 255
+            elif kind_of_row == 4:
+                guess = left + up - corner
+                near = min((abs(guess - left), 0, left), (abs(guess - up), 1, up), (abs(guess - corner), 2, corner))
+                row[i] = (row[i] + near[2]) & 255
+        previous = bytes(row)
+        pixels += [previous[i:i + step] for i in range(0, stride, step)]
+    return pixels

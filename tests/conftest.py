@@ -48,6 +48,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def _no_user_settings(tmp_path_factory, monkeypatch) -> Path:
+    """Every test reads the settings of an empty folder, never the user's own (``$XDG_CONFIG_HOME/gamelog/
+    config.toml``: a store or a colour set there would change what the commands print); a test that writes
+    ``gamelog/config.toml`` under the folder returned gives gamelog settings."""
+    home = tmp_path_factory.mktemp("config-home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home
+
+
 def log_bytes(header: dict, *events: dict | str) -> bytes:
     """A log: the header, then each event (a dict, or a raw line such as a comment)."""
     lines = [json.dumps({"type": "game", **header})]

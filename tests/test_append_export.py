@@ -38,7 +38,7 @@ def test_a_line_is_stored_refused_with_its_finding_or_stored_anyway(gamelog, tmp
     code, out, err = gamelog("append", "seed-examples", '{"type": "turn_started", "player": "Whynom"}', "--anyway")
     assert code == 0 and out.startswith("stored as line 80")
     code, out, err = gamelog("append", "seed-examples", '{"type": "turn_startd", "player": "Whynom"}')
-    assert code == 2 and "seed-examples:81: unknown event type 'turn_startd' at $.type" in err
+    assert code == 2 and "seed-examples:81: unknown event type 'turn_startd': did you mean `turn_started`? at $.type" in err
     code, out, err = gamelog("append", "seed-examples", '{"type": "note", "text": "late"}', "--after", "79")
     assert code == 1 and "the game moved on (it has 80 lines now)" in err
     code, out, err = gamelog("append", "seed-examples", '{"type": "note", "text": "fixed"}', "--replaces", "79",

@@ -49,7 +49,8 @@ def test_a_wrong_claim_is_shown_with_its_derivation():
     assert claim["message"] == "Ann's net_worth is claimed as 1010, but the log gives 1030"
     assert claim["derivation"][-1]["total"] == 1030
     assert claim["derivation"][-1]["source"] == "deeds: gained factory deed at Humans (full value c100)"
-    assert claim["in_seeds"] is False and "(not in the seeds)" in claim["rule_text"]
+    assert claim["in_seeds"] is False and "not in the seeds" not in claim["rule_text"]
+    assert claim["rule_from"] == "gamelog's reading: the rulebook pages gamelog was built from do not state this rule"
 
 
 def test_the_text_audit_explains_how_a_players_net_worth_was_made():

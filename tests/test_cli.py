@@ -83,7 +83,8 @@ def test_import_then_games_then_replay_a_stored_game(gamelog):
                                   "players": ["Qossuth", "Whynom", "Eeepeeep", "Human"], "events": 61,
                                   "last_line": 78, "finished": True, "winner": "Human", "versions": 138,
                                   # events hold no clock, so the same log has the same fingerprint everywhere
-                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3"}],
+                                  "fingerprint": "091f5cd18eb23135e08a514afdc5674f1f7ce76aa3d9c3f7356df993b7ea39e3",
+                                  "at": None, "sides": {}}],  # no date in its header; no sides in its game
                        "version": 1}
     state = json.loads(gamelog("replay", "seed-examples", "--turn", "3", "--format", "json").stdout)
     assert (state["turn"], state["finished"], state["winner"]) == (3, False, None)
@@ -145,9 +146,9 @@ def test_store_may_come_before_the_command(gamelog, tmp_path, monkeypatch):
     listed = json.loads(gamelog("--store", "kept.sqlite", "games", "--format", "json").stdout)
     assert [g["id"] for g in listed["games"]] == ["seed-examples"]
     # The command's own --store wins over the one before it, and either wins over GAMELOG_STORE.
-    assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout == "no games in other.sqlite\n"
+    assert gamelog("--store", "kept.sqlite", "games", "--store", "other.sqlite").stdout.startswith("no games in other.sqlite: ")
     monkeypatch.setenv("GAMELOG_STORE", "env.sqlite")
-    assert gamelog("games").stdout == "no games in env.sqlite\n"
+    assert gamelog("games").stdout.startswith("no games in env.sqlite: ")
     assert gamelog("--store", "kept.sqlite", "games").stdout.startswith("seed-examples\n  game: merchant-of-venus")
     assert gamelog("--store", "kept.sqlite", "projections", "status").stdout.startswith("lines     at store position 138 of 138")
 
@@ -193,9 +194,18 @@ def test_replay_and_report_say_clearly_what_a_game_cannot_give(gamelog):
 
 
 def test_help_points_to_the_docs_that_ship(gamelog):
-    from tests.conftest import ROOT
+    """Every help text names the manual's topic (``gamelog help cli``), which a pip install carries, never a file of
+    the repository's docs/ (issue 40, section 2)."""
+    import re
 
-    top = gamelog("--help").stdout
-    for doc in ("docs/log-format.md", "docs/cli.md", "docs/rules.md"):
-        assert doc in " ".join(top.split()) and (ROOT / doc).is_file()
-    assert "docs/cli.md" in " ".join(gamelog("report", "--help").stdout.split())
+    from gamelog.cli.main import COMMANDS
+    from gamelog.manual import topics
+
+    top = " ".join(gamelog("--help").stdout.split())
+    assert {"gamelog help log-format", "gamelog help cli", "gamelog help rules"} <= set(
+        re.findall(r"gamelog help [a-z-]+", top))
+    for command in [None, *COMMANDS]:
+        text = " ".join(gamelog(*([command] if command else []), "--help").stdout.split())
+        assert "docs/" not in text and ".md" not in text, command
+        assert set(re.findall(r"gamelog help (?!gamelog)([a-z][a-z-]*)", text)) <= set(topics()), command
+    assert "gamelog help cli" in " ".join(gamelog("report", "--help").stdout.split())

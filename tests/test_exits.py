@@ -4,8 +4,9 @@
   views are caught up or ``projections status`` says they are behind.
 * ``games``, ``replay``, ``report``, ``audit`` and ``verify`` work on a store
   the user may not write: a read-only file, or a read-only folder. Run as
-  root, the commands run in a child that has become ``nobody`` (root may write
-  anything); otherwise the file and folder are made read-only.
+  root, the commands run in a child that has dropped CAP_DAC_OVERRIDE (root
+  may write anything otherwise): still root, it reads the checkout wherever it
+  lives (a folder only root may read, too).
 * A closed output pipe ends a command quietly (exit 141, nothing on stderr).
 * An unexpected exception is a bug: exit 70, said to be one.
 """
@@ -198,11 +199,44 @@ def test_ctrl_c_while_the_views_catch_up_leaves_every_log_stored(locations, tmp_
 
 # --- item 14: a store the user may not write ---
 
+CAP_DAC_OVERRIDE = 1
+"""The capability by which root writes a file whose mode forbids it (linux/capability.h)."""
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _drop_dac_override() -> None:
+    """Drop CAP_DAC_OVERRIDE from this process (effective and permitted): root, still root, then writes no file and
+    no folder whose mode forbids its owner to, and reads everything it owns wherever the checkout lives (a child
+    that became ``nobody`` could not read a checkout in a folder of mode 0700).
+
+    Raises OSError when the system refuses (no capset: not Linux).
+    """
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header, data = Header(_CAPABILITY_VERSION_3, 0), (Data * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget refused")
+    data[0].effective &= ~(1 << CAP_DAC_OVERRIDE)
+    data[0].permitted &= ~(1 << CAP_DAC_OVERRIDE)
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset refused")
+
+
 def _as_reader(args: list[str], out: int, err: int) -> None:
-    """Forked child: become a user who may not write the store (nobody, when root), then run the command."""
-    if os.geteuid() == 0:
-        os.setgid(65534)
-        os.setuid(65534)
+    """Forked child: give up the right to write what the store's modes forbid (root keeps it otherwise), then run
+    the command. Exit 77: the right could not be given up."""
+    try:
+        if os.geteuid() == 0:
+            _drop_dac_override()
+    except (OSError, AttributeError):  # AttributeError: a libc without capget
+        os._exit(77)
     os.dup2(out, 1)
     os.dup2(err, 2)
     sys.stdout = os.fdopen(1, "w", closefd=False)
@@ -215,35 +249,63 @@ def _as_reader(args: list[str], out: int, err: int) -> None:
     os._exit(0)
 
 
+def _write_probe(location: str) -> None:
+    """Forked child: exit 0 if, its rights given up as a reader's are, it may still open ``location`` to write."""
+    try:
+        if os.geteuid() == 0:
+            _drop_dac_override()
+    except (OSError, AttributeError):
+        os._exit(77)
+    try:
+        open(location, "ab").close()
+    except PermissionError:
+        os._exit(1)
+    os._exit(0)
+
+
+def _forked(target, *args) -> int:
+    child = multiprocessing.get_context("fork").Process(target=target, args=args)
+    child.start()
+    child.join(WAIT)
+    return child.exitcode
+
+
 def run_as_reader(args: list[str], scratch: Path) -> tuple[int, str, str]:
     out, err = scratch / "out", scratch / "err"
     with open(out, "w") as o, open(err, "w") as e:
-        child = multiprocessing.get_context("fork").Process(target=_as_reader, args=(args, o.fileno(), e.fileno()))
-        child.start()
-        child.join(WAIT)
-    return child.exitcode, out.read_text(), err.read_text()
+        code = _forked(_as_reader, args, o.fileno(), e.fileno())
+    return code, out.read_text(), err.read_text()
 
 
 @pytest.fixture
 def read_only_store(request):
-    """A store (seed game with views caught up; an Uchronia game imported since, its views behind) made read-only."""
-    from gamelog.domain.games import GAMES
-
-    for name in GAMES:  # a child that is nobody cannot read root's files to import them later
-        GAMES[name]
+    """A store (seed game with views caught up; an Uchronia game imported since, its views behind) made read-only:
+    its file (and, for "folder", its folder) of a mode that forbids writing, and the commands run in a child that
+    may not write past the mode. Skips, saying why, where that cannot be made so."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the commands run in a forked child, and this platform cannot fork")
     folder = Path(tempfile.mkdtemp(prefix="gamelog-ro-"))
     scratch = Path(tempfile.mkdtemp(prefix="gamelog-ro-out-"))
-    os.chmod(scratch, 0o777)
     location = folder / "gamelog.sqlite"
     assert CliRunner().invoke(main, ["import", "--store", str(location), str(SEED)]).exit_code == 0
     store = GameStore(str(location))
     import_log(store, UCHRONIA.read_bytes(), "u.jsonl")  # no catch-up: the views are behind
     store.close()
     os.chmod(location, 0o444)
-    os.chmod(folder, 0o555 if request.param == "folder" else 0o777)
-    yield str(location), scratch
-    os.chmod(folder, 0o755)
-    shutil.rmtree(folder), shutil.rmtree(scratch)
+    os.chmod(folder, 0o555 if request.param == "folder" else 0o755)
+    probe = _forked(_write_probe, str(location))
+    try:
+        if probe == 77:
+            pytest.skip("running as root, and CAP_DAC_OVERRIDE cannot be dropped here (no capset): root would "
+                        "write the read-only store")
+        if probe == 0:
+            pytest.skip("this process may write a file of mode 0444 even without CAP_DAC_OVERRIDE: no store can be "
+                        "read-only for it")
+        assert probe == 1, f"the write probe ended with {probe}"
+        yield str(location), scratch
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder), shutil.rmtree(scratch)
 
 
 @pytest.mark.parametrize("read_only_store", ["file", "folder"], indirect=True)
@@ -268,6 +330,44 @@ def test_every_reading_command_works_on_a_read_only_store(read_only_store):
     assert code == 2 and err.startswith(f"Error: the store {location} is read-only for you")
     assert Path(location).read_bytes() == before  # nothing written (a WAL reader may add its -shm beside it)
     assert oct(stat.S_IMODE(os.stat(location).st_mode)) == "0o444"
+
+
+_PACKAGE = {"cli": "cli", "domain": "domain", "projections": "projections", "example_logs": "examples"}
+"""gamelog's subpackages and the checkout's folders that hold them (pyproject.toml's package-dir)."""
+
+
+@pytest.mark.slow  # a copy of the checkout runs the tests above in a pytest of its own
+def test_the_read_only_store_tests_pass_from_a_checkout_in_a_folder_only_its_owner_may_read(tmp_path):
+    """Issue 40, section 5: the checkout in a folder of mode 0700 (``mktemp -d``, a private home), its gamelog
+    imported from there: the tests above pass (a child that became ``nobody`` could not read it); they skip only
+    where they would skip anyhow, and so does this one, with their reason."""
+    private = Path(tempfile.mkdtemp(prefix="gamelog-private-"))
+    try:
+        assert stat.S_IMODE(private.stat().st_mode) == 0o700
+        checkout = private / "clone"
+        shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(
+            ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis", "build", "dist"))
+        package = checkout / "projections" / "services"  # gamelog itself (package-dir), its floors linked in
+        for name, folder in _PACKAGE.items():
+            (package / name).symlink_to(checkout / folder, target_is_directory=True)
+        site = private / "site"
+        site.mkdir()
+        (site / "gamelog").symlink_to(package, target_is_directory=True)
+        where = subprocess.run(
+            [sys.executable, "-c", "import gamelog.cli.main, gamelog; print(gamelog.__file__)"], cwd=checkout,
+            env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True, text=True, timeout=WAIT)
+        assert where.stdout.strip() == str(site / "gamelog" / "__init__.py"), where.stderr
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+             "tests/test_exits.py::test_every_reading_command_works_on_a_read_only_store"],
+            cwd=checkout, env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True, text=True,
+            timeout=10 * WAIT)
+    finally:
+        shutil.rmtree(private)
+    if "skipped" in done.stdout and done.returncode == 0:  # where the read-only tests cannot run (said why)
+        pytest.skip(done.stdout.strip().splitlines()[-2])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout and "skipped" not in done.stdout, done.stdout
 
 
 # --- item 18: a closed pipe ---

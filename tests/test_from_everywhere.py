@@ -89,7 +89,7 @@ def test_read_log_takes_the_tool_as_source():
     game = gamelog.read_log(EXPORT, source="ti-assistant")
     assert (game.id, game.players) == (GAME_ID, ["Ann", "Bob", "Cat"])
     assert game.state().players["Bob"].vp == 2
-    with pytest.raises(gamelog.LogInvalid, match="give --from ti-assistant"):
+    with pytest.raises(gamelog.LogInvalid, match='give source="ti-assistant"'):  # Python's argument, not the flag
         gamelog.read_log(EXPORT)
     with pytest.raises(gamelog.BadInput, match=r"unknown format 'tabletopia' \(known: .*ti-assistant"):
         gamelog.read_log(EXPORT, source="tabletopia")

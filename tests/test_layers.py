@@ -30,8 +30,12 @@ FOLDERS = {"domain": "gamelog.domain", "projections/store": "gamelog.projections
 LIBRARIES = ("eventsourcing", "sqlite3", "psycopg", "psycopg_pool")
 
 
+ENTRY_POINTS = {ROOT / "projections" / "services" / "__main__.py"}
+"""``python -m gamelog``: the command's second door, which imports ``cli/`` from the package; no floor of its own."""
+
+
 def _modules(folder: str) -> list[Path]:
-    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts and p not in ENTRY_POINTS)
 
 
 def _imports(path: Path) -> list[str]:
@@ -178,3 +182,35 @@ def test_each_command_calls_one_service():
                 and name[:1].islower())  # a service function, not a class of values it takes (Filters)
     assert {"report.report", "stats.stats", "audit.audit", "validate.validate", "verify.verify"} <= set(calls)
     assert {command: names for command, names in calls.items() if len(names) > 1} == {}
+
+
+ROLES = {"HOST", "SEAT", "SPECTATOR", "Viewer"}
+"""The served recorder's words for who looks (``cli/web/tokens.py``): below it a game is seen whole, as a player
+(``Game.as_player``) or as no player (``Game.public``)."""
+
+
+def test_nothing_below_the_served_recorder_names_its_roles():
+    found = []
+    for folder in FOLDERS:
+        for path in _modules(folder):
+            if path.parent == ROOT / "cli" / "web":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                named = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
+                         else node.name if isinstance(node, ast.ClassDef) else None)
+                if named in ROLES or isinstance(node, ast.Constant) and node.value in ("host", "spectator"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {named or node.value!r}")
+    assert found == []
+    tokens = ast.parse((ROOT / "cli" / "web" / "tokens.py").read_text(encoding="utf-8"))
+    defined = {target.id for node in tokens.body if isinstance(node, ast.Assign) for target in ast.walk(node.targets[0])
+               if isinstance(target, ast.Name)} | {node.name for node in tokens.body if isinstance(node, ast.ClassDef)}
+    assert ROLES <= defined  # the words are the served recorder's own
+
+
+def test_a_view_is_made_in_one_module():
+    """What a viewer may not see is made in ``gamelog.secrecy`` alone (``viewer_redaction``): every other module
+    asks it, so no entry point makes a view of its own."""
+    makers = sorted({str(path.relative_to(ROOT)) for folder in FOLDERS for path in _modules(folder)
+                     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == "Redaction"})
+    assert makers == ["projections/services/secrecy.py"]

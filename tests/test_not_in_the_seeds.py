@@ -1,11 +1,13 @@
-"""A rule the seeds leave to our reading says so in every finding that cites it (issue 12 item 10).
+"""A rule the seeds leave to our reading says so in every finding that cites it (issue 12 item 10), in words and
+apart from the rule's text (issue 40, section 1).
 
 RULES.md marks such a part **(not in the seeds)**, or **not in the seeds:** inside a sentence
-(MOV-HAZARD, UCH-SCORE). Whatever the form, the rule text an audit quotes carries the one
-marker ``(not in the seeds)`` and ``in_seeds`` is false; a finding that comes from that part
-says so in its own message too. Each case is a small log audited as a person would: the
-finding's line and rule ID, the marker in the text audit's ``rule:`` line, and the value the
-rule's reading fixes (credits, VP).
+(MOV-HAZARD, UCH-SCORE). Whatever the form, the rule text an audit quotes holds the rule alone, no marker;
+``in_seeds`` is false, ``reading`` is the part marked, and ``rule_from`` (in the audit's JSON, its text's
+``from:`` line, its Markdown's column) says where the rule comes from in words, naming that part; a finding
+that comes from that part says so in its own message too. Each case is a small log audited as a person would:
+the finding's line and rule ID, the rule's text and where it comes from, and the value the rule's reading fixes
+(credits, VP).
 """
 
 from __future__ import annotations
@@ -40,24 +42,42 @@ def audit(tmp_path, header: dict, *events: dict) -> tuple[dict, str]:
     return document, text
 
 
-@pytest.mark.parametrize("rule_id", ["MOV-IOU", "MOV-HAZARD", "MOV-PAY", "UCH-SCORE", "MOV-COMMISSION", "MOV-WIN"])
-def test_a_rule_marked_in_rules_md_carries_the_marker_and_is_not_in_the_seeds(rule_id):
+@pytest.mark.parametrize("rule_id, reading", [
+    ("MOV-IOU", "an IOU pays only toward a purchase from the culture that issued it, it is used up by that deal, and "
+                "an IOU worth more than the deal gives no change"),
+    ("MOV-HAZARD", "never below c0"),
+    ("MOV-PAY", "a player can't pay more credits than they hold"),
+    ("UCH-SCORE", "where the log does not state them, they equal its construction cost"),
+    ("MOV-COMMISSION", "10% of the deal's full value, rounded down to whole credits"),
+    ("MOV-WIN", "the goal may be set otherwise in the setup"),
+])
+def test_a_rule_marked_in_rules_md_says_which_part_is_not_in_the_seeds_apart_from_its_text(rule_id, reading):
     text = rule(rule_id)
-    assert MARKER in text.text and "**" not in text.text
-    assert text.in_seeds is False
+    assert "not in the seeds" not in text.text and "**" not in text.text
+    assert (text.in_seeds, text.reading) == (False, reading)
+    assert text.rule_from == f"the rulebook, and gamelog's reading where its pages are silent: {reading}"
 
 
 @pytest.mark.parametrize("rule_id", ["MOV-SELL", "MOV-BUY", "UCH-MOVE", "UCH-COMPLETE"])
 def test_a_rule_the_seeds_state_whole_carries_no_marker(rule_id):
     text = rule(rule_id)
     assert "not in the seeds" not in text.text.casefold()
-    assert text.in_seeds is True
+    assert (text.in_seeds, text.reading, text.rule_from) == (True, "", "the rulebook")
 
 
-def test_the_sentence_form_of_the_marker_reads_as_the_one_marker():
+def test_a_rule_the_seeds_do_not_state_at_all_is_said_to_be_our_reading():
+    text = rule("TI4-VP-GOAL")
+    assert text.text.startswith("The game ends when a player reaches the victory point goal")
+    assert (text.in_seeds, text.reading) == (False, text.text)
+    assert text.rule_from == "gamelog's reading: the rulebook pages gamelog was built from do not state this rule"
+
+
+def test_the_sentence_form_of_the_marker_reads_as_the_rest_of_the_rule():
     # RULES.md: "c20 less for each Shield the player has (**not in the seeds:** never below c0)".
-    assert "c20 less for each Shield the player has ((not in the seeds) never below c0)" in rule("MOV-HAZARD").text
-    assert "as printed on the building; (not in the seeds) where the log does not state them" in rule("UCH-SCORE").text
+    assert "c20 less for each Shield the player has (never below c0)" in rule("MOV-HAZARD").text
+    assert "as printed on the building; where the log does not state them" in rule("UCH-SCORE").text
+    # "... in credits. **(not in the seeds)** an IOU pays only ...": a sentence of its own, capitalised.
+    assert "difference in credits. An IOU pays only toward a purchase" in rule("MOV-IOU").text
 
 
 # -- one finding under each rule, audited ----------------------------------------------------
@@ -77,13 +97,15 @@ def test_mov_hazard_a_shield_bigger_than_the_hazard_costs_c0_and_no_finding(tmp_
     assert document["scores"]["Ann"]["total"] == 440
 
 
-def test_mov_hazard_a_finding_quotes_the_rule_with_the_marker(tmp_path):
+def test_mov_hazard_a_finding_quotes_the_rule_and_says_where_it_comes_from(tmp_path):
     document, text = audit(tmp_path, MOV, ANN, E("hazard_passed", player="Ann", color="red"))
     (finding,) = findings(document, "MOV-HAZARD")
     assert (finding["line"], finding["severity"], finding["in_seeds"]) == (3, "violation", False)
-    assert MARKER in finding["rule_text"]
+    assert finding["rule_text"] == rule("MOV-HAZARD").text and MARKER not in finding["rule_text"]
+    assert finding["rule_from"] == "the rulebook, and gamelog's reading where its pages are silent: never below c0"
     assert "line 3: violation MOV-HAZARD [Ann]: passes a red hazard without a red drive" in text
-    assert "    rule: Entering a hazard space" in text and "((not in the seeds) never below c0)" in text
+    assert "    rule: Entering a hazard space" in text and "(never below c0)" in text and MARKER not in text
+    assert "    from: the rulebook, and gamelog's reading where its pages are silent: never below c0" in text
 
 
 def test_mov_pay_paying_what_one_holds_is_legal(tmp_path):
@@ -98,7 +120,9 @@ def test_mov_pay_paying_more_than_one_holds_says_not_in_the_seeds(tmp_path):
     assert (finding["line"], finding["message"], finding["in_seeds"]) == (3, "pays c600 for a bet but holds c500 (not in the seeds)", False)
     assert "line 3: violation MOV-PAY [Ann]: pays c600 for a bet but holds c500 (not in the seeds)" in text
     assert "    rule: Credits are paid to the bank, or to another player when owed; the bank makes change at any time. " \
-           "(not in the seeds) a player can't pay more credits than they hold." in text
+           "A player can't pay more credits than they hold." in text
+    assert "    from: the rulebook, and gamelog's reading where its pages are silent: a player can't pay more credits " \
+           "than they hold" in text
     assert document["scores"]["Ann"]["total"] == -100  # applied as recorded
 
 
@@ -116,10 +140,13 @@ def test_mov_iou_another_cultures_iou_says_the_rule_is_not_in_the_seeds(tmp_path
                            E("landed", player="Ann", venue="surface_city", culture="Volois"),
                            E("goods_bought", player="Ann", good="Voil Silk", culture="Volois", unit_price=140, iou=True))
     (finding,) = findings(document, "MOV-IOU")
-    assert finding["line"] == 6 and finding["in_seeds"] is False and MARKER in finding["rule_text"]
+    assert finding["line"] == 6 and finding["in_seeds"] is False and MARKER not in finding["rule_text"]
+    assert finding["rule_from"].endswith("where its pages are silent: an IOU pays only toward a purchase from the "
+                                         "culture that issued it, it is used up by that deal, and an IOU worth more "
+                                         "than the deal gives no change")
     assert finding["message"] == ("pays with the Volois IOU, which Ann does not hold (Ann holds the Nillis IOU; "
                                   "an IOU pays only toward a purchase from the culture that issued it: not in the seeds)")
-    assert "(not in the seeds) an IOU pays only toward a purchase from the culture that issued it" in text
+    assert "    from: the rulebook, and gamelog's reading where its pages are silent: an IOU pays only toward a" in text
     assert document["scores"]["Ann"]["total"] == 360  # c140 paid in credits, the Nillis IOU kept
 
 
@@ -132,23 +159,30 @@ def test_uch_score_a_building_without_stated_vp_is_worth_its_cost(tmp_path):
     assert document["scores"]["Ann"]["total"] == 1
 
 
-def test_uch_score_a_finding_quotes_the_rule_with_the_marker(tmp_path):
+def test_uch_score_a_finding_quotes_the_rule_and_says_where_it_comes_from(tmp_path):
     document, text = audit(tmp_path, UCH, ANN, E("monopoly_changed", color="wood", player="Ann", operations=2),
                            E("vp_adjusted", player="Ann", delta=2, reason="wood monopoly"))
     (finding,) = findings(document, "UCH-SCORE")
     assert (finding["line"], finding["in_seeds"]) == (4, False)
-    assert "(as printed on the building; (not in the seeds) where the log does not state them" in finding["rule_text"]
+    assert "(as printed on the building; where the log does not state them" in finding["rule_text"]
+    assert finding["rule_from"] == ("the rulebook, and gamelog's reading where its pages are silent: where the log "
+                                    "does not state them, they equal its construction cost")
     assert "line 4: violation UCH-SCORE [Ann]: +2 VP recorded for a monopoly" in text
-    assert "    rule: Victory points: +1, +2 or +3 for each building built (as printed on the building; (not in the seeds)" in text
+    assert "    rule: Victory points: +1, +2 or +3 for each building built (as printed on the building; where" in text
     assert document["scores"]["Ann"]["total"] == 4  # applied as recorded: 2 of the monopoly, 2 by hand
 
 
-def test_the_markdown_audit_quotes_the_marker_too(tmp_path):
+def test_the_markdown_audit_says_where_the_rule_comes_from_in_its_own_column(tmp_path):
     path = tmp_path / "log.jsonl"
     path.write_bytes(log_bytes(MOV, ANN, E("credits_paid", player="Ann", to="bank", amount=600, reason="a bet")))
     markdown = CliRunner().invoke(main, ["audit", str(path), "--format", "markdown"]).stdout
+    assert "| line | severity | rule | player | finding | rule text | rule from | log |" in markdown
     (row,) = [r for r in markdown.splitlines() if r.startswith("| 3 | violation |")]
-    assert "`MOV-PAY`" in row and row.count(MARKER) == 2  # in the finding and in the rule text
+    cells = [c.strip() for c in row.strip("|").split(" | ")]
+    assert cells[2] == "`MOV-PAY`" and cells[4].endswith(MARKER)  # the finding's own message says it
+    assert MARKER not in cells[5] and cells[5].endswith("A player can't pay more credits than they hold.")
+    assert cells[6] == ("the rulebook, and gamelog's reading where its pages are silent: a player can't pay more "
+                        "credits than they hold")
 
 
 def test_the_validate_line_of_a_finding_from_our_reading_says_so():

@@ -21,8 +21,9 @@ import pytest
 from tests.conftest import ROOT
 
 FLOORS = {"gamelog.domain": "domain", "gamelog.projections": "projections", "gamelog.cli": "cli"}
-DATA = {"gamelog.example_logs": "examples"}
-"""Packages of data only: the example logs, for ``gamelog.examples.path`` (the docs' examples from a pip install)."""
+DATA = {"gamelog.example_logs": "examples", "gamelog.docs": "docs"}
+"""Packages of data only: the example logs, for ``gamelog.examples.path`` (the docs' examples from a pip install),
+and the manual, for ``gamelog help TOPIC`` (``gamelog.manual``)."""
 
 
 def _pyproject() -> dict:
@@ -74,6 +75,10 @@ def test_the_wheel_puts_one_package_at_the_top_of_site_packages(wheel):
     assert "gamelog/domain/data/RULES.source.txt" in names  # and the rules' digest beside it
     assert "gamelog/domain/twilight_imperium/data/ti4_public_objectives.csv" in names
     assert "gamelog/examples.py" in names and "gamelog/example_logs/uchronia/tiebreak-2p.jsonl" in names
+    assert "gamelog/manual.py" in names and "gamelog/__main__.py" in names  # gamelog help TOPIC, python -m gamelog
+    pages = {f"gamelog/docs/{page.name}" for page in (ROOT / "docs").glob("*.md")}
+    assert len(pages) >= 7 and pages <= set(names)  # every page of the manual, and none of docs/'s pictures
+    assert not [name for name in names if name.startswith("gamelog/docs/") and not name.endswith(".md")]
     assert not any(name.startswith("gamelog/projections/services/") for name in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "gamelog = gamelog.cli.main:main" in entry_points

@@ -154,9 +154,119 @@ def test_the_reconcile_page_on_a_phone_breaks_no_word_and_scrolls_its_tables(chr
         assert browser.evaluate(BROKEN_WORDS) == []
         assert browser.evaluate(WIDE_TABLES) == []
         assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        # The declared result's six columns do not fit 390 px: its box scrolls, and shows it (issue 40, section 3).
+        assert browser.evaluate(WIDE_BOXES) == ["playerfactioncomputeddeclareddifferencew"]
+        assert scroll_cues(browser) == []
+        # What disagrees first, then what agrees.
+        assert browser.evaluate("document.querySelector('.declared p').textContent") == (
+            "Disagrees with the log: the scores of Ann (computed 7, declared 8) and Dee (computed 6, declared 5). "
+            "Agrees: the winner (Bob); the scores of Bob and Cy.")
         assert browser.console == []
     finally:
         browser.close()
+
+
+def test_the_reconcile_page_of_a_results_table_is_titled_by_the_table(chromium, tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    gamelog("import", "--store", store, str(EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl"))
+    page = tmp_path / "reconcile.html"
+    gamelog("reconcile", "--store", store, "--declared", str(EXAMPLES / "twilight-imperium-4" / "results.csv"),
+            "--format", "html", "-o", str(page))
+    browser = Browser(chromium, tmp_path / "profile", *PHONE)
+    try:
+        open_at(browser, page, PHONE)
+        assert browser.evaluate("document.title") == "Reconciliation of results.csv"
+        assert browser.evaluate("document.querySelector('h1').textContent") == "Reconciliation of results.csv"
+        assert browser.evaluate(WIDE_BOXES) == ["playerfactioncomputeddeclareddifferencew"]
+        assert browser.evaluate(WIDE_TABLES) == [] and scroll_cues(browser) == []
+        assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        browser.close()
+
+
+REPORT_WORDS = """(function () {
+    function shown(e) { return e.getBoundingClientRect().width > 0; }
+    return {
+        buttons: Array.from(document.querySelectorAll('#replay-controls button')).map(function (b) {
+            return [b.textContent, b.getAttribute('aria-label')]; }),
+        inks: Array.from(document.querySelectorAll('ul.legend span, svg.chart text.end')).filter(shown).map(
+            function (e) {
+            return [e.textContent, e.tagName === 'SPAN' ? getComputedStyle(e).color : e.getAttribute('fill')]; }),
+        declared: Array.from(document.querySelectorAll('.declared table')).filter(shown).map(function (t) {
+            return Array.from(t.rows[0].cells).map(function (c) { return c.textContent; }); })};
+}())"""
+
+
+def _rgb(colour: str) -> str:
+    """``#rrggbb`` as the browser writes a computed colour."""
+    return f"rgb({int(colour[1:3], 16)}, {int(colour[3:5], 16)}, {int(colour[5:7], 16)})"
+
+
+def test_a_reports_declared_table_scrolls_with_a_cue_its_buttons_have_names_and_its_colours_read(chromium,
+                                                                                                 tmp_path):
+    """uchronia/disputed.jsonl declares a result (Ann won): the report's "Declared result" table, at 390 px."""
+    page = page_of("uchronia/disputed.jsonl", tmp_path)
+    browser = Browser(chromium, tmp_path / "profile", *PHONE)
+    try:
+        open_at(browser, page, PHONE)
+        now = browser.evaluate(REPORT_WORDS)
+        assert now["declared"][0] == ["player", "faction", "computed", "declared", "difference", "with adjustments"]
+        assert "playerfactioncomputeddeclareddifferencew" in browser.evaluate(WIDE_BOXES)
+        assert browser.evaluate(WIDE_TABLES) == [] and scroll_cues(browser) == []
+        assert now["buttons"] == [["\u25c0\u25c0", "first line: the header"], ["\u25c0", "previous line"],
+                                  ["\u25b6", "next line"], ["\u25b6\u25b6", "last line"]]
+        # Each player's name written in their colour reads at 4.5 to 1 on the white page (WCAG 2, 1.4.3).
+        assert len(now["inks"]) >= 2
+        assert all(contrast(ink if ink.startswith("rgb") else _rgb(ink), "rgb(255, 255, 255)") >= 4.5
+                   for _, ink in now["inks"]), now["inks"]
+        assert browser.console == []
+    finally:
+        browser.close()
+
+
+WIDE_BOXES = """(function () {
+    // Each table shown that is wider than its box: the box has columns to scroll to (the table's first 40 characters).
+    return Array.from(document.querySelectorAll('table')).filter(function (table) {
+        return table.getClientRects().length && table.parentElement.scrollWidth > table.parentElement.clientWidth;
+    }).map(function (table) { return table.textContent.slice(0, 40); });
+}())"""
+
+BOX = """(function (i, left, hidden) {
+    // The box of the i-th table of WIDE_BOXES, scrolled to ``left`` and brought into view: its page coordinates.
+    // ``hidden``: the table laid out but not drawn, so that a screenshot shows the box's own backgrounds only.
+    var table = Array.from(document.querySelectorAll('table')).filter(function (t) {
+        return t.getClientRects().length && t.parentElement.scrollWidth > t.parentElement.clientWidth; })[i];
+    table.style.visibility = hidden ? 'hidden' : '';
+    var box = table.parentElement;
+    box.scrollLeft = left;
+    box.scrollIntoView({block: 'center'});
+    var r = box.getBoundingClientRect();
+    return [r.left + window.scrollX, r.top + window.scrollY, r.right + window.scrollX, r.bottom + window.scrollY];
+}(%d, %d, %s))"""
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def scroll_cues(browser: Browser) -> list[str]:
+    """Each table wider than its box whose box does not show it: a shadow drawn at the edge that has columns beyond
+    it (the box's column of pixels just inside that edge darker than the one inside the other edge), gone once
+    that edge is reached. The table is hidden while its box is looked at (the box keeps its size and scroll): what
+    is seen is the cue, not the cells under it. Returns what is wrong, one line a table."""
+    wrong = []
+    for i, name in enumerate(browser.evaluate(WIDE_BOXES)):
+        shades = []
+        for scrolled in (0, 100000):  # the start, then the end
+            left, top, right, bottom = browser.evaluate(BOX % (i, scrolled, "true"))
+            shades.append((mean(browser.column(left + 2, top, bottom)), mean(browser.column(right - 3, top, bottom))))
+        browser.evaluate(BOX % (i, 0, "false"))
+        (start_left, start_right), (end_left, end_right) = shades
+        if not start_right < start_left - 10:
+            wrong.append(f"{name}: no cue on the right at the start ({start_left:.0f} left, {start_right:.0f} right)")
+        if not end_left < end_right - 10:
+            wrong.append(f"{name}: no cue on the left at the end ({end_left:.0f} left, {end_right:.0f} right)")
+    return wrong
 
 
 STATS_PAGE = """(function () {
@@ -191,10 +301,11 @@ def contrast(one: str, other: str) -> float:
 
 def stats_page_fits(browser: Browser, page) -> None:
     """The stats page at a phone's width: no word broken in a cell, no table wider than its box without its own
-    scroll, no text of its chart of lines overlapping another or clipped, the page no wider than the window."""
+    scroll and its cue, no text of its chart of lines overlapping another or clipped, the page no wider than the
+    window."""
     open_at(browser, page, PHONE)
     assert browser.evaluate(BROKEN_WORDS) == []
-    assert browser.evaluate(WIDE_TABLES) == []
+    assert browser.evaluate(WIDE_TABLES) == [] and scroll_cues(browser) == []
     text = browser.evaluate(CHART_TEXT % "'svg.lines'")
     assert text["texts"] > 5 and text["clipped"] == [] and text["overlapping"] == [], text
     assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE[0]

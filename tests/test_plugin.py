@@ -205,7 +205,8 @@ def test_audit_quotes_the_games_own_rule_and_shows_how_the_score_was_made(gamelo
     document = json.loads(gamelog("audit", "flip-1", "--format", "json", code=1))
     (finding,) = document["findings"]
     assert (finding["line"], finding["rule"], finding["in_seeds"], finding["log"]) == (8, "COIN-CALL", False, "the coin lands tails up")
-    assert finding["rule_text"] == "(not in the seeds) The coin lands only after the player whose turn it is has called it, once a turn."
+    assert finding["rule_text"] == "The coin lands only after the player whose turn it is has called it, once a turn."
+    assert finding["rule_from"] == "gamelog's reading: the rulebook pages gamelog was built from do not state this rule"
     assert document["score"] == "vp"
     assert document["scores"]["Ann"] == {"total": 2, "entries": [
         {"line": 5, "points": 1, "source": "called heads right", "rule": "COIN-WIN", "total": 1},

@@ -171,3 +171,56 @@ def test_no_control_character_in_a_log_reaches_a_message_line(lines, filename):
     for line, raw in enumerate(lines, start=2):
         if raw[:1] in (b"\x0b", b"\x0c") or raw[-1:] in (b"\x0b", b"\x0c"):
             assert any(e.line == line and e.message.startswith("non-JSON whitespace") for e in reader.errors)
+
+
+# --- Lines read at once (a chunk decoded as one JSON array) give what reading them one by one gives ------------
+
+TI4_LINES = (EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl").read_bytes().splitlines(keepends=True)
+ODD_LINES = [
+    b'{"type": "note", "text": "a [bracket and a {brace"}\n',  # brackets in strings are no structure
+    b'{"type": "note", "text": "]} {["}\n',
+    b' \t{"type": "note", "text": "indented"}\n',
+    b'{"type": "note", "text": "two"}, {"type": "note", "text": "values"}\n',  # one more array item than lines ...
+    b'{"type": "trade_primary", "player": "Ann", "chosen": ["Bob"\n',  # ... beside a value split inside an array
+    b'"Cy"], "replenished": 0}\n',
+    b'{"type": "note"\n',  # a value split inside an object
+    b'"text": "split"}\n',
+    b'{}]}\n', b'\n', b'# a comment [\n', b'{"type": "note", "text": "[", "text": "]"}\n',
+]
+
+
+def read_in_chunks(data: bytes, chunk_bytes: int, one_by_one: bool) -> tuple[list, list]:
+    """(line, event) pairs and input errors of ``data`` read ``chunk_bytes`` at a time: each chunk decoded at once
+    where the reader may, or (``one_by_one``) every line decoded alone, the reference."""
+
+    class Reader(LogReader):
+        def _chunk(self) -> list[bytes]:
+            return self._source.readlines(chunk_bytes)
+
+        if one_by_one:
+            def _at_once(self, lines, decode_many, players):
+                return None
+
+    reader = Reader(data)
+    events = list(reader.events())
+    return events, [(e.line, e.message, e.path) for e in reader.errors]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(1, len(TI4_LINES)), st.sampled_from(["insert", "split", "join"]),
+                          st.integers(0, len(ODD_LINES) - 1), st.integers(1, 120)), max_size=6),
+       st.integers(1, 3000))
+def test_a_chunk_read_at_once_gives_the_events_and_errors_of_its_lines_read_one_by_one(changes, chunk_bytes):
+    # Odd lines put into a legal game, its lines split in two at a comma or joined with the next, read in chunks of
+    # any size: a chunk that decodes at once must give each line's own event, and each bad line its own error.
+    lines = TI4_LINES[:]
+    for at, change, odd, cut in sorted(changes, reverse=True):
+        if change == "insert":
+            lines.insert(at, ODD_LINES[odd])
+        elif change == "split" and at < len(lines) and (commas := [i for i, c in enumerate(lines[at]) if c == 44]):
+            comma = commas[cut % len(commas)]  # split at a comma, which joining the lines with one puts back
+            lines[at:at + 1] = [lines[at][:comma] + b"\n", lines[at][comma + 1:]]
+        elif change == "join" and at + 1 < len(lines):
+            lines[at:at + 2] = [lines[at].rstrip(b"\n") + b", " + lines[at + 1]]
+    data = b"".join(lines)
+    assert read_in_chunks(data, chunk_bytes, one_by_one=False) == read_in_chunks(data, chunk_bytes, one_by_one=True)

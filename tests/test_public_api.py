@@ -144,12 +144,12 @@ def test_the_python_api_page_passes_as_a_doctest_from_an_empty_folder_with_gamel
     code = f"""
 import doctest, gamelog
 assert gamelog.__file__.startswith({str(target)!r}), gamelog.__file__
-result = doctest.testfile({str(page)!r}, module_relative=False, optionflags=doctest.ELLIPSIS)
+result = doctest.testfile({str(page)!r}, module_relative=False)
 print(result.attempted, result.failed)
 """
     attempted, failed = map(int, _python(code, tmp_path, {"PYTHONPATH": str(target)}).split()[-2:])
     assert attempted >= 60 and failed == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.sqlite"]
+    assert list(tmp_path.iterdir()) == []  # the examples remove the store they made
 
 
 @pytest.mark.slow  # the wheel is built

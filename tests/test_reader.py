@@ -25,6 +25,12 @@ TURN = '{"type": "turn_started", "player": "Ann"}'
 NESTED_1000 = "[" * 1000 + "]" * 1000
 
 
+GOODS_BOUGHT_FIELDS = ("(a goods_bought line has player, good, culture and unit_price, and may have quantity, iou, "
+                       "dots, factory, at and source)")
+VENUES = ("(a venue is surface_city, neutral_spaceport, galactic_base, merchant_spaceport, open_spaceport, asteroid "
+          "or other)")
+
+
 def errors_of(data: bytes) -> list[tuple[int, str, str]]:
     reader = LogReader(data)
     list(reader.events())
@@ -39,7 +45,7 @@ def errors_of(data: bytes) -> list[tuple[int, str, str]]:
         ('{"type": "goods_bought", "player": "Ann", "good": "Melf Pelts", "culture": "Shenna"}',
          "missing required field", "$.unit_price"),
         ('{"type": "goods_bought", "player": "Ann", "good": "Melf Pelts", "culture": "Shenna", "unit_price": 50, "colour": 1}',
-         "unknown field", "$.colour"),
+         "unknown field 'colour' " + GOODS_BOUGHT_FIELDS, "$.colour"),
         ('{"type": "goods_bought", "player": "Ann", "good": "Melf Pelts", "culture": "Shenna", "unit_price": 50, "quantity": 0}',
          "Expected `int` >= 1", "$.quantity"),
         ('{"type": "credits_paid", "player": "Ann", "amount": -5, "to": "bank", "reason": "x"}',
@@ -55,7 +61,7 @@ def errors_of(data: bytes) -> list[tuple[int, str, str]]:
         ("[1, 2]", "Expected `object`, got `array`", "$"),
         ('{"type": "landed", "player": "Ann", "venue": "surface_city"}', "a surface_city needs the `culture` it trades with", "$.culture"),
         ('{"type": "landed", "player": "Ann", "venue": "moon", "culture": "X"}',
-         "Invalid enum value 'moon'", "$.venue"),
+         "'moon' is not a venue " + VENUES, "$.venue"),
         ('{"type": "game", "game": "merchant-of-venus", "id": "x", "players": ["Ann"]}',
          "a second game header; the header stands on the first line only", "$.type"),
         ('{"type": "score_claimed", "player": "Ann"}', "score_claimed needs exactly one of `score`, `vp`, `net_worth`", "$"),
@@ -88,9 +94,10 @@ def errors_of(data: bytes) -> list[tuple[int, str, str]]:
         # Messages quote safely: escaped, and cut at 60 characters.
         ('{"type": "tele\\nported\\u001b[2J", "player": "Ann"}', "unknown event type 'tele\\nported\\x1b[2J'", "$.type"),
         ('{"type": "' + "x" * 100 + '", "player": "Ann"}', "unknown event type '" + "x" * 60 + "'…", "$.type"),
-        ('{"type": "turn_started", "player": "Ann", "pl\\nayer": 1}', "unknown field", "$['pl\\nayer']"),
+        ('{"type": "turn_started", "player": "Ann", "pl\\nayer": 1}',
+         "unknown field 'pl\\nayer': did you mean `player`? (a turn_started line has player, and may have at and source)", "$['pl\\nayer']"),
         ('{"type": "landed", "player": "Ann", "venue": "moon\\r\\n' + "y" * 70 + '"}',
-         "Invalid enum value 'moon\\r\\n" + "y" * 54 + "'…", "$.venue"),
+         "'moon\\r\\n" + "y" * 54 + "'… is not a venue " + VENUES, "$.venue"),
         ('{"type": "turn_started", "player": "Zed\\u2028' + "z" * 70 + '"}',
          "unknown player 'Zed\\u2028" + "z" * 56 + "'… (one of: Ann, Bob)", "$.player"),
         # Non-JSON whitespace at a line's ends.
@@ -148,10 +155,11 @@ def test_a_bom_is_an_input_error_and_the_rest_is_still_read():
         (1, "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM")]
 
 
-def test_crlf_line_endings_are_input_errors_on_each_line():
+def test_crlf_line_endings_are_one_input_error_at_the_first_line_that_has_them():
     data = log_bytes(HEADER, '{"type": "turn_started", "player": "Ann"}').replace(b"\n", b"\r\n")
     assert [(line, msg) for line, msg, _ in errors_of(data)] == [
-        (1, "the line ends with CRLF; logs use LF line endings"), (2, "the line ends with CRLF; logs use LF line endings")]
+        (1, "the lines end with CRLF (Windows line endings), from this one on: a log's lines end with LF; save the "
+            "file with LF line endings (your editor's line-ending setting, or dos2unix FILE)")]
 
 
 def test_invalid_utf8_is_an_input_error():
@@ -383,8 +391,10 @@ def test_a_header_names_at_most_max_players_players_and_the_schema_says_so():
 ])
 def test_one_value_split_over_two_lines_is_an_error_even_beside_two_values_on_one_line(split):
     # Two values on line 2 and one value over lines 3-4 make as many array items as lines: the lines read at once
-    # must still give each line's own error, as reading them one by one does.
+    # must still give the errors reading them one by one does (the object over lines 3-4 is one).
     data = log_bytes(HEADER, '{"type": "note", "text": "a"}, {"type": "note", "text": "b"}', *split, TURN)
     found = errors_of(data)
-    assert [line for line, _, _ in found] == [2, 3, 4], found
+    assert [line for line, _, _ in found] == [2, 3], found  # lines 3-4 are one object: said once
     assert found[0][1].startswith("invalid JSON: trailing characters")
+    assert found[1][1] == ("one JSON object printed over lines 3-4: a log holds one JSON object per line; join them "
+                           "into one")

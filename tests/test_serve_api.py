@@ -77,7 +77,7 @@ def test_every_status_of_posting_a_line(client):
     assert (moved.status_code, moved.json()) == (409, {"appended": False, "lines": 3})
     malformed = post_line(client, ann, {"type": "turn_endd", "player": "Ann"}, after=3)
     assert malformed.status_code == 422
-    assert malformed.json() == {"errors": [{"line": 4, "path": "$.type", "message": "unknown event type 'turn_endd'"}]}
+    assert malformed.json() == {"errors": [{"line": 4, "path": "$.type", "message": "unknown event type 'turn_endd': did you mean `turn_ended`?"}]}
     missing = post_line(client, ann, {"type": "goods_bought", "player": "Ann"}, after=3)
     assert missing.status_code == 422 and missing.json()["errors"][0]["message"] == "missing required field"
     not_json = client.post("/api/games/table-1/lines", content=b"{", headers=bearer(ann))

@@ -490,6 +490,8 @@ def replaced(mov, broken, shots) -> dict[str, Any]:
     prefilled = ann.browser.evaluate("document.querySelector('#fields [data-path=\"text\"]').value")
     fill(ann.browser, "#fields", None, {"text": "Ann rolled 8 to reach Nillis"})
     button = ann.browser.evaluate("document.getElementById('record').textContent")
+    ann.browser.evaluate("document.getElementById('report-box').open = true")  # a closed report is never asked for
+    until(ann.browser, "!!document.getElementById('report').src", "the report, once opened")
     report = ann.browser.evaluate("(function (frame) { frame.onload = function () { window.reportShown = frame.src; }; "
                                   "return frame.src; }(document.getElementById('report')))")
     ann.browser.click("#record")
@@ -516,6 +518,29 @@ def test_an_old_line_replaced_is_struck_through_and_the_new_one_is_in_the_histor
     assert [s["entry"] for s in stored] == [
         {"type": "correction", "voids": OLD, "reason": f"replaced by line {mov.lines}"},
         {"type": "note", "text": "Ann rolled 8 to reach Nillis", "player": "Ann"}]
+
+
+COUNT_REQUESTS = """(function () {
+  window.asked = [];
+  var fetched = window.fetch;
+  window.fetch = function (resource, options) { window.asked.push(String(resource)); return fetched(resource, options); };
+}())"""
+"""Counts every request the page makes from now on (its stream, once open, makes none)."""
+
+
+def test_a_page_asks_at_most_two_requests_for_each_line_another_device_stores(mov, replaced):
+    """The stream carries each line as the device may see it: the other seat's page asks only for the forms and the
+    standings (its report is closed), once a line at most."""
+    other = next(phone for player, phone in mov.phones.items() if player != mov.turn)
+    other.browser.evaluate(COUNT_REQUESTS)
+    for n in range(3):
+        mov.record({"type": "note", "text": f"counted {n}"})  # on the phone of the player whose turn it is
+    until(other.browser, f"document.getElementById('standings').textContent.indexOf('line {mov.lines}') >= 0",
+          "the other page's standings at the last line")
+    asked = other.browser.evaluate("window.asked")
+    assert all("/stream" not in path for path in asked), asked
+    assert len(asked) <= 2 * 3, asked
+    assert {path.rsplit("/", 1)[-1] for path in asked} <= {"forms", "replay"}, asked
 
 
 def test_the_exported_log_validates_with_the_findings_shown_and_imports_to_the_same_fingerprint(mov, broken, replaced,

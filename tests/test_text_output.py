@@ -278,11 +278,14 @@ def test_the_games_table_becomes_one_block_a_game_when_too_wide(tmp_path):
     store = str(tmp_path / "s.sqlite")
     for path in EXAMPLE_LOGS:
         CliRunner().invoke(main, ["import", "--store", store, str(path)])
-    wide = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "200"}).stdout
-    assert wide.splitlines()[0].split() == ["id", "game", "players", "log", "lines", "last", "line", "finished",
-                                            "winner", "fingerprint"]
+    wide = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "400"}).stdout
+    assert wide.splitlines()[0].split() == ["id", "game", "date", "players", "log", "lines", "last", "line",
+                                            "finished", "winner", "fingerprint"]
     narrow = CliRunner().invoke(main, ["games", "--store", store], env={"COLUMNS": "80"}).stdout
     assert too_wide(narrow, 80) == [] and "  log lines: 61" in narrow.splitlines()
+    # --format table: the table whatever the width (for less -S, or a file), one line a game.
+    table = CliRunner().invoke(main, ["games", "--store", store, "--format", "table"], env={"COLUMNS": "80"}).stdout
+    assert table.splitlines()[0] == wide.splitlines()[0] and len(table.splitlines()) == len(EXAMPLE_LOGS) + 1
 
 
 # --- issue 25 item 9: verify's text and the CSV report clean control characters too ---

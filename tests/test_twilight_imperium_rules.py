@@ -329,10 +329,12 @@ def test_the_audit_says_the_imperial_reading_is_not_in_the_seeds(tmp_path):
     (found,) = json.loads(result.stdout)["findings"]
     assert (found["line"], found["rule"], found["in_seeds"]) == (len(SETUP + ANN_TURN) + 2, "LRR 34.5", False)
     assert "(not in the seeds)" in found["message"]
-    assert found["rule_text"].endswith("(not in the seeds) the Imperial strategy card's primary ability lets its holder "
-                                       "score one public objective in the action phase, on their strategic action.")
+    reading = ("the Imperial strategy card's primary ability lets its holder score one public objective in the "
+               "action phase, on their strategic action")
+    assert found["rule_text"].endswith(f"in the agenda phase. {reading[:1].upper()}{reading[1:]}.")
+    assert found["rule_from"] == f"the rulebook, and gamelog's reading where its pages are silent: {reading}"
     text = " ".join(CliRunner().invoke(main, ["audit", str(path)]).stdout.split())  # as read, whatever the wrapping
-    assert "(not in the seeds) the Imperial strategy card's primary ability" in text
+    assert f"from: the rulebook, and gamelog's reading where its pages are silent: {reading}" in text
 
 
 def test_a_secret_objective_in_the_action_phase_by_a_player_who_is_not_active():

@@ -379,7 +379,7 @@ def test_voiding_the_completing_resource_undoes_the_completion():
 
 @pytest.mark.parametrize("setup, message", [
     ({"last_turn_card": "Zed"}, "the Last Turn card's holder 'Zed' is not a player"),
-    ({"forum": ["iron"]}, "Invalid enum value 'iron'"),
+    ({"forum": ["iron"]}, "'iron' may not stand in `setup.forum[0]` (its values: wood, clay, brick, stone or marble)"),
 ])
 def test_a_bad_setup_is_an_input_error(setup, message):
     header = {"type": "game", "game": "uchronia", "id": "t", "players": ["Ann", "Bob"], "setup": setup}

@@ -1,10 +1,14 @@
 """The recorder's HTTP application: the routes of docs/serve.md's contract, on Litestar.
 
 Every route under ``/api/`` takes ``Authorization: Bearer TOKEN`` (never a cookie) and answers JSON; who the token is
-(``tokens``) decides what the answer holds (``gamelog.table``: the host everything, a seat its player's view, a
-spectator the public one). The pages (``/``, ``/games/{id}``) and their assets are static files of this package
-that carry no data: a device's token stays in the page's URL fragment, which no request sends. No traceback ever
-reaches a client: every error is ``{"errors": [...]}`` with its status.
+(``tokens``) decides what the answer holds (the stored game's ``gamelog.Game``: the host the whole game, a seat
+its player's view, a spectator the public one). The API router's guard (:func:`known`) says who the token is before
+anything else is read (401, and 403 where a route is the host's: ``opt={"host": True}``); the handlers are given
+their game as that viewer may know it (the ``game`` dependency, from the games the server holds decided in memory:
+``held.py``), their typed body (``posted``), and return the services' documents, which Litestar encodes. The pages
+(``/``, ``/games/{id}``) and their assets are static files of this package that carry no data: a device's token
+stays in the page's URL fragment, which no request sends. No traceback ever reaches a client: every error is
+``{"errors": [...]}`` with its status, by the error's type (:data:`ERRORS`).
 """
 
 from __future__ import annotations
@@ -15,29 +19,36 @@ import re
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Annotated, Any, AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any, AsyncIterator, Callable
 from urllib.parse import quote
 
 import anyio.to_thread
 import msgspec
 import segno
-from litestar import Litestar, Request, Response, get, post
-from litestar.exceptions import HTTPException
+from litestar import Litestar, Request, Response, Router, get, post
+from litestar.connection import ASGIConnection
+from litestar.datastructures import ResponseHeader, State
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import HTTPException, NotAuthorizedException, PermissionDeniedException
+from litestar.handlers.base import BaseRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.params import FromPath, FromQuery, Parameter
+from litestar.params import FromPath, FromQuery, Parameter, QueryParameter, RawBody
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.static_files import create_static_files_router
 
-from gamelog.errors import BadInput, GameNotFound, GamelogError, LogInvalid, StoreBusy, StoreDamaged, StoreError
-from gamelog.idempotency import once
+from gamelog.errors import (BadInput, GameNotFound, GamelogError, LogInvalid, NotYourLine, StoreBusy, StoreDamaged,
+                            StoreError)
+from gamelog.game import Game
 from gamelog.listing import list_games
-from gamelog.recording import MAX_LINES, NotYourLine, header_forms, new_game, export_log
-from gamelog.sources import open_game_store
-from gamelog.table import HOST, SEAT, SPECTATOR, Viewer, forms_seen, lines_seen, record_entry, replay_seen, report_seen
+from gamelog.recording import MAX_LINES, header_forms
+from gamelog.stores import Store
 
 from gamelog.cli.web.follow import Follower, wait
+from gamelog.cli.web.held import HeldGames
 from gamelog.cli.web.ids import new_game_refused, reachable
-from gamelog.cli.web.tokens import Tokens
+from gamelog.cli.web.tokens import HOST, SEAT, SPECTATOR, Tokens, Viewer
 
 LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024
@@ -45,15 +56,13 @@ MAX_BODY = 64 * 1024
 HEARTBEAT = 15.0
 """Seconds a stream may stay silent: then a comment, so that a dead connection is noticed."""
 STATIC = resources.files(__package__).joinpath("static")
-_ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
-"""Each asset's media type: Litestar adds the charset (``; charset=utf-8``) to a text type, once."""
 LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")
 """A ``Last-Event-ID`` taken: a line number (at most ``MAX_LINES``' nine digits); anything else is 400."""
 Line = Annotated[int, Parameter(ge=0, le=MAX_LINES)]
 """A line number in a query (``line=``, ``after=``): beyond a log's most lines it is 400, before anything is read."""
 MaybeLine = Annotated[int | None, Parameter(ge=0, le=MAX_LINES)]
 """A line number a query may leave out (:data:`Line`)."""
-_SECURITY_HEADERS = {
+SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -62,6 +71,10 @@ _SECURITY_HEADERS = {
                                "script-src 'self' 'unsafe-inline'; "
                                "frame-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'",
 }
+"""Every answer's headers: set once on the application (and on the error answers, which are made apart)."""
+
+
+# -- the documents the API answers that no service gives ----------------------------------------------------------
 
 
 class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
@@ -82,59 +95,111 @@ class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
     any_seat: bool
 
 
+class Me(msgspec.Struct):
+    """``GET /api/me``: who the token is."""
+
+    role: str
+    player: str | None
+
+
+class Link(msgspec.Struct, omit_defaults=True):
+    """A join link: its token, its URL, and (the host's seats page) its QR code as SVG."""
+
+    token: str
+    url: str
+    qr: str | None = None
+
+
+class Seats(msgspec.Struct, omit_defaults=True):
+    """A game's join links: one per seat, and the spectators'; whether every seat may record any player's lines
+    (the host's seats page)."""
+
+    id: str
+    seats: dict[str, Link]
+    spectator: Link
+    any_seat: bool | None = None
+
+
+class Moved(msgspec.Struct):
+    """``409``: the entry was not stored, the game has moved past the lines it was made against."""
+
+    appended: bool
+    lines: int
+
+
 @dataclass
 class Served:
-    """What one serving process holds: the store (open), the host's tokens, where devices reach it, and which
-    games let every seat record any player's lines (the host's choice, for this process)."""
+    """What one serving process holds: the store (open), the host's tokens, where devices reach it, the games it
+    holds decided, and which games let every seat record any player's lines (the host's choice, for this process)."""
 
     location: str
     tokens: Tokens
     url: str
     store: Any = None
+    held: HeldGames | None = None
     follower: Follower | None = None
     any_seat: set[str] = field(default_factory=set)
-    reports: Any = None
-    failed: Exception | None = None
+    reports: Any = None  # the reports' limiter (see ``report``)
+    failed: Exception | None = None  # why the store could not be opened at start-up: what `gamelog serve` says
 
     def game_url(self, game_id: str, token: str) -> str:
         return f"{self.url}/games/{quote(game_id, safe='')}#token={token}"
 
+    def seats(self, game: Game) -> Seats:
+        """The join links of a game: a token and URL per seat, and the spectators'."""
+        def link(token: str) -> Link:
+            return Link(token=token, url=self.game_url(game.id, token))
+        return Seats(id=game.id, seats={p: link(self.tokens.seat(game.id, p)) for p in game.players},
+                     spectator=link(self.tokens.spectator(game.id)))
+
+
+# -- errors: one answer a type ------------------------------------------------------------------------------------
+
 
 def _problem(status: int, *errors: Any) -> Response:
-    return Response(content={"errors": list(errors)}, status_code=status, headers=_SECURITY_HEADERS)
+    return Response(content={"errors": list(errors)}, status_code=status, headers=SECURITY_HEADERS)
 
 
-def _answer(content: Any, status: int = 200) -> Response:
-    return Response(content=msgspec.to_builtins(content), status_code=status, headers=_SECURITY_HEADERS)
+def _said(status: int, text: str | None = None) -> Callable[[Request, Exception], Response]:
+    """The handler of an error answered ``status`` with ``text``, or with the error's own message."""
+    return lambda request, exc: _problem(status, str(exc) if text is None else text)
 
 
-def _errors(request: Request, exc: Exception) -> Response:
-    """Every error as ``{"errors": [...]}``, its status by kind; never a traceback."""
-    if isinstance(exc, HTTPException):  # a query Litestar refused says which parameter, and why
-        return _problem(exc.status_code, exc.detail, *(exc.extra if isinstance(exc.extra, list) else []))
-    if isinstance(exc, LogInvalid):
-        return _problem(422, *({"line": e.line, "path": e.path, "message": e.message} for e in exc.errors))
-    if isinstance(exc, NotYourLine):
-        return _problem(403, str(exc))
-    if isinstance(exc, GameNotFound):
-        return _problem(404, str(exc))
-    if isinstance(exc, BadInput):
-        return _problem(422, str(exc))
-    if isinstance(exc, StoreBusy):
-        return _problem(503, "the store is busy; try again")
-    # What the server's own log keeps of a failure (never a token: they travel in headers, which are not logged).
-    LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    if isinstance(exc, StoreDamaged):
-        return _problem(500, "the store is damaged; `gamelog verify` says more")
-    if isinstance(exc, (StoreError, GamelogError)):
-        return _problem(500, "the store cannot be used now")
-    return _problem(500, "internal error")
+def _failed(status: int, text: str) -> Callable[[Request, Exception], Response]:
+    """The handler of a failure: the server's own log keeps it (never a token: they travel in headers, which are
+    not logged); the client reads ``text``."""
+    def answer(request: Request, exc: Exception) -> Response:
+        LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _problem(status, text)
+    return answer
 
 
-def _token(request: Request) -> str:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+ERRORS: dict[type[Exception], Callable[[Request, Exception], Response]] = {
+    # a query Litestar refused says which parameter, and why
+    HTTPException: lambda request, exc: _problem(exc.status_code, exc.detail,
+                                                 *(exc.extra if isinstance(exc.extra, list) else [])),
+    LogInvalid: lambda request, exc: _problem(422, *({"line": e.line, "path": e.path, "message": e.message}
+                                                     for e in exc.errors)),
+    NotYourLine: _said(403),
+    GameNotFound: _said(404),
+    BadInput: _said(422),
+    StoreBusy: _said(503, "the store is busy; try again"),
+    StoreDamaged: _failed(500, "the store is damaged; `gamelog verify` says more"),
+    StoreError: _failed(500, "the store cannot be used now"),
+    GamelogError: _failed(500, "the store cannot be used now"),
+    Exception: _failed(500, "internal error"),
+}
+"""Every error as ``{"errors": [...]}``, its status by its type (the closest class of it listed); never a
+traceback. A body that is not the route's document is ``BadInput`` (422, :func:`body_of`)."""
+
+
+# -- who asks, and what they are given ----------------------------------------------------------------------------
+
+
+def _token(connection: ASGIConnection) -> str:
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise HTTPException(status_code=401, detail="no token: send Authorization: Bearer TOKEN")
+        raise NotAuthorizedException(detail="no token: send Authorization: Bearer TOKEN")
     return token.strip()
 
 
@@ -145,223 +210,202 @@ def _checked_id(game_id: str) -> str:
     return game_id
 
 
-def _table(request: Request) -> Served:
-    return request.app.state.table
-
-
-async def _viewer(request: Request, game_id: str | None = None) -> Viewer:
-    """Who the request's token is at ``game_id``: 401 for none or an unknown one (an unknown game included, so
-    that a token's holder learns nothing of other games' ids)."""
-    table, token = _table(request), _token(request)
-    players: list[str] = []
+async def known(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    """The API's guard: who the request's token is, at the game its path (or its ``game`` query) names: 401 for none
+    or an unknown one (an unknown game included, so that a token's holder learns nothing of other games' ids), 403
+    on a route of the host's (``opt={"host": True}``) for anyone else. Kept on the request's state: its ``viewer``,
+    and its ``game`` as the viewer may know it (None: no game named, or the host naming a game not stored)."""
+    table: Served = connection.app.state.table
+    token = _token(connection)
+    game_id = connection.path_params.get("game_id", connection.query_params.get("game"))
+    game = None
     if game_id is not None:
-        summary = await anyio.to_thread.run_sync(table.store.summary, _checked_id(game_id))
-        players = list(summary.players) if summary is not None else []
-        if summary is None and not table.tokens.is_host(token):
-            raise HTTPException(status_code=401, detail="unknown token")
-    viewer = table.tokens.viewer(token, game_id, players)
+        try:
+            game = await anyio.to_thread.run_sync(table.held.game, _checked_id(game_id))
+        except GameNotFound:
+            if not table.tokens.is_host(token):
+                raise NotAuthorizedException(detail="unknown token") from None
+    viewer = table.tokens.viewer(token, game_id, game.players if game is not None else [])
     if viewer is None:
-        raise HTTPException(status_code=401, detail="unknown token")
-    return viewer
+        raise NotAuthorizedException(detail="unknown token")
+    if handler.opt.get("host") and viewer.role != HOST:
+        raise PermissionDeniedException(detail="only the host may do this")
+    connection.state.viewer = viewer
+    connection.state.game = viewer.sees(game) if game is not None else None
 
 
-def _host_only(viewer: Viewer) -> None:
-    if viewer.role != HOST:
-        raise HTTPException(status_code=403, detail="only the host may do this")
+def _viewer(request: Request) -> Viewer:
+    return request.state.viewer
 
 
-async def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
-    return await anyio.to_thread.run_sync(lambda: function(*args, **kwargs))
+def _game(request: Request, game_id: FromPath[str]) -> Game:
+    """The game the path names, as the token's viewer may know it; 404 for a game not stored (only the host gets
+    this far: anyone else's token is 401 there)."""
+    if request.state.game is None:
+        raise GameNotFound(f"no stored game named {game_id!r}")
+    return request.state.game
 
 
-def _seats(table: Served, game_id: str, players: list[str]) -> dict[str, Any]:
-    """The join links of a game: a token and URL per seat, and the spectators'."""
-    seats = {p: {"token": table.tokens.seat(game_id, p), "url": table.game_url(game_id, table.tokens.seat(game_id, p))}
-             for p in players}
-    watch = table.tokens.spectator(game_id)
-    return {"id": game_id, "seats": seats, "spectator": {"token": watch, "url": table.game_url(game_id, watch)}}
+def _served(state: State) -> Served:
+    return state.table
 
 
-# -- the pages: static, no data ---------------------------------------------------------------------------------
+def body_of(kind: type) -> Provide:
+    """The request's body read as ``kind`` (a Struct), exactly: an unknown field, a missing one or a value of
+    another type is ``BadInput`` (422) naming it. Read from the raw bytes (not Litestar's ``data``, which decodes to
+    plain values first): a line's JSON reaches the reader as it was sent, for its own checks (no key twice...)."""
+    def decoded(body: RawBody) -> Any:
+        try:
+            return msgspec.json.decode(body, type=kind)
+        except RecursionError:  # a value nested deeper than any line or header is
+            raise BadInput("the request's body nests values too deep for a line of a log") from None
+        except msgspec.ValidationError as exc:
+            raise BadInput(f"the request's body: {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise BadInput(f"the request's body is not JSON: {exc}") from None
+    decoded.__annotations__["return"] = kind
+    return Provide(decoded, sync_to_thread=False)
 
 
-def _page() -> Response:
-    return Response(content=STATIC.joinpath("index.html").read_bytes(), media_type="text/html",
-                    headers=_SECURITY_HEADERS)
+# -- the pages: static, no data -----------------------------------------------------------------------------------
 
 
-@get("/", include_in_schema=False)
-async def host_page() -> Response:
-    return _page()
+def _secured(response: Any) -> Any:
+    """A static file's answer with the headers every answer has (the files router makes its own answer, which the
+    application's headers do not reach)."""
+    response.headers.update(SECURITY_HEADERS)
+    return response
 
 
-@get("/games/{game_id:str}", include_in_schema=False)
-async def game_page(game_id: FromPath[str]) -> Response:
-    return _page()
+@get(["/", "/games/{game_id:str}"], include_in_schema=False, media_type="text/html",
+     sync_to_thread=False)
+def page() -> bytes:
+    """The page (the host's home, a game's): the same file, which reads its token from the URL's fragment."""
+    return STATIC.joinpath("index.html").read_bytes()
 
 
-@get("/assets/{name:str}", include_in_schema=False)
-async def asset(name: FromPath[str]) -> Response:
-    if name not in _ASSETS:
-        raise HTTPException(status_code=404, detail="no such file")
-    return Response(content=STATIC.joinpath(name).read_bytes(), media_type=_ASSETS[name], headers=_SECURITY_HEADERS)
+# -- the API ------------------------------------------------------------------------------------------------------
 
 
-# -- the API ----------------------------------------------------------------------------------------------------
+@get("/api/me", sync_to_thread=False)
+def me(viewer: NamedDependency[Viewer], at: Annotated[str | None, QueryParameter(name="game")] = None) -> Me:
+    """Who the token is (at the game ``game`` names, when given: the guard reads it): ``{"role", "player"}``."""
+    return Me(role=viewer.role, player=viewer.player)
 
 
-@get("/api/me")
-async def me(request: Request, game: FromQuery[str | None] = None) -> Response:
-    """Who the token is (at ``game``, when given): ``{"role", "player"}``."""
-    viewer = await _viewer(request, game)
-    return _answer({"role": viewer.role, "player": viewer.player})
-
-
-@get("/api/games")
-async def games(request: Request) -> Response:
+@get("/api/games", opt={"host": True}, sync_to_thread=True)
+def games(table: NamedDependency[Served]) -> Any:
     """The stored games (host): ``games --format json``'s document."""
-    _host_only(await _viewer(request))
-    return _answer(await _run(list_games, _table(request).location))
+    return list_games(table.location)
 
 
-@get("/api/headers")
-async def headers(request: Request) -> Response:
+@get("/api/headers", opt={"host": True}, sync_to_thread=False)
+def headers() -> Any:
     """The form of each game's header (host): what a new game asks for."""
-    _host_only(await _viewer(request))
-    return _answer(header_forms())
+    return header_forms()
 
 
-@post("/api/games")
-async def create_game(request: Request) -> Response:
+@post("/api/games", opt={"host": True}, status_code=201, sync_to_thread=True)
+def create_game(table: NamedDependency[Served], body: RawBody) -> Seats:
     """A new game from its header (host): 201 with each seat's token and URL, and the spectators'."""
-    table = _table(request)
-    _host_only(await _viewer(request))
-    body = await request.body()
     refused = new_game_refused(body)
     if refused is not None:
         raise BadInput(refused)
-    game_id = await _run(new_game, table.store, body)
-    summary = await _run(table.store.summary, game_id)
-    return _answer(_seats(table, game_id, list(summary.players)), 201)
+    return table.seats(table.store.new_game(body))
 
 
-@get("/api/games/{game_id:str}/seats")
-async def seats(request: Request, game_id: FromPath[str]) -> Response:
+@get("/api/games/{game_id:str}/seats", opt={"host": True}, sync_to_thread=True)
+def seats(table: NamedDependency[Served], game: NamedDependency[Game]) -> Seats:
     """The join links (host): per seat its token, URL and QR code (SVG), and the spectators'."""
-    table = _table(request)
-    _host_only(await _viewer(request, game_id))
-    summary = await _run(table.store.summary, game_id)
-    if summary is None:
-        raise GameNotFound(f"no stored game named {game_id!r}")
-    joined = _seats(table, game_id, list(summary.players))
-    for link in [*joined["seats"].values(), joined["spectator"]]:
-        link["qr"] = segno.make(link["url"], error="m").svg_inline(scale=4, dark="#000", light="#fff")
-    joined["any_seat"] = game_id in table.any_seat
-    return _answer(joined)
+    joined = table.seats(game)
+    for link in [*joined.seats.values(), joined.spectator]:
+        link.qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+    joined.any_seat = game.id in table.any_seat
+    return joined
 
 
-@post("/api/games/{game_id:str}/settings")
-async def settings(request: Request, game_id: FromPath[str]) -> Response:
-    """Whether every seat may record any player's lines (host)."""
-    table = _table(request)
-    _host_only(await _viewer(request, game_id))
-    if await _run(table.store.summary, game_id) is None:  # a game made later under this id starts as every game
-        raise GameNotFound(f"no stored game named {game_id!r}")
-    allowed = _decoded(await request.body(), SeatsAllowed)
-    (table.any_seat.add if allowed.any_seat else table.any_seat.discard)(game_id)
-    return _answer({"any_seat": allowed.any_seat})
+@post("/api/games/{game_id:str}/settings", opt={"host": True}, status_code=200, sync_to_thread=False,
+      dependencies={"allowed": body_of(SeatsAllowed)})
+def settings(table: NamedDependency[Served], game: NamedDependency[Game],
+             allowed: NamedDependency[SeatsAllowed]) -> SeatsAllowed:
+    """Whether every seat may record any player's lines (host); 404 for a game not stored (a game made later
+    under its id starts as every game)."""
+    (table.any_seat.add if allowed.any_seat else table.any_seat.discard)(game.id)
+    return allowed
 
 
-def _decoded(body: bytes, kind: type) -> Any:
-    try:
-        return msgspec.json.decode(body, type=kind)
-    except RecursionError:  # a value nested deeper than any line or header is
-        raise BadInput("the request's body nests values too deep for a line of a log") from None
-    except msgspec.ValidationError as exc:
-        raise BadInput(f"the request's body: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise BadInput(f"the request's body is not JSON: {exc}") from None
-
-
-@post("/api/games/{game_id:str}/lines")
-async def lines(request: Request, game_id: FromPath[str]) -> Response:
+@post("/api/games/{game_id:str}/lines", dependencies={"posted": body_of(LinePosted)})
+async def lines(table: NamedDependency[Served], viewer: NamedDependency[Viewer], game: NamedDependency[Game],
+                posted: NamedDependency[LinePosted]) -> Response:
     """Record one line: 201 stored, 200 not stored (it breaks a rule and ``anyway`` is not set), 409 the game moved
     past ``after``, 422 malformed, 403 another player's line from a seat."""
-    table = _table(request)
-    viewer = await _viewer(request, game_id)
-    posted = _decoded(await request.body(), LinePosted)
-    result = await _run(once, table.store, game_id, f"{viewer.role}:{viewer.player or ''}", posted.key,
-                        lambda: record_entry(table.store, game_id, viewer, bytes(posted.line), after=posted.after,
-                                             anyway=posted.anyway, replaces=posted.replaces,
-                                             any_seat=game_id in table.any_seat))
+    if viewer.role == SPECTATOR:
+        raise NotYourLine("a spectator records nothing")
+    # A resend of an entry whose answer was lost (its ``key``) gets the first answer, never a second line.
+    result = await anyio.to_thread.run_sync(lambda: table.store.once(
+        game.id, f"{viewer.role}:{viewer.player or ''}", posted.key,
+        lambda: game.record(bytes(posted.line), after=posted.after, anyway=posted.anyway, replaces=posted.replaces,
+                            any_player=game.id in table.any_seat)))
+    if result.appended:
+        table.follower.nudge()  # the held game has the line: every stream of this process sends it now
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:
-        return _answer({"appended": False, "lines": result.lines}, 409)
-    return _answer(result, 201 if result.appended else 200)
+        return Response(Moved(appended=False, lines=result.lines), status_code=409)
+    return Response(result, status_code=201 if result.appended else 200)
 
 
-@get("/api/games/{game_id:str}/replay")
-async def replay(request: Request, game_id: FromPath[str], line: FromQuery[MaybeLine] = None) -> Response:
+@get("/api/games/{game_id:str}/replay", sync_to_thread=True)
+def replay(game: NamedDependency[Game], line: FromQuery[MaybeLine] = None) -> Any:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(replay_seen, _table(request).store, game_id, viewer, line))
+    return game.state(line=line)
 
 
-@get("/api/games/{game_id:str}/history")
-async def history(request: Request, game_id: FromPath[str], after: FromQuery[Line] = 0) -> Response:
+@get("/api/games/{game_id:str}/history", sync_to_thread=True)
+def history(game: NamedDependency[Game], after: FromQuery[Line] = 0) -> Any:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(lines_seen, _table(request).store, game_id, viewer, after))
+    return game.lines(after)
 
 
-@get("/api/games/{game_id:str}/forms")
-async def forms(request: Request, game_id: FromPath[str]) -> Response:
+@get("/api/games/{game_id:str}/forms", sync_to_thread=True)
+def forms(game: NamedDependency[Game]) -> Any:
     """A form for each kind of line at the game's current state, offered what the token's viewer may know."""
-    viewer = await _viewer(request, game_id)
-    return _answer(await _run(forms_seen, _table(request).store, game_id, viewer))
+    return game.forms()
 
 
-@get("/api/games/{game_id:str}/log")
-async def log(request: Request, game_id: FromPath[str]) -> Response:
+@get("/api/games/{game_id:str}/log", sync_to_thread=True, media_type="application/jsonl")
+def log(viewer: NamedDependency[Viewer], game: NamedDependency[Game]) -> Response:
     """The log as JSON Lines (host, spectator: a seat reads its own view, never the log)."""
-    viewer = await _viewer(request, game_id)
     if viewer.role == SEAT:
-        raise HTTPException(status_code=403, detail="a seat reads its own view, not the log")
-    table = _table(request)
-    if viewer.role == SPECTATOR:  # the public view of every line
-        seen = await _run(lines_seen, table.store, game_id, viewer)
-        body = b"".join(msgspec.json.encode(s.entry) + b"\n" for s in seen.lines)
-    else:
-        body = await _run(lambda: b"".join(export_log(table.store, game_id)))
-    return Response(content=body, media_type="application/jsonl",
-                    headers={**_SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{quote(game_id)}.jsonl"'})
+        raise PermissionDeniedException(detail="a seat reads its own view, not the log")
+    return Response(b"".join(game.log()),  # a spectator's: the public view of every line
+                    headers={"Content-Disposition": f'attachment; filename="{quote(game.id)}.jsonl"'})
+
+
+REPORT_MEDIA = {"html": "text/html", "json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
 
 
 @get("/api/games/{game_id:str}/report")
-async def report(request: Request, game_id: FromPath[str], format: FromQuery[str] = "html") -> Response:
-    """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it."""
-    viewer = await _viewer(request, game_id)
-    table = _table(request)
-
+async def report(table: NamedDependency[Served], game: NamedDependency[Game], format: FromQuery[str] = "html") -> Response:
+    """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it: the game
+    stored under the id, never a file the id might name."""
     def rendered() -> str:
-        with report_seen(table.store, game_id, viewer, format) as pieces:
+        with table.store.report(game.id, fmt=format, as_player=game.viewer) as pieces:
             return "".join(pieces)
-    media = {"html": "text/html", "json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
     # A report reads the views and the history at once (two connections): reports take turns, at most half the
     # pool at a time, so that they never hold every connection while each waits for its second.
-    body = await anyio.to_thread.run_sync(rendered, limiter=table.reports)
-    return Response(content=body, media_type=media.get(format, "text/plain"),
-                    headers=_SECURITY_HEADERS)
+    text = await anyio.to_thread.run_sync(rendered, limiter=table.reports)
+    # Litestar adds the charset to a text type, once.
+    return Response(text, media_type=REPORT_MEDIA.get(format, "text/plain"))
 
 
 @get("/api/games/{game_id:str}/stream")
-async def stream(request: Request, game_id: FromPath[str], after: FromQuery[MaybeLine] = None) -> ServerSentEvent:
+async def stream(request: Request, table: NamedDependency[Served], viewer: NamedDependency[Viewer],
+                 game_id: FromPath[str], after: FromQuery[MaybeLine] = None) -> ServerSentEvent:
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
-    :class:`~gamelog.table.LineSeen`), from after ``Last-Event-ID`` (or ``after``) on, as the token's viewer sees
-    it; a comment every so often while nothing is stored."""
-    viewer = await _viewer(request, game_id)
-    table = _table(request)
+    :class:`~gamelog.projections.reports.documents.LogLine`), from after ``Last-Event-ID`` (or ``after``) on, as
+    the token's viewer sees it; a comment every so often while nothing is stored."""
+    _game(request, game_id)  # 404 for the host naming no stored game
     resume = request.headers.get("last-event-id")
     if resume is not None and not LAST_EVENT_ID.fullmatch(resume.strip()):
         raise HTTPException(status_code=400, detail="Last-Event-ID is the number of the last line seen")
@@ -369,18 +413,25 @@ async def stream(request: Request, game_id: FromPath[str], after: FromQuery[Mayb
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
-        version = 0  # the stored events read so far: after the first read, only what is new is read
         while True:
             moved = table.follower.moved()
-            seen = await _run(lines_seen, table.store, game_id, viewer, last, version)
-            version = seen.version
+            # The held game, caught up by the follower: only the lines after the last one sent are read (from memory).
+            game = viewer.sees(await anyio.to_thread.run_sync(table.held.game, game_id))
+            seen = await anyio.to_thread.run_sync(game.lines, last)
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))
                 last = line.line
             if not await wait(moved, HEARTBEAT):
                 yield ServerSentEventMessage(comment="waiting")
 
-    return ServerSentEvent(events(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return ServerSentEvent(events(), headers={"X-Accel-Buffering": "no"})
+
+
+API = Router("/", route_handlers=[me, games, headers, create_game, seats, settings, lines, replay, history, forms, log,
+                                  report, stream],
+             guards=[known], dependencies={"viewer": Provide(_viewer, sync_to_thread=False),
+                                          "game": Provide(_game, sync_to_thread=False)})
+"""Every route of the API: each request's token known first (:func:`known`)."""
 
 
 def create_app(location: str, host_token: str, url: str) -> Litestar:
@@ -391,7 +442,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
         try:
-            table.store = await _run(open_game_store, location)
+            table.store = await anyio.to_thread.run_sync(Store, location)
         except Exception as exc:  # what `gamelog serve` says then: the store's error, not the port's
             table.failed = exc
             raise
@@ -399,7 +450,8 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
         # entries queues for a thread instead of every thread holding one connection and waiting for a second.
         anyio.to_thread.current_default_thread_limiter().total_tokens = table.store.connections
         table.reports = anyio.CapacityLimiter(max(1, table.store.connections // 2))
-        table.follower = Follower(table.store)
+        table.held = await anyio.to_thread.run_sync(HeldGames, table.store)
+        table.follower = Follower(table.held)
         following = asyncio.create_task(table.follower.run())
         try:
             yield
@@ -407,16 +459,17 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
             following.cancel()
             await anyio.to_thread.run_sync(table.store.close)
 
-    app = Litestar(
-        route_handlers=[host_page, game_page, asset, me, games, headers, create_game, seats, settings, lines, replay,
-                        history, forms, log, report, stream],
+    return Litestar(
+        route_handlers=[page, API, create_static_files_router("/assets", [Path(str(STATIC))], include_in_schema=False,
+                                                              after_request=_secured)],
+        dependencies={"table": Provide(_served, sync_to_thread=False)},
         lifespan=[opened],
-        exception_handlers={Exception: _errors},
+        state=State({"table": table}),
+        response_headers=[ResponseHeader(name=name, value=value) for name, value in SECURITY_HEADERS.items()],
+        exception_handlers=ERRORS,
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(title="gamelog recorder", version="1", path="/api",
                                      render_plugins=[JsonRenderPlugin()], use_handler_docstrings=True),
         debug=False,
         logging_config=None,
     )
-    app.state.table = table
-    return app

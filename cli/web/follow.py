@@ -1,48 +1,71 @@
 """Following the store: every device's stream wakes when any process stores an event.
 
-One task a process reads the store's notification log position (``GameStore.last_position``) a few times a
-second; each stream waits on it, then reads its game's new lines from the store. So a line stored by another
-``gamelog serve`` process on the same PostgreSQL store reaches this one's devices as well: nothing is passed
-through process memory but the wake-up.
+One task a process asks the store whether its notification log moved (``gamelog.Store.moved``) each time the store
+says an event was stored (PostgreSQL's LISTEN/NOTIFY: ``gamelog.Store.listen``), or a few times a second where it
+says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.advance``: only the new
+events are read); then each stream waiting on the wake-up reads its game's new lines from memory. So a line stored by
+another ``gamelog serve`` process on the same store reaches this one's devices as well; a line this process records
+wakes them at once (:meth:`Follower.nudge`).
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from typing import Any
-
 import anyio.to_thread
 
+from gamelog.cli.web.held import HeldGames
+
 EVERY = 0.2
-"""Seconds between two reads of the store's position: a device sees a line within about this much, plus its read."""
+"""Seconds between two reads of the store's position where it tells no one (SQLite): a device sees a line within
+about this much, plus its read."""
+LISTENING = 1.0
+"""Seconds a wait for PostgreSQL's notification lasts at most (then the position is read all the same): how long
+stopping the server waits for the listening thread."""
 
 
 class Follower:
     """The store's position, and a wake-up for whoever waits for it to move."""
 
-    def __init__(self, store: Any):
-        """``store``: the open store (``gamelog.sources.open_game_store``)."""
-        self.store = store
-        self.position = -1
+    def __init__(self, held: HeldGames):
+        """``held``: the games the server keeps decided, caught up each time the store moves."""
+        self.held = held
         self._moved = asyncio.Event()
 
     def moved(self) -> asyncio.Event:
         """What is set once the store moves past where it is now: take it before reading, wait on it after."""
         return self._moved
 
+    def nudge(self) -> None:
+        """Wake every waiter now (a line this process stored is in the games it holds already)."""
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
+
     async def run(self) -> None:
-        """Read the store's position until cancelled, waking the waiters each time it moved."""
-        while True:
-            try:
-                position = await anyio.to_thread.run_sync(self.store.last_position)
-            except Exception:  # a store that cannot be read now: the streams read it themselves and say so
-                position = self.position
-            if position != self.position:
-                self.position = position
-                moved, self._moved = self._moved, asyncio.Event()
-                moved.set()
-            await asyncio.sleep(EVERY)
+        """Catch the held games up each time the store moves, until cancelled, waking the waiters."""
+        try:
+            listener = await anyio.to_thread.run_sync(self.held.store.listen)
+        except Exception:  # notifications cannot be had now: the position is read every so often instead
+            listener = None
+        try:
+            while True:
+                try:
+                    moved = await anyio.to_thread.run_sync(self.held.advance)
+                except Exception:  # a store that cannot be read now: the streams' requests say so when they read it
+                    moved = False
+                if moved:
+                    self.nudge()
+                if listener is None:
+                    await asyncio.sleep(EVERY)
+                    continue
+                try:
+                    await anyio.to_thread.run_sync(listener.wait, LISTENING)
+                except Exception:  # notifications lost: read the position every so often from now on
+                    listener.close()
+                    listener = None
+        finally:
+            if listener is not None:
+                listener.close()
 
 
 async def wait(event: asyncio.Event, timeout: float) -> bool:

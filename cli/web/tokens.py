@@ -1,5 +1,8 @@
 """Who a request is: the host, a seat or a spectator, from the bearer token it carries (docs/serve.md, "Security").
 
+The three roles are this entry point's words: below it a game is seen whole, as one of its players
+(``Game.as_player``) or as no player (``Game.public``); :meth:`Viewer.sees` says which a role is.
+
 The host's token is the host secret (``gamelog.host_secret``: kept in the store, or given by hand through
 ``GAMELOG_HOST_TOKEN`` or a file). Every seat's and spectator's token is derived from it (HMAC-SHA256 of the
 game's id and the player), so nothing else is kept: a process that knows the host's token knows every token, and
@@ -11,9 +14,28 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
+from dataclasses import dataclass
 
+from gamelog.game import Game
 from gamelog.host_secret import MIN_BITS, estimated_bits
-from gamelog.table import HOST, SEAT, SPECTATOR, Viewer
+
+HOST, SEAT, SPECTATOR = "host", "seat", "spectator"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks: the ``host`` (the whole game), a ``seat`` (its ``player``'s view) or a ``spectator`` (the public
+    view)."""
+
+    role: str
+    player: str | None = None
+
+    def sees(self, game: Game) -> Game:
+        """``game`` as this viewer may know it."""
+        if self.role == HOST:
+            return game
+        return game.public() if self.role == SPECTATOR else game.as_player(self.player)
 
 
 class Tokens:

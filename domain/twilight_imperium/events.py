@@ -77,6 +77,7 @@ from gamelog.domain.events import (
 )
 from gamelog.domain.twilight_imperium import reference
 from gamelog.domain.msgspec_wording import invalid_at
+from gamelog.domain.messages import did_you_mean, quote
 
 Phase = Literal["strategy", "action", "status", "agenda"]
 Pool = Literal["tactic", "fleet", "strategy"]
@@ -152,9 +153,12 @@ class Header(GameHeader, tag="game"):
             return 0  # not known: the Trade rules say so (rules.commodity_value_known) instead of using it
         name = self.setup.factions.get(player)
         known = reference.faction(name) if name else None
-        if known is None:
-            what = f"the faction {name!r} is unknown" if name else f"{player} has no faction"
-            raise invalid_at(f"{what} and `setup.commodities` gives no value for {player}", f"$.setup.factions.{player}")
+        if known is None and name and (guess := did_you_mean(name, reference.faction_names())) is not None:
+            raise invalid_at(f"unknown faction {quote(name)} ({guess})", f"$.setup.factions.{player}")
+        if known is None:  # a faction the data do not have (a home-brew one) is played with its value given
+            what = f"unknown faction {quote(name)}" if name else f"{player} has no faction"
+            raise invalid_at(f"{what}: name one of the game's factions, or give {player}'s commodity value in "
+                             f"`setup.commodities`", f"$.setup.factions.{player}")
         return known[1]
 
     def per_player(self, name: str, player: str) -> int:

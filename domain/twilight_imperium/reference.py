@@ -115,6 +115,11 @@ def faction(name: str) -> tuple[str, int] | None:
     return _faction_index().get(key(name))
 
 
+def faction_names() -> list[str]:
+    """Every faction the data have, as outputs name it (:func:`faction_name`): what a misspelt one is held to."""
+    return sorted({printed.removeprefix("The ") for printed, _ in _faction_index().values()})
+
+
 def faction_name(name: str) -> str:
     """A faction's name as every output writes it (replay, report, reconcile, stats): its printed name without
     "The" when the data know it ("arborec", "Hacan" and "The Emirates of Hacan" are "Arborec" and "Emirates of

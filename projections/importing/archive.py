@@ -311,6 +311,17 @@ def _ordinary(store: GameStore, path: str, along: Along | None = None) -> Import
         return import_log(store, handle, path, along=along)
 
 
+def worker_context() -> multiprocessing.context.BaseContext:
+    """How the workers start: a fresh interpreter each, never a fork of this process (a SQLite connection must not
+    cross a fork, and this process holds the store's). ``forkserver`` where the platform has it (Linux, macOS:
+    workers fork from a server that imported gamelog once), else ``spawn`` (Windows has no forkserver)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
                 along: Along | None = None) -> Iterator[tuple[str, Callable[[], ImportResult]]]:
     """For each log in order, its path and the call that imports it (raising what ``import_log`` raises).
@@ -321,10 +332,7 @@ def import_logs(store: GameStore, paths: list[str], workers: int | None = None,
     """
     workers = max(1, min(workers or os.cpu_count() or 1, len(paths)))
     with tempfile.TemporaryDirectory(prefix="gamelog-archive-") as scratch:
-        # A fresh interpreter per worker (forkserver), not a fork of this one: a SQLite
-        # connection must not cross a fork, and this process holds the store's.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])  # workers fork with gamelog imported: no start-up per worker
+        context = worker_context()
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                    initargs=(store.location, os.getpid()))
         ahead = 2 * workers  # logs a worker decided or is deciding, past the one written: the disk holds little

@@ -310,26 +310,42 @@ def _check_header(engine: Engine, header: Any, header_line: int) -> None:
         raise _Conflict(f"line {header_line}: the header differs from the stored game {header.id!r}")
 
 
-def append_lines(store: GameStore, history: list[Any], reader: LogReader, lines: list[tuple[int, Any]],
-                 along: Along | None = None) -> ImportResult:
-    """Append ``lines`` (line, recorded event), read by ``reader`` (whose header is the stored game's), to the game
-    whose whole stored ``history`` (every event, in order) the caller has just read: the lines decided after it and
-    written in one transaction, as an import that extends the log writes them, without reading the history again.
+def append_decided(store: GameStore, engine: Engine, version: int, events: list[Any], first_line: int,
+                   last_line: int, along: Along | None = None, head: bytes | None = None) -> tuple[ImportResult, bytes]:
+    """Write ``events``, decided by ``engine`` (now at their end) for the lines ``first_line`` to ``last_line``
+    after the ``version`` stored events of its game the caller holds decided: in one transaction, numbered from
+    ``version + 1``, with the game's catalog row; nothing is decided again. ``head``: the chain hash of the event at
+    ``version``, when the caller holds it (else it is read). Returns the result and the chain hash after the events.
 
-    When another writer stored an event of the game since ``history`` was read, the write collides on the event
-    version and is rolled back: the result is a ``conflict`` (nothing stored). ``along`` folds the events written
-    in the same transaction; when it fails, the lines are written without it. Raises
+    When another writer stored an event of the game after ``version``, the write collides on the event version and
+    is rolled back: the result is a ``conflict`` (nothing stored), and the caller's engine is no longer the stored
+    game's. ``along`` folds the events in the same transaction; when it fails, they are written without it. Raises
     :class:`~projections.store.errors.StoreBusy` when another writer held the store's lock past its lock timeout.
     """
-    def write(folding: Along | None) -> ImportResult:
-        engine = reader.rules.engine.from_history(history)
-        return _append(store, reader, "entry", engine, len(history), iter(lines), None, None, folding)
+    game_id = engine.state.header.id
 
+    def write(along: Along | None) -> ImportResult:
+        nonlocal head
+        with store.transaction() as cursor:
+            # Read inside the transaction when not given: no other writer can move it now. A head held that is no
+            # longer the last is of an event another writer followed: the write collides on its version.
+            previous = store.head(game_id) if head is None else head
+            folding = along(cursor) if along is not None else None
+            head = store.append(cursor, game_id, version + 1, events, previous)
+            if folding is not None:
+                folding.fold(game_id, version + 1, events)
+                folding.finish()
+            store.save_summary(cursor, summarise(engine.state, version + len(events), head.hex()))
+        lines = sum(1 for event in events if type(event) is engine.LINE_RECORDED)
+        return ImportResult(Outcome.IMPORTED, game_id, lines, first_line, last_line)
+
+    given = head
     try:
-        with store_errors(store, "entry", reader.header.id):
+        with store_errors(store, "entry", game_id):
             try:
-                return write(along)
+                return write(along), head
             except AlongsideFailed:
-                return write(None)
+                head = given
+                return write(None), head
     except LostRace as lost:
-        return lost.result
+        return lost.result, given

@@ -75,6 +75,7 @@ class AuditParts:
                 text = rule(row.rule)
                 finding = AuditFinding(line=row.line, rule=row.rule, severity=row.severity, player=row.player,
                                        message=row.message, rule_text=text.text, in_seeds=text.in_seeds,
+                                       rule_from=text.rule_from,
                                        log=said.get(row.line))
                 if row.rule == "CLAIM" and row.player is not None:
                     # seq order is line order (the store keeps events in line order): stop past the claim's line.

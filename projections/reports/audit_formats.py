@@ -167,6 +167,7 @@ def _audit_text_lines(parts: AuditParts, width: int, style: Style) -> Iterator[s
         yield from say(finding(f"line {f.line}", f.severity, f.rule, f.player, f.message), hanging=4,
                        fg=severity_color(f.severity))
         yield from say(f.rule_text, "    rule: ")
+        yield from say(f.rule_from, "    from: ")
         if f.log:
             yield from say(f.log, "    log:  ")
         if f.moot_by is not UNSET:
@@ -180,7 +181,8 @@ def _audit_text_lines(parts: AuditParts, width: int, style: Style) -> Iterator[s
             first = True
             for f in findings:  # the rule and each of its lines in the colour of an unverifiable finding
                 if first:
-                    yield from say(f"{rule_id} ({n}): {f.rule_text}", 2, 4, fg=severity_color(f.severity))
+                    yield from say(f"{rule_id} ({n}): {f.rule_text} (from {f.rule_from})", 2, 4,
+                                   fg=severity_color(f.severity))
                     first = False
                 yield from say(f"line {f.line}" + (f" [{f.player}]" if f.player else "") + f": {_unchecked_line(f)}",
                                4, 6, fg=severity_color(f.severity))
@@ -205,12 +207,13 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
     audit = parts.head
     named, fingerprint = _fingerprint_named(audit)
     yield from [f"# Audit of {audit.game} {markdown(audit.id)}", "", f"{named.capitalize()}: `{fingerprint}`", "",
-                "| line | severity | rule | player | finding | rule text | log |", "| ---: | --- | --- | --- | --- | --- | --- |"]
+                "| line | severity | rule | player | finding | rule text | rule from | log |",
+                "| ---: | --- | --- | --- | --- | --- | --- | --- |"]
     unchecked = _Unchecked(parts)
     for f in unchecked.others():
         moot = "" if f.moot_by is UNSET else f" (moot: {f.moot_why})"
         yield (f"| {f.line} | {f.severity} | `{f.rule}` | {markdown(f.player)} | {markdown(f.message)}{moot} | "
-               f"{markdown(f.rule_text)} | {markdown(f.log)} |")
+               f"{markdown(f.rule_text)} | {markdown(f.rule_from)} | {markdown(f.log)} |")
     for reason, heading, count, rules in unchecked.groups():
         title = f"Not recorded by the log's source: {reason}" if reason else "Not held by the log"
         yield from ["", f"## {markdown(title)} ({count})", "", f"{markdown(heading[:1].upper() + heading[1:])}."]
@@ -218,7 +221,7 @@ def _audit_markdown_lines(parts: AuditParts) -> Iterator[str]:
             first = True
             for f in findings:
                 if first:
-                    yield from ["", f"`{rule_id}` ({n}): {markdown(f.rule_text)}", "",
+                    yield from ["", f"`{rule_id}` ({n}): {markdown(f.rule_text)} (from {markdown(f.rule_from)})", "",
                                 "| line | player | " + ("log |" if reason else "finding |"), "| ---: | --- | --- |"]
                     first = False
                 yield f"| {f.line} | {markdown(f.player)} | {markdown(_unchecked_line(f))} |"

@@ -20,6 +20,30 @@ PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#0
 """Okabe and Ito's eight colours ("Color Universal Design", 2008), told apart under every common colour blindness;
 the yellow, faint on white, comes last."""
 
+TEXT_CONTRAST = 4.5
+"""The least contrast of a colour used as text against the page's white (WCAG 2, 1.4.3: text of normal size)."""
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (each channel 0 to 255)."""
+    linear = [c / 12.92 if c <= .03928 else ((c + .055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb)]
+    return .2126 * linear[0] + .7152 * linear[1] + .0722 * linear[2]
+
+
+def readable(colour: str) -> str:
+    """``colour`` (``#rrggbb``) as text on white: itself when it reads at :data:`TEXT_CONTRAST` to 1, else the same
+    hue darkened just enough (the Okabe-Ito orange, sky blue and yellow, a table's gold). A line or a marker keeps
+    the colour itself (a graphic needs 3 to 1); the name beside it is written in this one. Any other CSS colour is
+    returned as it is."""
+    if len(colour) != 7 or not colour.startswith("#"):
+        return colour
+    rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    scale = 1.0
+    while (1.05 / (_luminance(tuple(c * scale for c in rgb)) + .05)) < TEXT_CONTRAST:
+        scale -= .01  # darkened a step at a time: the hue stays, the name stays told apart from its neighbours'
+    return "#" + "".join(f"{round(c * scale):02x}" for c in rgb)
+
+
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "plus")
 """Each series' marker shape, so that players are told apart by more than colour."""
 
@@ -257,7 +281,7 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
         label_y = ends[s.name]
         name = f"{escape(s.name)} {s.values[-1]}" if frame.names_at_ends else str(s.values[-1])
         parts.append(marker(s.marker, width - right + 12, label_y, s.colour, size=size)
-                     + f'<text class="end" x="{width - right + 20}" y="{label_y + 4:.1f}" fill="{s.colour}">'
+                     + f'<text class="end" x="{width - right + 20}" y="{label_y + 4:.1f}" fill="{readable(s.colour)}">'
                        f'{name}</text>')
     parts.append(f'<line class="cursor" x1="{left}" y1="{top}" x2="{left}" y2="{plot_bottom}" visibility="hidden"/></svg>')
     return "".join(parts)
@@ -266,7 +290,7 @@ def step_chart(series: Sequence[Series], ticks: Sequence[tuple[int, str]], goal:
 def legend(series: Sequence[Series]) -> str:
     """Each series' marker, name and last value, as an HTML list (beside the narrow chart, which has no room for them)."""
     items = "".join(f'<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">{marker(s.marker, 7, 7, s.colour, 5)}'
-                    f'</svg> <span style="color:{s.colour}">{escape(s.name)}</span> {s.values[-1]}</li>' for s in series)
+                    f'</svg> <span style="color:{readable(s.colour)}">{escape(s.name)}</span> {s.values[-1]}</li>' for s in series)
     return f'<ul class="legend narrow">{items}</ul>'
 
 

@@ -75,6 +75,10 @@ class GameEntry(Document, kw_only=True):
     winner: str | None
     versions: int
     fingerprint: str
+    at: str | None = None
+    """The header's date (``at``), as the log gives it; null where it gives none."""
+    sides: dict[str, str] = {}
+    """Each player's side (the faction they play), in seat order; empty in a game whose players play no side."""
 
 
 class Games(Document, kw_only=True):
@@ -202,11 +206,15 @@ class ScoreEntry(Document, kw_only=True):
 
 
 class AuditFinding(Finding, kw_only=True):
-    """A finding with its rule's text, whether the seeds state the rule, what the log says on its line,
+    """A finding with its rule's text, whether the seeds state the rule and where it comes from, what the log says
+    on its line,
     for a ``CLAIM`` the derivation of the score up to that line, and ``moot_by`` once a correction made it moot."""
 
     rule_text: str
     in_seeds: bool
+    rule_from: str
+    """Where the rule comes from, in words (``domain.ruletext.RuleText.rule_from``): the rulebook, or gamelog's
+    reading where it is silent, and which part; said apart from ``rule_text``, which holds the rule alone."""
     log: str | None
     derivation: list[ScoreEntry] | UnsetType = UNSET
     moot_by: int | UnsetType = UNSET
@@ -506,6 +514,31 @@ class EntryResult(Document, kw_only=True):
     errors: list[InputErrorEntry] = []
     version: int = 1
     """The document's version: 1. Fields are added within a version; a change that is not an addition raises it."""
+
+
+# -- the recorder's log (GET /api/games/{id}/history, its stream) ------------------------------------------------
+
+
+class LogLine(Document, kw_only=True):
+    """One line of the log as a viewer sees it: its number, ``type``, player, words, the line itself (``entry``:
+    the log's JSON object), the line that voided it (``voided_by``), and its findings."""
+
+    line: int
+    type: str
+    player: str | None
+    words: str
+    entry: dict[str, Any]
+    voided_by: int | None = None
+    findings: list[Finding] = []
+
+
+class LogLines(Document, kw_only=True):
+    """The log's lines after a point as a viewer sees them, and the stored version they reach (``version``: what
+    to read after next time)."""
+
+    id: str
+    lines: list[LogLine]
+    version: int
 
 
 NAMES = ("validate", "games", "replay", "report", "stats", "stats-explain", "audit", "what-if", "verify",

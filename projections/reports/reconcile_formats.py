@@ -8,6 +8,7 @@ and HTML. A game with no declaration says so in one line.
 from __future__ import annotations
 
 from html import escape
+from pathlib import PurePath
 
 from gamelog.domain.messages import signed
 from gamelog.projections.reports.documents import Declaration, Reconciliation, StoreReconciliation, encode
@@ -35,18 +36,39 @@ def _by(d: Declaration) -> str:
     return f" ({d.by})" if d.by else ""
 
 
-def _winner_line(doc: Reconciliation) -> str:
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _verdict(doc: Reconciliation) -> str:
+    """The reconciliation in sentences: what disagrees with the log first (the winner, each score that differs,
+    computed then declared), then what agrees, then the winner once the declared adjustments apply."""
+    winner = doc.computed_winner or "none"
+    declared = [p for p in doc.players if p.declared is not None]
+    off = [f"{p.player} (computed {p.computed}, declared {p.declared})" for p in declared if p.difference]
+    same = [p.player for p in declared if not p.difference]
+    disagree, agree = [], []
+    if doc.declared_winner is not None and not doc.winner_agrees:
+        disagree.append(f"the winner (computed {winner}, declared {doc.declared_winner})")
+    elif doc.declared_winner is not None:
+        agree.append(f"the winner ({winner})")
+    if off:
+        disagree.append(f"the score{'s' if len(off) > 1 else ''} of {_and(off)}")
+    if same:
+        agree.append(f"the score{'s' if len(same) > 1 else ''} of {_and(same)}" if off else
+                     "the score" + (f" of {same[0]}" if len(same) == 1 else "s"))
+    sentences = [f"Disagrees with the log: {'; '.join(disagree)}."] if disagree else []
+    if agree:
+        sentences.append(f"{'Agrees' if disagree else 'Agrees with the log'}: {'; '.join(agree)}.")
     if doc.declared_winner is None:
-        said = "none declared"
-    else:
-        said = f"declared {doc.declared_winner} ({'agrees' if doc.winner_agrees else 'disagrees'})"
-    text = f"winner: computed {doc.computed_winner or 'none'}, {said}"
+        sentences.append(f"No winner is declared; the log's is {winner}.")
     if any(p.adjustments for p in doc.players):
         then = doc.winner_with_adjustments or "none"
-        text += f"; with the declared adjustments: {then}"
+        text = f"With the declared adjustments the winner is {then}"
         if doc.declared_winner_wins_with_adjustments is not None:
             text += f" (the declared winner {'wins' if doc.declared_winner_wins_with_adjustments else 'does not win'})"
-    return text
+        sentences.append(text + ".")
+    return " ".join(sentences)
 
 
 def _num(value: int | None) -> str:
@@ -70,7 +92,7 @@ def render_text(doc: Reconciliation, width: int = WIDTH) -> str:
                      f"{'agrees' if doc.agrees else 'disagrees'} with the log"), width, 0, 2)
     if doc.matched_by and doc.table_game:
         out += wrap(clean(f"the results table's game {doc.table_game!r}, matched by {doc.matched_by}"), width, 0, 2)
-    out += wrap(clean(_winner_line(doc)), width, 0, 2)
+    out += wrap(clean(_verdict(doc)), width, 0, 2)
     out.append("")
     rows = [[clean(p.player), _num(p.computed), _num(p.declared), _diff(p.difference), _num(p.with_adjustments)]
             for p in doc.players]
@@ -99,7 +121,7 @@ def render_markdown(doc: Reconciliation) -> str:
     if not doc.declared:
         return markdown(nothing_declared(doc))
     out = [f"# Reconciliation of {markdown(doc.game)}", "",
-           f"{'Agrees' if doc.agrees else 'Disagrees'} with the log. {markdown(_winner_line(doc))}."]
+           markdown(_verdict(doc))]
     if doc.matched_by and doc.table_game:
         out.append(f"The results table's game {markdown(doc.table_game)}, matched by {markdown(doc.matched_by)}.")
     out += ["", "| player | faction | computed | declared | difference | with adjustments |", "| --- | --- | ---: | ---: | ---: | ---: |"]
@@ -130,7 +152,7 @@ def html_section(doc: Reconciliation, heading: str = "h2") -> str:
                    f"<td>{_num(p.declared)}</td><td>{escape(_diff(p.difference))}</td><td>{p.with_adjustments}</td></tr>"
                    for p in doc.players)
     parts = [f"<{heading}>Declared result</{heading}>",
-             f"<p>{'Agrees' if doc.agrees else 'Disagrees'} with the log. {escape(_winner_line(doc))}.</p>",
+             f"<p>{escape(_verdict(doc))}</p>",
              '<div class="scroll"><table><tr><th>player</th><th>faction</th><th>computed</th><th>declared</th>'
              f"<th>difference</th><th>with adjustments</th></tr>{rows}</table></div>"]
     for p in doc.players:
@@ -147,11 +169,17 @@ def html_section(doc: Reconciliation, heading: str = "h2") -> str:
     return '<section class="declared">' + "".join(parts) + "</section>"
 
 
+def _table_name(doc: StoreReconciliation) -> str:
+    """The results table's name, as a page's title says it: its file's name, not the path it was read from."""
+    return PurePath(doc.declared).name or doc.declared
+
+
 def render_html(doc: Reconciliation | StoreReconciliation) -> str:
     """A self-contained page."""
     if isinstance(doc, StoreReconciliation):
-        title = f"Reconciliation of {doc.declared}"
-        body = "".join(f"<h2>{escape(g.game)}</h2>" + html_section(g, "h3") for g in doc.games)
+        title = f"Reconciliation of {_table_name(doc)}"
+        body = f"<p>The table read: {escape(doc.declared)}</p>"
+        body += "".join(f"<h2>{escape(g.game)}</h2>" + html_section(g, "h3") for g in doc.games)
         body += f"<p>Disagree: {escape(', '.join(doc.disagree) or 'none')}</p>"
         if doc.unmatched:
             body += "<p>Not stored:</p><ul>" + "".join(f"<li>{escape(u)}</li>" for u in doc.unmatched) + "</ul>"
@@ -177,7 +205,8 @@ def render_store_markdown(doc: StoreReconciliation) -> str:
     parts = [render_markdown(g).replace("\n## ", "\n### ").replace("# Reconciliation", "## Reconciliation", 1)
              for g in doc.games]
     unmatched = ["Not stored:\n\n" + "\n".join(f"- {markdown(u)}" for u in doc.unmatched)] if doc.unmatched else []
-    return "\n\n".join([f"# Reconciliation of {markdown(doc.declared)}", *parts,
+    return "\n\n".join([f"# Reconciliation of {markdown(_table_name(doc))}",
+                        f"The table read: {markdown(doc.declared)}", *parts,
                         f"Disagree: {markdown(', '.join(doc.disagree) or 'none')}", *unmatched])
 
 

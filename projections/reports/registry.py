@@ -41,6 +41,9 @@ class Layout:
 
     style: Style = plain
     width: int = WIDTH
+    brief: bool = False
+    """Text for a person at a terminal: the headline first and the rest named, not printed (``stats`` shows its
+    summary and results unless ``--all``)."""
 
 
 ReportRender = Callable[[Any, Iterable[Period], Layout], Iterable[str]]
@@ -225,7 +228,7 @@ register_reconcile_format("markdown", lambda doc, _: render_reconciliation(doc, 
 register_reconcile_format("json", lambda doc, _: render_reconciliation(doc, "json"))
 register_reconcile_format("html", lambda doc, _: render_reconciliation(doc, "html"))
 
-register_stats_format("text", stats=lambda doc, layout, table: stats_text(doc, layout.width, table),
+register_stats_format("text", stats=lambda doc, layout, table: stats_text(doc, layout.width, table, layout.brief),
                       explain=lambda explained, layout: explain_text(explained, layout.width))
 register_stats_format("markdown", stats=lambda doc, _, table: stats_markdown(doc, table),
                       explain=lambda explained, _: explain_markdown(explained))

@@ -17,7 +17,6 @@ from gamelog.domain.games import GAMES
 from gamelog.domain.ruletext import OWN_RULES, RuleText, rules
 from gamelog.projections.reports.safe import markdown
 
-NOT_IN_SEEDS = "(not in the seeds)"
 _SECTION = re.compile(r"## (.+) \(`([a-z0-9-]+)`\)")
 _ROW = re.compile(r"\| (.+?) \| .* \|$")
 
@@ -26,8 +25,8 @@ HEADER = """\
 
 Every finding of `validate`, `audit` and `report` cites one of these IDs. The texts are gamelog's English digest of
 the rulebook pages it was built from (the *seeds*); a rule marked **not in the seeds** is filled in from the
-published rules or is our reading where the seeds are silent (*partly*: the text marks which part), and the audit
-says so when it cites it. Each game's setup can override what its rules leave open (a goal, a threshold...): see
+published rules or is our reading where the seeds are silent (*partly*: the part in italics), and the audit
+says where each rule it cites comes from, apart from the rule's text. Each game's setup can override what its rules leave open (a goal, a threshold...): see
 [the log format](log-format.md).
 
 This page is generated from `domain/data/RULES.md` (the digest), `domain/ruletext.py` (the log format's own rules)
@@ -75,7 +74,7 @@ def render_rulebook() -> str:
     out = [HEADER]
     for heading, found in sections():
         out += [f"## {heading}", "", "| ID | in the seeds | rule |", "| --- | --- | --- |"]
-        out += [f"| {r.id} | {_in_seeds(r)} | {markdown(_plain(r.text))} |" for r in found]
+        out += [f"| {r.id} | {_in_seeds(r)} | {_marked(r)} |" for r in found]
         out.append("")
     return "\n".join(out)
 
@@ -84,12 +83,18 @@ def _in_seeds(rule: RuleText) -> str:
     """yes, no (the whole rule is our reading), or partly (the text marks the part the seeds don't state)."""
     if rule.in_seeds:
         return "yes"
-    return "no" if rule.text.startswith(NOT_IN_SEEDS) else "partly"
+    return "no" if rule.reading == rule.text else "partly"
 
 
-def _plain(text: str) -> str:
-    """The rule's words; a marker at the start is the table's column."""
-    return text.removeprefix(NOT_IN_SEEDS + " ")
+def _marked(rule: RuleText) -> str:
+    """The rule's text in Markdown, the part the seeds don't state in italics when they state the rest."""
+    text = markdown(rule.text)
+    if rule.in_seeds or rule.reading == rule.text:
+        return text
+    for reading in (rule.reading, rule.reading[:1].upper() + rule.reading[1:]):  # a sentence of its own: capitalised
+        if (part := markdown(reading)) in text:
+            return text.replace(part, f"*{part}*", 1)
+    return text
 
 
 if __name__ == "__main__":

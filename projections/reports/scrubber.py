@@ -107,11 +107,11 @@ def _safe(text: str) -> str:
 
 
 CONTROLS = """<div class="controls" id="replay-controls">
-<button type="button" data-go="first" title="the header (Home)">&#x25C0;&#x25C0;</button>
-<button type="button" data-go="previous" title="the line before (&#x2190;)">&#x25C0;</button>
+<button type="button" data-go="first" aria-label="first line: the header" title="the header (Home)">&#x25C0;&#x25C0;</button>
+<button type="button" data-go="previous" aria-label="previous line" title="the line before (&#x2190;)">&#x25C0;</button>
 <input type="range" id="scrub" min="0" max="{last}" value="{last}" step="1" aria-label="line of the log">
-<button type="button" data-go="next" title="the next line (&#x2192;)">&#x25B6;</button>
-<button type="button" data-go="last" title="the last line (End)">&#x25B6;&#x25B6;</button>
+<button type="button" data-go="next" aria-label="next line" title="the next line (&#x2192;)">&#x25B6;</button>
+<button type="button" data-go="last" aria-label="last line" title="the last line (End)">&#x25B6;&#x25B6;</button>
 {notes}<output id="where" for="scrub"></output></div>"""
 
 NOTES_TOGGLE = '<label><input type="checkbox" id="show-notes"> stop at notes</label>'

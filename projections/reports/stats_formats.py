@@ -26,6 +26,7 @@ from gamelog.domain.replay_document import held
 from gamelog.projections.reports.documents import encode_pieces
 from gamelog.projections.reports.safe import clean, csv_cell, markdown
 from gamelog.projections.reports.stats_words import Words, plain
+from gamelog.projections.reports.stylesheet import SCROLL_CUE
 from gamelog.projections.reports.terminal import wrap
 from gamelog.projections.reports.statistics import (Explanation, Table, Trace, Traced, cell_figure, report_name,
                                                     tables)
@@ -120,15 +121,48 @@ def text_table(table: Table, width: int, words: Words | None = None) -> Iterator
             yield from rows_of(clean(worded[c]) for c in block)
 
 
-def stats_text(document: Any, width: int, only: str | None = None) -> Iterator[str]:
-    """The document as text to ``width`` columns: its title, then each table (or only the table ``only``)."""
+RESULT = ("wins", "win_rate", "games")
+"""The columns a table of results is sorted by, most first: who wins most, at the better rate, over more games."""
+
+
+def by_result(table: Table) -> Table:
+    """``table`` with its rows sorted by result (:data:`RESULT`: most wins first, then the better win rate, then
+    more games; ties in the table's own order) when it has a ``wins`` column; any other table as it is."""
+    if "wins" not in table.columns:
+        return table
+    at = [table.columns.index(c) for c in RESULT if c in table.columns]
+
+    def key(row: tuple) -> tuple:
+        return tuple(-(row[i] if isinstance(row[i], (int, float)) else -1) for i in at)
+
+    return Table(table.name, table.columns, sorted(table.rows, key=key))
+
+
+def stats_text(document: Any, width: int, only: str | None = None, brief: bool = False) -> Iterator[str]:
+    """The document as text to ``width`` columns: its title, then each table (or only the table ``only``), a table
+    of results (:func:`by_result`) sorted by result. ``brief``: the summary, the first table of results and the
+    players' only, then a
+    line naming the others in words (``--all`` prints them)."""
     yield _title(document) + "\n"
     words = Words(document.game)
+    left: list[str] = []
+    results = 0
     for table in tables(document):
         if only is not None and table.name != only:
             continue
+        if brief and only is None and table.name != "summary":
+            # The headline: who wins, by the game's first table of results and by player; the rest is named.
+            if "wins" not in table.columns or results and table.name != "players":
+                left.append(words.name(table.name))
+                continue
+            results += 1
         yield "\n"
-        yield from (line + "\n" for line in text_table(table, width, words))
+        yield from (line + "\n" for line in text_table(by_result(table), width, words))
+    if left:
+        yield "\n"
+        yield from (line + "\n" for line in wrap(
+            f"{plural(len(left), 'more table')} (--all prints them): {'; '.join(left)}",
+            width, 0, 2))
 
 
 def stats_markdown(document: Any, only: str | None = None) -> Iterator[str]:
@@ -184,7 +218,7 @@ def stats_csv(document: Any, only: str | None = None) -> Iterator[str]:
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0.5rem;line-height:1.4}
 h1{font-size:1.3rem}h2{font-size:1.1rem;margin-top:1.5rem}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+""" + SCROLL_CUE + """
 table{border-collapse:collapse;font-size:0.85rem}th,td{padding:0.2rem 0.4rem;border-bottom:1px solid #ddd;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .bar{display:flex;align-items:center;gap:0.4rem;margin:0.15rem 0;font-size:0.85rem}

@@ -1,17 +1,29 @@
 """The stylesheet the HTML pages share: the report's, and the reconciliation's (its own page, and the section of
 the report that holds it).
 
-Its own module, below the renderers that inline it, so that none of them imports another for it.
+Its own module, below the renderers that inline it, so that none of them imports another for it. A table wider than
+its box scrolls in it (``.scroll``), and the box shows where there is more: a shadow at each edge that has columns
+beyond it (backgrounds that scroll with the box, covered by white ones that scroll with the table: the cue goes as
+the edge is reached).
 """
 
 from __future__ import annotations
+
+SCROLL_CUE = """.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 4px,rgba(255,255,255,0)) left/1em 100% no-repeat local,
+linear-gradient(to left,#fff 4px,rgba(255,255,255,0)) right/1em 100% no-repeat local,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) left/1em 100% no-repeat scroll,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) right/1em 100% no-repeat scroll}"""
+"""A box (``.scroll``) whose table may be wider than it: it scrolls sideways, a shadow at each edge that has more
+(the stats page's boxes too). The white covers are narrow and solid only at their last 4 px, so that even a few
+pixels more show the shadow, and the edge reached shows none."""
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#222;max-width:80em;line-height:1.35}
 h1{font-size:1.6em;overflow-wrap:anywhere}h1,h2,h3{line-height:1.2}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
 td:first-child,th:first-child{text-align:left}.log td,.log th{text-align:left;vertical-align:top}
-.scroll{overflow-x:auto;max-width:100%}.scroll>table{margin:0}td,th{overflow-wrap:normal;word-break:normal}
+""" + SCROLL_CUE + """
+.scroll>table{margin:0}td,th{overflow-wrap:normal;word-break:normal}
 .declared p,.declared li{overflow-wrap:anywhere}
 .sources td:last-child{text-align:left}
 .violation{background:#fde2e2}.warning{background:#fff4d6}.unverifiable{background:#e4f0fb}

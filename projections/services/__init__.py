@@ -32,7 +32,8 @@ from typing import Any
 
 _NAMES = {
     **dict.fromkeys(["BadInput", "GameNotFound", "GamelogError", "InputError", "LogInvalid", "NotPlayedInRounds",
-                     "PlayerNotFound", "PointNotInGame", "StoreBusy", "StoreDamaged", "StoreError", "StoreReadOnly"],
+                     "NotYourLine", "PlayerNotFound", "PointNotInGame", "StoreBusy", "StoreDamaged", "StoreError",
+                     "StoreReadOnly"],
                     "errors"),
     "Game": "game", "read_log": "game",
     "ImportResult": "stores", "Outcome": "stores", "Store": "stores", "open_store": "stores",

@@ -33,6 +33,11 @@ class PlayerNotFound(BadInput):
     """Raised when a player asked for is not one of the game's players."""
 
 
+class NotYourLine(BadInput):
+    """Raised when a player's view of a game records a line of another player's (or voids one), or the public view
+    records any line: only the full view (the host) may."""
+
+
 class NotPlayedInRounds(BadInput):
     """Raised when a round is asked of a game that is not played in rounds; the text says what to give instead."""
 
@@ -50,5 +55,5 @@ class StoreMissing(StoreError):
 
 
 __all__ = ["BadInput", "GameNotFound", "GamelogError", "InputError", "LogInvalid", "NotPlayedInRounds",
-           "PlayerNotFound", "PointNotInGame", "StoreBusy", "StoreDamaged", "StoreError", "StoreMissing",
+           "NotYourLine", "PlayerNotFound", "PointNotInGame", "StoreBusy", "StoreDamaged", "StoreError", "StoreMissing",
            "StoreReadOnly", "UnsupportedStore"]

@@ -9,27 +9,34 @@ reading ``--format json`` see the same fields.
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
-from typing import Any, BinaryIO, Iterable, TextIO
+from typing import Any, BinaryIO, Iterable, Iterator, TextIO
 
+import msgspec
 from msgspec import UNSET
 
 from gamelog.domain.errors import InputError
 from gamelog.domain.replay_document import Replay
 from gamelog.projections.reports.audit import build_audit, player_entries
-from gamelog.projections.reports.documents import Audit, AuditFinding, Reconciliation, Report, ScoreEntry, WhatIf
+from gamelog.projections.reports.documents import (Audit, AuditFinding, EntryResult, LogLines, Reconciliation, Report,
+                                                   ScoreEntry, WhatIf)
+from gamelog.projections.reports.forms import EntryForms
 from gamelog.projections.reports.model import build_report
 from gamelog.projections.reports.redaction import Redaction
+from gamelog.projections.store.application import GameStore
 
 from .auditing import compare_without
+from .decided import DecidedGame
+from .errors import BadInput, GameNotFound, NotYourLine
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
-from .secrecy import fingerprinted, player_named, player_not_found, redaction, seats_of, what_if_view
-from .sources import Source, read_log_file
+from .secrecy import PUBLIC, Public, fingerprinted, player_named, player_not_found, redaction, seats_of, what_if_view
+from .sources import Source, StoredGame, read_log_file
 
-__all__ = ["Game", "read_log"]
+__all__ = ["Game", "read_log", "stored_game"]
 
 
 class Game:
@@ -42,12 +49,20 @@ class Game:
     ``errors`` lists the input errors of a log read with ``strict=False``
     (each ``describe(filename)`` reads ``FILE:LINE: ...``): the game is then
     what the valid lines make, and ``gamelog import`` would store none of it.
-    ``viewer`` is the player whose view this is (:meth:`as_player`; None: the
-    full view).
+    ``viewer`` is the player whose view this is (:meth:`as_player`; ``PUBLIC``:
+    :meth:`public`; None: the full view).
+
+    A stored game (``store.game(id)``) is also recorded through: :meth:`record`
+    decides an entry against the game as stored and stores it, :meth:`lines`
+    and :meth:`forms` say what the view sees and may enter next. It is decided
+    once, in memory, when first asked one of these (and :meth:`state` at the end
+    then answers from there), and moves forward with each entry it stores and
+    each :meth:`catch_up` (what another writer stored).
     """
 
-    def __init__(self, source: Source):
+    def __init__(self, source: Source, decided: DecidedGame | None = None):
         self._source = source
+        self._decided = decided
         self.errors: list[InputError] = list(getattr(source, "errors", []))
         self.viewer: str | None = None
         history = iter(source.history())
@@ -86,14 +101,85 @@ class Game:
 
         Raises :class:`~gamelog.errors.PlayerNotFound`.
         """
-        player = player_named(player, seats_of(self.header.game, self.header), repr(self.id))
-        view = Game(self._source)
-        view.errors, view.viewer = self.errors, player
+        return self._seen_by(player_named(player, seats_of(self.header.game, self.header), repr(self.id)))
+
+    def public(self) -> Game:
+        """This game as someone who holds no seat may know it (a spectator): what every player may know, each
+        player's secrets hidden (docs/secrets.md)."""
+        return self._seen_by(PUBLIC)
+
+    def _seen_by(self, viewer: str | Public) -> Game:
+        view = copy.copy(self)  # the same history, and the same game decided in memory
+        view.viewer = viewer
         return view
 
     def _view(self) -> Redaction:
         """What this view hides at the end of the history (nothing for the full view)."""
-        return Redaction() if self.viewer is None else redaction(self._source, self.viewer)
+        if self._decided is not None and self._decided.version:
+            return self._decided.view(self.viewer)
+        return redaction(self._source, self.viewer)
+
+    def _held(self) -> DecidedGame:
+        """The stored game decided in memory; raises :class:`~gamelog.errors.BadInput` for a game read from a log."""
+        if self._decided is None:
+            raise BadInput(f"{self.id!r} is read from a log: only a stored game is recorded through "
+                           "(store.import_log(...), then store.game(id))")
+        return self._decided
+
+    def lines(self, after: int = 0) -> LogLines:
+        """The log's lines after line ``after`` (0: every line, the header's included), each as this view sees
+        it: its ``type``, player, words, the line itself (``entry``), the line that voided it (``voided_by``) and
+        its findings; ``version`` is how many stored events they reach (the served recorder's
+        ``GET /api/games/{id}/history``). Raises :class:`~gamelog.errors.BadInput` for a game read from a log."""
+        return self._held().lines(self.viewer, after)
+
+    def forms(self) -> EntryForms:
+        """A form for each kind of line at the game's end, the player due first, offered what this view may know
+        (a player's view: what that player's own line may hold). Raises :class:`~gamelog.errors.BadInput` for a
+        game read from a log."""
+        return self._held().forms(self.viewer)
+
+    def record(self, entry: bytes | str | dict[str, Any], *, after: int | None = None, anyway: bool = False,
+               replaces: int | None = None, any_player: bool = False) -> EntryResult:
+        """Decide ``entry`` (one line of the game's log: JSON, or the object itself) against the game as stored now
+        and store it when it breaks no rule, or when ``anyway`` (the table agreed): its findings then stand like
+        any other line's. Returns what became of it (``append --format json``'s document), in this view; never a
+        partial write.
+
+        ``after`` is the lines of the log the entry was made against (None: the game as stored now, another
+        writer's lines read first): a game that moved past them is not written to (``moved``), nor is one another
+        writer moves while the entry is written. ``replaces`` voids that earlier line first (a ``correction`` line,
+        then the entry), in one write. A player's view records only that player's lines, lines that name no
+        player, and corrections of those (any player's when ``any_player``: the table allowed it); the public view
+        records nothing.
+
+        Raises :class:`~gamelog.errors.NotYourLine`, :class:`~gamelog.errors.BadInput` (``after`` past the end of
+        the log, a game read from a log) and the store's errors (``StoreBusy``...).
+        """
+        if isinstance(self.viewer, Public):
+            raise NotYourLine("the public view records nothing: record as a player, or as the whole game")
+        if isinstance(entry, dict):
+            entry = msgspec.json.encode(entry)
+        elif isinstance(entry, str):
+            entry = entry.encode("utf-8")
+        held = self._held()
+        # A seat's entry is decided as its player may know the game (``seat_entries``), even when it may record any
+        # player's line: its answer never depends on another player's secret.
+        result = held.record(entry, after=after, anyway=anyway, replaces=replaces, player=self.viewer,
+                             own_lines_only=not any_player)
+        return result  # a player's answer was decided in their view: it tells nothing of another player's secret
+
+    def log(self) -> Iterator[bytes]:
+        """The log as JSON Lines, a line at a time (each ending ``\n``, every line at its own number: an empty line
+        for a blank line or a comment), as this view shows each line: ``validate`` and ``import`` read the whole
+        view's back to the same game. Raises :class:`~gamelog.errors.BadInput` for a game read from a log."""
+        return self._held().log(self.viewer)
+
+    def catch_up(self) -> int:
+        """Read what another writer stored after the lines this game holds decided; how many events that was.
+        :meth:`record` does it itself; a reader asks for it. Raises :class:`~gamelog.errors.BadInput` for a game
+        read from a log."""
+        return self._held().catch_up()
 
     def history(self) -> Iterable[Any]:
         """Every event of the game in order: each recorded line and what the rules decided on it (in a player's
@@ -108,6 +194,8 @@ class Game:
         the header), :class:`~gamelog.errors.NotPlayedInRounds` for ``round`` in a game without rounds, and
         ValueError for more than one of the three.
         """
+        if line is None and turn is None and round is None and self._decided is not None and self._decided.version:
+            return self._decided.state(self.viewer)  # decided in memory already: its end
         return state_of(self._source, line=line, turn=turn, round=round, as_player=self.viewer)
 
     def end(self) -> Replay:
@@ -165,6 +253,14 @@ class Game:
         check_grouping(self._source.name, self.kind, by)
         with self._source.views() as cursor:
             return self._view()(build_report(cursor, self.id, by))
+
+
+def stored_game(store: GameStore, game_id: str, location: str = "") -> Game:
+    """The game ``game_id`` of the open ``store`` (at ``location``, named in messages). Raises
+    :class:`~gamelog.errors.GameNotFound`."""
+    if store.summary(game_id) is None:
+        raise GameNotFound(f"no stored game named {game_id!r}" + (f" (in {location})" if location else ""))
+    return Game(StoredGame(store, game_id, location), DecidedGame(store, game_id))
 
 
 def read_log(log: str | os.PathLike[str] | BinaryIO | TextIO, /, *, strict: bool = True, name: str | None = None,

@@ -17,7 +17,7 @@ __all__ = ["MIN_BITS", "WeakSecret", "estimated_bits", "host_secret", "new_secre
 
 MIN_BITS = 128
 """The least strength a host secret given by hand may have, by :func:`estimated_bits`."""
-KEPT_AS = "host"
+KEPT_AS = "host_secret"
 """The name the store keeps the host secret under."""
 
 

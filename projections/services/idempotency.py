@@ -16,7 +16,7 @@ import msgspec
 from gamelog.projections.reports.documents import EntryResult
 from gamelog.projections.store.application import GameStore
 
-from .recording import stored_lines
+from .errors import GameNotFound
 
 __all__ = ["once"]
 
@@ -32,7 +32,10 @@ def once(store: GameStore, game_id: str, sender: str, key: str | None, record: C
     new, answer = store.entry_key(game_id, kept)
     if not new:
         if answer is None:
-            return EntryResult(appended=False, lines=stored_lines(store, game_id), moved=True)
+            summary = store.summary(game_id)
+            if summary is None:
+                raise GameNotFound(f"no stored game named {game_id!r}")
+            return EntryResult(appended=False, lines=summary.last_line, moved=True)
         return msgspec.json.decode(answer, type=EntryResult)
     try:
         result = record()

@@ -18,9 +18,10 @@ import msgspec
 from gamelog.domain.conversion import Conversion, ConversionError
 from gamelog.domain.errors import InputError
 from gamelog.domain.games import converters
-from gamelog.domain.reader import NOT_A_HEADER, NOT_A_LOG
+from gamelog.domain.reader import NOT_A_HEADER, NOT_A_LOG, NOT_AN_ARRAY
 
 from .errors import BadInput
+from .wording import option
 
 __all__ = ["EXPORT_HINT_LIMIT", "STDIN", "STDIN_NAME", "check_export_format", "converted", "converted_name",
            "export_hint", "input_name", "open_input", "opened_source", "read_input"]
@@ -129,7 +130,7 @@ def export_hint(errors: list[InputError], path: str | None, data: bytes | None =
     for a file of one JSON object: an export on one line) told what the file looks like when one of the converters
     takes it: ``looks like a ti-assistant export: give --from ti-assistant``. ``path`` (or ``data``, its bytes) is
     read again only then."""
-    if len(errors) != 1 or errors[0].message not in (NOT_A_LOG, NOT_A_HEADER):
+    if len(errors) != 1 or errors[0].message not in (NOT_A_LOG, NOT_AN_ARRAY, NOT_A_HEADER):
         return errors
     try:
         if data is None:
@@ -144,6 +145,7 @@ def export_hint(errors: list[InputError], path: str | None, data: bytes | None =
         except Exception:  # not this tool's export (a converter says so in its own way)
             continue
         article = "an" if name[:1] in "aeiou" else "a"
+        give = option(f"--from {name}", f'source="{name}"')
         return [msgspec.structs.replace(errors[0], message=f"{errors[0].message}; it looks like {article} {name} "
-                                                           f"export: give --from {name}")]
+                                                           f"export: give {give}")]
     return errors

@@ -11,6 +11,7 @@ from gamelog.projections.reports.replay import render_replay_json, render_replay
 from gamelog.projections.reports.terminal import WIDTH
 
 from .errors import NotPlayedInRounds, PointNotInGame
+from .wording import option
 from .progress import Progress
 from .secrecy import redaction_at
 from .sources import Source, open_game
@@ -54,7 +55,8 @@ def state_of(source: Source, *, line: int | None = None, turn: int | None = None
         raise ValueError("give at most one of line, turn and round")
     name = source.game
     if round is not None and GAMES[name].round_of is None:
-        raise NotPlayedInRounds(f"{source.name}: {name} is not played in rounds; give --turn or --line")
+        raise NotPlayedInRounds(f"{source.name}: {name} is not played in rounds; give "
+                                f"{option('--turn or --line', 'turn= or line=')}")
     # A stored game resumes from the views' last replay snapshot before the point, when they have one.
     resumed = source.resumed(line=line, turn=turn, round=round)
     if resumed is None:

@@ -19,11 +19,11 @@ from gamelog.domain.replay import state_at
 from gamelog.projections.reports.model import build_report, count_lines, report_head, report_periods
 from gamelog.projections.reports.sampling import kept_lines, sample
 from gamelog.projections.reports.states import states_at
-from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.reports.registry import Layout, report_format
 from gamelog.projections.store.application import GameStore
 
 from .errors import BadInput, NotPlayedInRounds
+from .wording import option
 from .reconciling import declared_in
 from .outputs import check_output
 from .progress import PROGRESS_FROM_LINES, Advance, Progress
@@ -88,7 +88,7 @@ def _reported(source: Any, game: str, chosen: Any, by: str | None, layout: Layou
     with source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
-        view = Redaction() if as_player is None else player_view(source, as_player)
+        view = player_view(source, as_player)
         if chosen.sampled or chosen.whole:  # what the log declares of the result: a section of the page
             head.reconciliation = declared_in(source, cursor) or UNSET
         head = view(head)
@@ -132,4 +132,5 @@ def check_grouping(label: str, game: str, by: str | None) -> None:
     """Raise :class:`~.errors.NotPlayedInRounds` when a report of ``game`` (named ``label`` in the message) is
     asked by round and the game has no rounds."""
     if by == "round" and GAMES[game].round_of is None:
-        raise NotPlayedInRounds(f"{label}: {game} is not played in rounds; report it --by turn")
+        by_turn = option("--by turn", 'by="turn"')
+        raise NotPlayedInRounds(f"{label}: {game} is not played in rounds; report it {by_turn}")

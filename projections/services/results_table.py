@@ -92,7 +92,7 @@ def _columns(name: str, headings: list[str], mapping: dict[str, str]) -> dict[st
     if "player" not in found and "faction" not in found or "score" not in found and "win" not in found:
         raise TableInvalid(f"{name}:1: a results table names a player or a faction, and a score or a win, in its "
                            f"columns (found: {', '.join(headings) or 'none'}); name them with --columns "
-                           "(docs/cli.md, reconcile)")
+                           "(gamelog help cli, reconcile)")
     return found
 
 

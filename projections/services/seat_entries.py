@@ -23,19 +23,12 @@ import msgspec
 from gamelog.domain.engine import Engine
 from gamelog.domain.events import Correction, FindingRaised, Tally
 from gamelog.domain.games import GAMES
-from gamelog.domain.secrets import Secrets, hidden_from
 from gamelog.projections.reports.documents import Finding
-from gamelog.projections.reports.redaction import Redaction
 
-from .errors import BadInput
-from .secrecy import PUBLIC
+from .errors import NotYourLine
+from .secrecy import seat_history
 
 __all__ = ["NotYourLine", "SeatDecision", "seat_decision"]
-
-
-class NotYourLine(BadInput):
-    """Raised when a seat records a line that is not its own (another player's, one that takes from another
-    player, one that changes every player's standing) or voids one: only the host may."""
 
 
 class SeatDecision:
@@ -54,7 +47,7 @@ def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], sea
 
     Raises :class:`NotYourLine`."""
     rules = GAMES[game]
-    engine = rules.engine.from_history(_seat_view(game, history, seat))
+    engine = rules.engine.from_history(seat_history(game, history, seat))
     recorded = {e.line: e.event for e in history if type(e) is rules.engine.LINE_RECORDED}
     players = list(engine.state.header.players)
     findings: list[Finding] = []
@@ -72,32 +65,6 @@ def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], sea
     return SeatDecision(findings)
 
 
-def _seat_view(game: str, history: list[Any], seat: str) -> Iterable[Any]:
-    """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
-    replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
-    seat's own lines and what they decided as they are."""
-    rules = GAMES[game]
-    if rules.secrets is None:
-        return history
-    state = rules.engine.from_history(history, history=False).state
-    header = state.header
-    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
-    held = set()
-    for player in header.players:
-        if player != seat:  # what that player holds: hidden from everyone, not from them
-            held |= everyone.names - hidden_from(game, player, history, state).names
-    if not held:
-        return history
-    view = Redaction(Secrets(frozenset(held), everyone.fold), kept=[header.id, game, *header.players])
-    return [event if _whose(event) == seat else view(event) for event in history]
-
-
-def _whose(event: Any) -> str | None:
-    """The player a stored event is about: its own ``player``, or its recorded line's."""
-    player = getattr(event, "player", None)
-    return player if player is not None else getattr(getattr(event, "event", None), "player", None)
-
-
 def _names_no_player(event: Any) -> bool:
     """Whether a line names no player at all (no player field, or its ``player`` empty)."""
     return getattr(event, "player", None) is None and not isinstance(event, Correction)
@@ -108,11 +75,11 @@ def _check_names(seat: str, line: int, event: Any, recorded: dict[int, Any], eng
     (what the game takes after its end: who won) that names no player speaks for every player."""
     player = getattr(event, "player", None)
     if player is not None and player != seat:
-        raise NotYourLine(f"line {line} is {player}'s; a seat records only its own player's lines")
+        raise NotYourLine(f"line {line} is {player}'s; {seat} records only their own lines")
     if isinstance(event, Correction):
         voided = getattr(recorded.get(event.voids), "player", None)
         if voided is not None and voided != seat:
-            raise NotYourLine(f"line {event.voids} is {voided}'s; a seat voids only its own player's lines")
+            raise NotYourLine(f"line {event.voids} is {voided}'s; {seat} voids only their own lines")
     declarations = tuple(t for t in engine.AFTER_END if t not in Engine.AFTER_END)
     if player is None and "player" in type(event).PLAYER_FIELDS and isinstance(event, declarations):
         raise NotYourLine(f"line {line} declares the result for no player: the host's line")

@@ -25,7 +25,7 @@ from msgspec import UNSET
 from gamelog.domain.replay import state_at
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.games import GAMES
-from gamelog.domain.secrets import hidden_from, nothing_hidden
+from gamelog.domain.secrets import Secrets, hidden_from, nothing_hidden
 from gamelog.projections.reports.documents import Audit, Finding, WhatIf
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.verify import fingerprint_of
@@ -33,8 +33,8 @@ from gamelog.projections.store.verify import fingerprint_of
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction", "redaction_at",
-           "seats_of", "view_fingerprint", "what_if_view"]
+__all__ = ["FULL_VIEW", "seat_history", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
+           "redaction_at", "seats_of", "viewer_redaction", "view_fingerprint", "what_if_view"]
 
 
 class Public(str):
@@ -52,6 +52,9 @@ class Public(str):
 
 PUBLIC = Public()
 """The public view: pass it where a player is asked for (``as_player``)."""
+
+FULL_VIEW = Redaction()
+"""The view that hides nothing: the whole game's (the host's, a Python program's that asks as no player)."""
 
 
 def player_not_found(game_id: str, players: Iterable[str], player: str) -> PlayerNotFound:
@@ -95,29 +98,69 @@ def _viewer(source: Source, header: Any, player: str | Public) -> str:
                                                                   repr(header.id))
 
 
+def viewer_redaction(game: str, header: Any, viewer: str | Public | None, history: Iterable[Any],
+                     state: Any) -> Redaction:
+    """What ``viewer`` (one of the players of ``header``'s game ``game``, as :func:`player_named` gives them, or
+    :data:`PUBLIC`; None: the full view, which hides nothing) may not see of that game at ``state``'s point,
+    ``history`` its events up to there (or further: only those up to the point are read), as the game's plug-in
+    decides. The one place a view's :class:`~gamelog.projections.reports.redaction.Redaction` is made: a game whose
+    plug-in hides nothing is not folded for it."""
+    if viewer is None or GAMES[game].secrets in (None, nothing_hidden):
+        return FULL_VIEW
+    # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
+    kept = [header.id, game, *header.players]
+    return Redaction(hidden_from(game, viewer, history, state), kept=kept)
+
+
+def seat_history(game: str, history: list[Any], seat: str) -> Iterable[Any]:
+    """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
+    replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
+    seat's own lines and what they decided as they are."""
+    rules = GAMES[game]
+    if rules.secrets is None:
+        return history
+    state = rules.engine.from_history(history, history=False).state
+    header = state.header
+    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
+    held = set()
+    for player in header.players:
+        if player != seat:  # what that player holds: hidden from everyone, not from them
+            held |= everyone.names - hidden_from(game, player, history, state).names
+    if not held:
+        return history
+    view = Redaction(Secrets(frozenset(held), everyone.fold), kept=[header.id, game, *header.players])
+    return [event if _whose(event) == seat else view(event) for event in history]
+
+
+def _whose(event: Any) -> str | None:
+    """The player a stored event is about: its own ``player``, or its recorded line's."""
+    player = getattr(event, "player", None)
+    return player if player is not None else getattr(getattr(event, "event", None), "player", None)
+
+
 def redaction_at(source: Source, player: str | Public, state: Any) -> Redaction:
     """What ``player`` (a player's name in any case, or their faction; or :data:`PUBLIC`) may not see of
     ``source``'s game at ``state``'s point (its state there, from ``domain.replay.state_at``), as the game's
     plug-in decides. Raises :class:`~.errors.PlayerNotFound` for a name that is no player's of the game (or more
     than one player's)."""
     viewer = _viewer(source, state.header, player)
-    # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
-    kept = [state.header.id, source.game, *state.header.players]
-    return Redaction(hidden_from(source.game, viewer, source.history(), state), kept=kept)
+    return viewer_redaction(source.game, state.header, viewer, source.history(), state)
 
 
-def redaction(source: Source, player: str | Public) -> Redaction:
+def redaction(source: Source, player: str | Public | None) -> Redaction:
     """What ``player`` (a player's name in any case, or their faction; or :data:`PUBLIC`: what every player may
-    know) may not see of ``source``'s game at the end of its history. A game whose plug-in hides nothing is not
-    folded for it.
+    know; None: the full view, which hides nothing) may not see of ``source``'s game at the end of its history. A
+    game whose plug-in hides nothing is not folded for it.
 
     Raises :class:`~.errors.PlayerNotFound` for a name that is no player's of the game (or more than one player's).
     """
+    if player is None:
+        return FULL_VIEW
     events = iter(source.history())
     header = next(events)
     player = _viewer(source, header.event, player)  # before folding the game: an unknown player costs nothing
     if GAMES[source.game].secrets in (None, nothing_hidden):
-        return Redaction()
+        return FULL_VIEW
     return redaction_at(source, player, state_at(source.game, chain([header], events)))
 
 

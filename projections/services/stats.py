@@ -29,6 +29,7 @@ from gamelog.projections.views.folder import ViewFolder
 from gamelog.projections.views.keeper import ViewKeeper, create_views, views_damaged
 
 from .errors import BadInput, GameNotFound
+from .wording import option
 from .secrecy import PUBLIC, player_named, redaction
 from .outputs import check_output
 from .reporting import report
@@ -118,7 +119,8 @@ def _kind(cursor: Any, game: str | None) -> str:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(GAMES)})")
         return game
     if len(held) > 1:
-        raise BadInput(f"the games are of {len(held)} kinds ({', '.join(held)}): choose one with --game")
+        raise BadInput(f"the games are of {len(held)} kinds ({', '.join(held)}): choose one with "
+                       f"{option('--game', 'game=')}")
     if not held:
         raise BadInput("no games to count (import some, or name logs)")
     return held[0]

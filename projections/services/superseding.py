@@ -22,7 +22,7 @@ from gamelog.domain.events import Correction
 from gamelog.domain.reader import LogReader
 from gamelog.projections.store.application import GameStore
 
-from .recording import log_lines
+from .decided import log_lines
 
 _encode = msgspec.json.Encoder().encode
 

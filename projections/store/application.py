@@ -497,6 +497,20 @@ class GameStore(Application):
         """The last stored event's place in the store's notification log (0 for an empty store)."""
         return self.backend.last_position()
 
+    def listen(self) -> Any:
+        """What waits for any process to store an event (PostgreSQL's LISTEN/NOTIFY: ``wait(timeout)``,
+        ``close()``), or None where the database tells no one (SQLite: read :meth:`last_position` every so often).
+        Raises :class:`StoreError` when the database cannot be reached."""
+        return self.backend.listen()
+
+    def moved_since(self, after: int) -> dict[str, int]:
+        """The games with events stored after position ``after`` of the notification log: each one's aggregate ID
+        (hex) and the last position it reached. One row a game, however many events it gained."""
+        position, mark = self.backend.position_column, self.backend.mark
+        rows = self._read(f"SELECT originator_id, MAX({position}) AS position FROM {self.events_table} "
+                          f"WHERE {position} > {mark} GROUP BY originator_id", (after,))
+        return {self.backend.originator_hex(r["originator_id"]): r["position"] for r in rows}
+
     def notifications(self, after: int, limit: int) -> list[tuple[int, str, int, str, bytes | None]]:
         """(notification id, aggregate ID as hex, version, topic, state) of the store's log after ``after``.
 

@@ -88,8 +88,6 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 from eventsourcing.utils import resolve_topic
 
-from gamelog.projections.store.backends.copy_format import binary_rows
-
 
 @dataclass(frozen=True)
 class PrivateName:
@@ -157,6 +155,9 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
     (now or at commit) when another writer stored one of these versions.
     """
     from psycopg import sql  # only a PostgreSQL store comes here (psycopg is the postgres extra's)
+
+    # Read here, not at the module's top: the backends import this module (a cycle when this one is read first).
+    from gamelog.projections.store.backends.copy_format import binary_rows
 
     lock_events_in(recorder, cursor)
     table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))

@@ -146,6 +146,7 @@ class ViewFolder(Dispatching):
         self._facts: dict[type, dict[str, Callable[..., Any]]] = {}
         self._line_facts: dict[type, dict[str, Callable[..., Any]]] = {}
         self._scored: dict[tuple, tuple] = {}  # (table, key...) -> the row, rewritten as the score moves
+        self._periods: dict[str, set[int]] = {}  # game -> the periods whose rows changed since the last flush
         self._tallied: dict[tuple[str, str, str, str, str], list[int]] = {}
         self._absent: set[str] = set()  # games looked for in view_context and not there
         self._score_keys: dict[tuple[str, str], tuple[str, ...]] = {}  # (game, player) -> what _score adds up
@@ -415,6 +416,9 @@ class ViewFolder(Dispatching):
             rows.append(row)
 
     def _write_rows(self) -> None:
+        for key in self._scored:
+            if key[0] == "view_stat_periods":
+                self._periods.setdefault(key[1], set()).add(key[2])
         for row in self._scored.values():
             self._add(row)
         for (game, player, fact, name, detail), (amount, periods) in self._tallied.items():
@@ -437,9 +441,10 @@ class ViewFolder(Dispatching):
         for originator_id in sorted(self.dirty):
             context = self.contexts[originator_id]
             if "stat" in context:
+                changed = self._periods.pop(context["id"], set())
                 if settled:
-                    settle(self.cursor, context["id"])
-                    context.pop("unsettled", None)
+                    # Only the periods folded here, unless an earlier flush left the game unsettled (theirs too).
+                    settle(self.cursor, context["id"], None if context.pop("unsettled", None) else changed)
                 else:
                     context["unsettled"] = 1
             if self.snapshots:

@@ -27,7 +27,7 @@ gamelog derived, which kept the period rows in the JSON too, are derived again:
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterable
 
 import msgspec
 
@@ -182,9 +182,13 @@ _PERIOD_ROWS = (
 after it summed over the side's players (amount), its square summed (extra)."""
 
 
-def settle(cursor: Any, game: str) -> None:
+def settle(cursor: Any, game: str, periods: Iterable[int] | None = None) -> None:
     """Bring the sums up to date with game ``game``'s rows: add the difference between its part now and the part
-    it last gave, and keep the new part (its period rows in ``view_stat_parts``, the rest as JSON)."""
+    it last gave, and keep the new part (its period rows in ``view_stat_parts``, the rest as JSON).
+
+    ``periods``: the only periods whose rows (``view_stat_periods``) changed since it last gave its part (the
+    fold of a few new lines): only theirs are worked out again, when the game's bucket is the one its kept period
+    rows are in (else every period row moves to another bucket, and all are). None: every period's."""
     cursor.execute("SELECT contrib FROM view_stat_games WHERE game = ?", (game,))
     found = cursor.fetchone()
     if found is None:
@@ -210,26 +214,40 @@ def settle(cursor: Any, game: str) -> None:
         if gone:
             cursor.executemany(_DELETE, gone)
     if bucket is not None:
-        _settle_periods(cursor, game, bucket)
+        _settle_periods(cursor, game, bucket, None if periods is None else sorted(set(periods)))
     if changes:
         cursor.execute("UPDATE view_stat_games SET contrib = ? WHERE game = ?", (_encoded(new), game))
 
 
-def _settle_periods(cursor: Any, game: str, bucket: tuple) -> None:
+def _settle_periods(cursor: Any, game: str, bucket: tuple, periods: list[int] | None = None) -> None:
     """Add the difference between game ``game``'s period rows now and those it last gave (``view_stat_parts``)
-    to the sums, and keep the new ones: in SQL, a game's period rows never all in memory."""
+    to the sums, and keep the new ones: in SQL, a game's period rows never all in memory. ``periods``: only those
+    periods' rows (see :func:`settle`), when the game's kept rows are in ``bucket``."""
+    if periods is not None:
+        cursor.execute(f"SELECT {', '.join(BUCKET)} FROM view_stat_parts WHERE game = ? LIMIT 1", (game,))
+        kept = cursor.fetchone()
+        if kept is None or tuple(kept) != bucket:
+            periods = None  # no rows kept, or kept in another bucket (the game's clean or day changed): all move
+    if periods == []:
+        return
+    only_now = only_kept = ""
+    if periods is not None:  # whole numbers the fold gave: written into the statement as they are
+        listed = ", ".join(str(int(period)) for period in periods)
+        only_now = f" AND p.period IN ({listed})"
+        only_kept = f" AND name IN ({', '.join(repr(str(int(period))) for period in periods)})"
+    rows = _PERIOD_ROWS.replace("WHERE p.game = ?", f"WHERE p.game = ?{only_now}")
     columns, key = ", ".join(_COLUMNS), ", ".join(BUCKET + FIGURE)
     difference = (
         f"SELECT {key}, SUM(games), SUM(amount), SUM(periods), SUM(extra) FROM ("
-        f"SELECT {columns} FROM ({_PERIOD_ROWS}) AS now UNION ALL "
-        f"SELECT {key}, -games, -amount, -periods, -extra FROM view_stat_parts WHERE game = ?"
+        f"SELECT {columns} FROM ({rows}) AS now UNION ALL "
+        f"SELECT {key}, -games, -amount, -periods, -extra FROM view_stat_parts WHERE game = ?{only_kept}"
         f") AS d WHERE true GROUP BY {key} "
         "HAVING SUM(games) <> 0 OR SUM(amount) <> 0 OR SUM(periods) <> 0 OR SUM(extra) <> 0")
     cursor.execute(_UPSERT_ROWS.format(rows=difference), (*bucket, game, game))
-    cursor.execute(_GONE.format(where=f"what = '{PERIOD}'"))
-    cursor.execute("DELETE FROM view_stat_parts WHERE game = ?", (game,))
+    cursor.execute(_GONE.format(where=f"what = '{PERIOD}'{only_kept}"))
+    cursor.execute(f"DELETE FROM view_stat_parts WHERE game = ?{only_kept}", (game,))
     cursor.execute(f"INSERT INTO view_stat_parts (game, {columns}) SELECT CAST(? AS TEXT), {columns} "
-                   f"FROM ({_PERIOD_ROWS}) AS now WHERE true", (game, *bucket, game))
+                   f"FROM ({rows}) AS now WHERE true", (game, *bucket, game))
 
 
 _OF_A_GAME = "game IN (SELECT game FROM view_stat_games)"

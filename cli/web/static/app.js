@@ -209,10 +209,18 @@ function showForm(type, values) {
 }
 
 async function refresh() {
-  const base = `/api/games/${encodeURIComponent(gameId)}`;
-  const [history, got, state] = await Promise.all([api(`${base}/history`), api(`${base}/forms`), api(`${base}/replay`)]);
+  // The page opened: the history once; from then on the stream carries each new line (follow).
+  const history = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
   if (history.status !== 200) return problem(errorsText(history.body));
   seen = history.body.lines;
+  await moved();
+}
+
+async function moved() {
+  // What a new line changes besides the history: the forms and the standings (two requests), the report when open.
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  const [got, state] = await Promise.all([api(`${base}/forms`), api(`${base}/replay`)]);
+  if (got.status !== 200) return problem(errorsText(got.body));
   lines = got.body.lines;
   const keep = forms && $("kind").value;
   const kept = forms && collect($("fields"));
@@ -222,6 +230,15 @@ async function refresh() {
   showStandings(state.body);
   showHistory();
   showReport();
+}
+
+function take(line) {
+  // A line as the stream gives it (as this device may see it): after the last one held; a correction strikes the
+  // line it voids, as the history says it.
+  if (seen.length && line.line <= seen[seen.length - 1].line) return;
+  seen.push(line);
+  const voided = line.entry.type === "correction" ? seen.find((s) => s.line === line.entry.voids) : null;
+  if (voided && !voided.voided_by) voided.voided_by = line.line;
 }
 
 function showStandings(state) {
@@ -308,11 +325,11 @@ async function send(item) {
       $("verdict").replaceChildren(el("p", {}, `The game moved on (line ${lines}); checking the entry again.`));
       continue;
     }
-    if (sent.status === 201) {
+    if (sent.status === 201) {  // the stream brings the line, as it brings every device's
       pending = null;
+      lines = Math.max(lines, sent.body.line);
       if (replacing === item.replaces) endReplace();
       $("verdict").replaceChildren(el("p", {class: "stored"}, `Stored as line ${sent.body.line}.`), ...findingsList(sent.body));
-      try { await refresh(); } catch (e) { /* stored all the same: the stream catches the page up */ }
       return true;
     }
     if (sent.status === 200) {
@@ -367,15 +384,16 @@ async function follow() {
         if (done) break;
         buffer += value;
         let cut;
-        let moved = false;
+        let came = false;
         // An event ends at a blank line; the server ends its lines with CRLF (LF and CR alone are allowed too).
         while ((cut = buffer.match(/\r\n\r\n|\n\n|\r\r/))) {
-          const block = buffer.slice(0, cut.index);
+          const block = buffer.slice(0, cut.index).split(/\r\n|\r|\n/);
           buffer = buffer.slice(cut.index + cut[0].length);
-          const id = block.split(/\r\n|\r|\n/).find((l) => l.startsWith("id:"));
-          if (id) { last = Number(id.slice(3).trim()); moved = true; }
+          const id = block.find((l) => l.startsWith("id:"));
+          const data = block.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          if (id && data) { take(JSON.parse(data)); last = Number(id.slice(3).trim()); came = true; }
         }
-        if (moved && last > lines) await refresh();
+        if (came) await moved();  // one update for the lines of a burst
       }
     } catch (e) { /* the connection dropped: catch up from the last line seen */ }
     $("live").textContent = "reconnecting";
@@ -385,6 +403,7 @@ async function follow() {
 
 let reportTimer = null, reportsAsked = 0;
 function showReport() {
+  if (!$("report-box").open) return;  // asked for when opened: a closed report costs no request
   clearTimeout(reportTimer);
   const asked = ++reportsAsked;
   reportTimer = setTimeout(async () => {  // one report for a burst of lines
@@ -419,6 +438,7 @@ async function table() {
   $("download").onclick = download;
   $("show-seats").onclick = () => showSeats(gameId, $("table-seats"));
   $("kind").onchange = () => showForm($("kind").value);
+  $("report-box").ontoggle = showReport;
   $("cancel-replace").onclick = () => { endReplace(); showForm($("kind").value); };
   $("entry").onsubmit = (event) => {
     event.preventDefault();

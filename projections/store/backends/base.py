@@ -234,6 +234,12 @@ class Backend(ABC):
         makes it a VersionCollision) when another writer stored one of these versions.
         """
 
+    def listen(self) -> Any:
+        """What waits for any process to store an event: an object whose ``wait(timeout)`` returns True once one
+        is stored (False after ``timeout`` seconds), and ``close()``; None where the database tells no one (then
+        the caller reads :meth:`last_position` every so often)."""
+        return None
+
     def last_position(self) -> int:
         """The last event's place in the store's notification log (0 for an empty store)."""
         with self.errors():

@@ -134,6 +134,20 @@ class PostgresBackend(Backend):
         return conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
                             (f'"{self.schema}".gamelog_events', f'"{self.schema}".gamelog_games')).fetchone()[0]
 
+    def listen(self) -> Listener:
+        """A connection of its own, listening on the events table's channel, which every write notifies (the
+        library's insert, and ``copy_events_in``): PostgreSQL's LISTEN/NOTIFY. Raises StoreError when the database
+        is unreachable."""
+        env = self.environment()
+        try:
+            conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                                   user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"], connect_timeout=5,
+                                   autocommit=True)
+            conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(self.recorder.channel_name)))
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot reach PostgreSQL: {exc}".strip()) from exc
+        return Listener(conn)
+
     def prepared(self) -> None:
         """Let go of the creation lock :meth:`prepare` took, if it took it (closing its connection releases it)."""
         conn, self._creating = self._creating, None
@@ -189,6 +203,24 @@ class PostgresBackend(Backend):
 
     def lock_events(self, cursor: Any) -> None:
         lock_events_in(self.recorder, cursor)  # as an append takes it: its lock timeout, then the events table's lock
+
+
+class Listener:
+    """A connection that LISTENs on a store's channel: :meth:`wait` returns when any process stored an event."""
+
+    def __init__(self, conn: Any):
+        self._conn = conn
+
+    def wait(self, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for a notification; whether one came (every one come is taken).
+        Raises StoreError when the connection is lost."""
+        try:
+            return any(True for _ in self._conn.notifies(timeout=timeout, stop_after=1))
+        except psycopg.Error as exc:
+            raise StoreError(f"lost PostgreSQL's notifications: {exc}".strip()) from exc
+
+    def close(self) -> None:
+        self._conn.close()
 
 
 class ViewsRecorder(PostgresTrackingRecorder):
