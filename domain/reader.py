@@ -198,6 +198,7 @@ class LogReader:
             self._read_header()
         else:  # the lines after a header read before: numbered from first_line
             self.header, self.rules, self.header_line = header, GAMES[header.game], header_line
+            self._named = self.rules
             self.line = header_line if first_line is None else first_line - 1
 
     def _next_significant(self) -> tuple[int, bytes] | None:
