@@ -61,7 +61,7 @@ class DecidedGame:
         self.id = game_id
         self._lock = threading.RLock()
         self._events: list[Any] = []
-        self._recorded: dict[int, Any] = {}  # line -> the recorded event: whose a line is, for a seat's entry
+        self._recorded: dict[int, Any] = {}  # line -> the recorded event, as stored: the log
         self._lines: dict[int, LogLine] = {}  # line -> the line as the full view shows it, in line order
         self._numbers: list[int] = []  # the lines' numbers, in order: where the lines after one start
         self._engine: Any = None  # None until read, and after a trial that stored nothing (folded again from memory)
