@@ -17,11 +17,13 @@ from gamelog.recording import append_output
 @click.option("--after", type=click.IntRange(min=1), metavar="N",
               help="The lines of the log you made the entry against: if the game has moved past them, nothing is stored.")
 @click.option("--replaces", type=click.IntRange(min=1), metavar="L",
-              help="Void line L and record LINE in its place (a correction line, then LINE), in one write.")
+              help="Replace line L by LINE: one correction line carrying LINE, decided at line L's place.")
+@click.option("--reason", metavar="TEXT", help="Why line L is replaced (with --replaces; default: replaced).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text",
               show_default=True, help="json: what became of the line as one document (the recorder's answer).")
 @store_option
-def append(game: str, line: str, anyway: bool, after: int | None, replaces: int | None, fmt: str, store: str) -> None:
+def append(game: str, line: str, anyway: bool, after: int | None, replaces: int | None, reason: str | None, fmt: str,
+           store: str) -> None:
     """Append LINE (one JSON object of the game's log) to the stored game GAME.
 
     The line is read and decided as if it ended the game's log: an input
@@ -34,6 +36,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game '{"type": "turn_started", "player": "Ann"}'
       gamelog append my-game '{"type": "note", "text": "agreed"}' --after 41
       gamelog append my-game '{"type": "note", "text": "fixed"}' --replaces 12
+      gamelog append my-game "$FIXED_LINE" --replaces 12 --reason "misread"
     """
     try:
         entry = line.encode("utf-8")
@@ -41,7 +44,7 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
         raise InputProblem(f"LINE: character {exc.start + 1} is not UTF-8 text; give the line in UTF-8; "
                            "nothing stored") from None
     said = append_output(store, game, entry, fmt=fmt, width=text_width(), anyway=anyway, after=after,
-                         replaces=replaces)
+                         replaces=replaces, reason=reason)
     click.echo(said.text, err=not said.appended and fmt != "json")
     if said.malformed:  # as import says a log it stores nothing of: the errors, then what became of it
         raise InputProblem(f"{game}: not a valid line; nothing stored")

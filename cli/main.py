@@ -162,8 +162,7 @@ def main(ctx: click.Context, store: str | None, color: str) -> None:
     config = user_config()
     if config.color is not None and ctx.get_parameter_source("color") is click.core.ParameterSource.DEFAULT:
         color = ctx.params["color"] = config.color  # what cli.terminal.color_choice() reads
-    serve = {name: value for name, value in (("host", config.serve.host), ("port", config.serve.port))
-             if value is not None}
+    serve = config.serve.given()
     ctx.default_map = {"serve": serve} if serve else None  # the subcommand's context, made next, takes its defaults
     ctx.color = click_color(color)
     ctx.with_resource(as_the_command())  # the services' messages name this command's options, not Python's

@@ -14,14 +14,22 @@ without deciding again:
   and those that now do (``line N, decided again without line L: ...``);
 * the state decided again (:class:`~domain.events.StateRestated`).
 
+A correction that carries its ``replacement`` (a Replace) decides that line at the voided line's place, as if it
+had been written there: a right fix of an old line is decided in the turn it belongs to, and raises nothing the
+original would not have. Every earlier replacement is decided again at its own place the same way.
+
 The same deciding again answers ``audit --without`` (``domain.replay.without``).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, runtime_checkable
 
-from gamelog.domain.events import Correction, Derived, FindingMooted, FindingRaised, Recorded, StateRestated, Tally
+import msgspec
+
+from gamelog.domain.events import (Correction, Derived, FindingMooted, FindingRaised, GameHeader, Recorded, StateRestated,
+                                   Tally)
 from gamelog.domain.history import Checkpoints, EventIndex
 
 if TYPE_CHECKING:  # the engine imports this module: its state's class is named for the type checker only
@@ -45,14 +53,35 @@ class Restating(Protocol):
         """Decide and fold one recorded event; the events to store for it."""
 
 
-def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
+def replacement_of(correction: Correction, line_recorded: type) -> Recorded | None:
+    """The event ``correction`` puts in place of the line it voids, as the game's class (``line_recorded`` is the
+    game's ``LineRecorded``, whose ``event`` field is the union of its lines); None for a plain correction.
+
+    The reader has checked the replacement as a line of the game (``domain.reader``); raises
+    ``msgspec.ValidationError`` for one that is no event of the game (a store written by hand).
+    """
+    if correction.replacement is None:
+        return None
+    event = msgspec.convert(correction.replacement, _line_union(line_recorded))
+    if type(event) is Correction or isinstance(event, GameHeader):
+        raise msgspec.ValidationError("a replacement is one event of the game: no header, no correction")
+    return event
+
+
+@cache
+def _line_union(line_recorded: type) -> Any:
+    return next(f.type for f in msgspec.structs.fields(line_recorded) if f.name == "event")
+
+
+def restate(engine: Restating, line: int, voided: int, replacement: Recorded | None = None) -> Iterator[Derived]:
     """What to store on ``line``, the correction of line ``voided`` by ``engine`` (a ``domain.engine.Engine``, which
-    keeps its history: an ``index``).
+    keeps its history: an ``index``), with ``replacement`` decided in its place when given.
 
     From the latest checkpoint before ``voided`` (or the header), every
     later line up to this one is decided again by a fresh engine, the void
-    lines left out and corrections read as the remarks they are then; the
-    events are those the module's docstring lists, the state last.
+    lines left out (or their replacements decided in their place) and
+    corrections read as the remarks they are then; the events are those the
+    module's docstring lists, the state last.
     """
     s, index = engine.state, engine.index
     assert index is not None  # the engine says it keeps no history before it asks (Engine.correction)
@@ -64,12 +93,21 @@ def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
         again.state.line, first = start[0], start[0] + 1
     again.state.voided = set(s.voided)
     again.state.corrections = set(s.corrections)
+    # The lines replaced so far (by earlier corrections after the checkpoint) and this one: decided in place.
+    replaced = {event.event.voids: event.event for at, event in index.between(first, line - 1)
+                if type(event) is engine.LINE_RECORDED and type(event.event) is Correction
+                and event.event.replacement is not None and event.event.voids >= first}
+    instead = {voids: replacement_of(c, engine.LINE_RECORDED) for voids, c in replaced.items()}
+    if replacement is not None:
+        instead[voided] = replacement
     counts: dict[tuple, list] = {}  # key -> [an event of that count, the difference]
     before: dict[tuple, FindingRaised] = {}
     for at, event in index.between(first, line - 1):
         cls = type(event)
         if cls is engine.LINE_RECORDED:
-            if at not in s.voided and type(event.event) is not Correction:
+            if at in instead:
+                again.record(at, instead[at])
+            elif at not in s.voided and type(event.event) is not Correction:
                 again.record(at, event.event)
         elif cls is FindingRaised:
             # The voided line's findings, and those of later lines still in play
@@ -91,6 +129,7 @@ def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
         elif cls is not again.LINE_RECORDED:
             _count(counts, event, 1)
     why = f"correction of line {voided}"
+    decided = f"with line {voided} replaced" if replacement is not None else f"without line {voided}"
     for example, difference in counts.values():
         if difference:
             yield from example.net(line, difference, why)
@@ -100,7 +139,7 @@ def restate(engine: Restating, line: int, voided: int) -> Iterator[Derived]:
     for key, f in after.items():
         if key not in before:
             yield FindingRaised(line=line, rule=f.rule, severity=f.severity, player=f.player,
-                                message=f"line {f.line}, decided again without line {voided}: {f.message}")
+                                message=f"line {f.line}, decided again {decided}: {f.message}")
     restated = again.state
     yield StateRestated(line=line, voided=voided, turn=restated.turn, ended=restated.ended, snapshot=restated.snapshot())
 

@@ -571,6 +571,16 @@ class Engine(Dispatching):
         """The rule an event after the end breaks (END_RULE; a game with several endings may say which)."""
         return self.END_RULE
 
+    def who_is_due(self) -> str | None:
+        """Who records next as the rules see it: nobody once the game is over; the active player while their turn
+        is under way; else the player whose turn starts next (:meth:`expected_player`, the game's own order)."""
+        s = self.state
+        if s.ended is not None:
+            return None
+        if s.active is not None and s.turn_over is None:
+            return s.active
+        return self.expected_player()
+
     def expected_player(self) -> str:
         """Whose turn should start next (seating order by default)."""
         s = self.state
@@ -624,7 +634,8 @@ class Engine(Dispatching):
 
     @decides(Correction)
     def correction(self, line: int, event: Correction) -> None:
-        """LOG-CORRECTION: void an earlier event line, exactly (see :meth:`restate`)."""
+        """LOG-CORRECTION: void an earlier event line, exactly, and decide its replacement (if the correction carries
+        one) in its place (see :meth:`restate`)."""
         problem = self._void_problem(line, event.voids)
         if problem:
             self.find(line, CORRECTION_RULE, problem)
@@ -632,7 +643,7 @@ class Engine(Dispatching):
         self.emit(LineVoided(line=line, voided=event.voids, reason=event.reason))
         if self.index is None:
             raise RuntimeError("this engine keeps no history: it replays stored events and cannot decide a correction")
-        self.restate(line, event.voids)
+        self.restate(line, event.voids, corrections.replacement_of(event, self.LINE_RECORDED))
 
     def _void_problem(self, line: int, target: int) -> str | None:
         s = self.state
@@ -648,9 +659,10 @@ class Engine(Dispatching):
             return f"line {target} is already void"
         return None
 
-    def restate(self, line: int, voided: int) -> None:
-        """Decide the log again as if line ``voided`` had never been written; store what changes (``domain.corrections``)."""
-        self.emit_all(corrections.restate(self, line, voided))
+    def restate(self, line: int, voided: int, replacement: Recorded | None = None) -> None:
+        """Decide the log again as if line ``voided`` had never been written (or ``replacement`` had been written in
+        its place); store what changes (``domain.corrections``)."""
+        self.emit_all(corrections.restate(self, line, voided, replacement))
 
     def emit_all(self, events: Iterable[Derived]) -> None:
         """Store-and-fold each of ``events``, in order."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, ClassVar, NamedTuple, Union
+from typing import Annotated, Any, ClassVar, NamedTuple, Union
 
 import msgspec
 
@@ -251,10 +251,16 @@ class TurnEnded(PlayerRecorded, tag="turn_ended"):
 
 
 class Correction(Recorded, tag="correction"):
-    """The event at line ``voids`` is void: kept in the log, without effect on state."""
+    """The event at line ``voids`` is void: kept in the log, without effect on state.
+
+    ``replacement``, when given, is the line it should have been (one JSON object of the game's log, no
+    correction): decided at the voided line's place, as if it had been written there, and every later line
+    decided again after it (``domain.corrections``). The reader checks it as it checks any line.
+    """
 
     voids: LineNumber
     reason: str
+    replacement: dict[str, Any] | None = None
 
 
 class Note(Recorded, tag="note"):

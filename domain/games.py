@@ -28,7 +28,7 @@ import msgspec
 from gamelog.domain.declarations import ResultSources
 from gamelog.domain.events import GameEvents
 from gamelog.domain.measures import Measures
-from gamelog.domain.phrases import COMMON, PLAIN_STATE, Phrase, StatePhrases, tell
+from gamelog.domain.phrases import COMMON, KINDS, PLAIN_STATE, Phrase, StatePhrases, humanise, tell
 
 _NOTHING_COUNTED = Measures(steps={}, standings=(), score=(), score_name="score")
 
@@ -54,6 +54,12 @@ class GameRules:
     rule IDs (those RULES.md does not hold), and ``statistics`` what it counts
     across games (a :class:`~domain.statistics.Statistics`, from its
     ``statistics`` module; None: ``gamelog stats`` has nothing to say of it).
+    ``turn_steps`` gives its own steps of the turn flow (its ``game`` module's,
+    ``domain.turn_flow``; None: the steps every game has), ``kinds`` the name
+    of each of its kinds of line in players' words (its ``phrases.KINDS``;
+    ``domain.phrases.KINDS`` names the common ones, :meth:`kind` any), and
+    ``screen`` its facts and panels on the table's screen (its
+    ``replay_document.screen``, ``domain.screen``; None: the score track only).
     ``secrets`` is its ``secrets.HIDDEN`` (``domain.secrets.Hidden``): what
     a player may not see at a point of the game, what ``--as PLAYER`` hides
     (None: nothing is hidden). ``results`` reads what its log declares of the
@@ -79,6 +85,9 @@ class GameRules:
     state_phrases: StatePhrases = PLAIN_STATE
     statistics: Any = None
     offers: Callable[[Any, str | None], Mapping[str, Mapping[str, Any]]] | None = None
+    turn_steps: Callable[[Any], Any] | None = None
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    screen: Callable[[dict[str, Any]], Any] | None = None
     header_type: type = field(init=False, repr=False, compare=False)
     event_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
     stored_types: tuple[type, ...] = field(init=False, repr=False, compare=False)
@@ -107,6 +116,10 @@ class GameRules:
 
     def _round_begun(self, recorded: Any) -> int | None:
         return recorded.round if type(recorded) is self.rounds else None
+
+    def kind(self, tag: str) -> str:
+        """The name of the kind of line ``tag`` in players' words ("Pay a hazard"), for a form."""
+        return self.kinds.get(tag) or KINDS.get(tag) or humanise(tag)
 
     def phrase(self, recorded: Any) -> tuple[str, str | None, str]:
         """(type, player, words) for one of this game's recorded events."""

@@ -42,18 +42,37 @@ COMMON: dict[str, Phrase] = {
 }
 """The phrases of ``domain.events.COMMON_EVENTS``."""
 
+KINDS: dict[str, str] = {
+    "turn_started": "Start a turn",
+    "turn_ended": "End the turn",
+    "correction": "Void a line",
+    "note": "Note",
+    "score_claimed": "Claim a score",
+}
+"""The kinds of line every game has, named as players would (the forms' ``label``); each game's ``phrases.KINDS``
+names its own (``GameRules.kind``)."""
+
 
 def tell(event: Any, phrases: Mapping[str, Phrase]) -> tuple[str, str | None, str]:
     """(type, player, words) for a recorded event, with ``phrases`` by type."""
     tag, names, values_of = _reading(type(event))
     values = dict(zip(names, values_of(event)))
+    if tag == "correction" and values.get("replacement"):  # a Replace reads as the line it puts in place
+        instead = values["replacement"]
+        return tag, None, f"line {values['voids']} replaced by: {_said(instead.get('type'), instead, phrases)} " \
+                          f"({values['reason']})"
+    return tag, values.get("player"), _said(tag, values, phrases)
+
+
+def _said(tag: Any, values: dict[str, Any], phrases: Mapping[str, Phrase]) -> str:
+    """The words of one line's ``values`` (by their names in the log), by its ``tag``'s phrase, else plainly."""
     words = phrases.get(tag)
     if words is not None:
         try:
-            return tag, values.get("player"), words(values)
+            return words(values)
         except (KeyError, TypeError):
             pass  # a field the phrase needs is absent: say it plainly below
-    return tag, values.get("player"), _plain(tag, values)
+    return _plain(str(tag), {k: v for k, v in values.items() if k != "type"})
 
 
 def _plain(tag: str, values: dict[str, Any]) -> str:

@@ -34,7 +34,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 import msgspec
 
 from gamelog.domain.errors import InputError
-from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Recorded, is_iso_8601
+from gamelog.domain.events import FORMAT_VERSION, MAX_LINES, PLAYER, Correction, Recorded, is_iso_8601
 from gamelog.domain.games import GAMES, GameRules
 from gamelog.domain import expected
 from gamelog.domain.messages import MESSAGE_LIMIT, cut, did_you_mean, quote
@@ -198,7 +198,7 @@ class LogReader:
             self._read_header()
         else:  # the lines after a header read before: numbered from first_line
             self.header, self.rules, self.header_line = header, GAMES[header.game], header_line
-            self._named = self.rules
+            self._named = self.rules  # its types word the errors, as for a header read here
             self.line = header_line if first_line is None else first_line - 1
 
     def _next_significant(self) -> tuple[int, bytes] | None:
@@ -397,6 +397,8 @@ class LogReader:
         # Every colon outside strings is a key's: the same count as the events' (strict_json) clears every line.
         if blob.count(b":") != _encode(events).count(b":") and not _cleared_again(array):
             return None
+        if any(type(event) is Correction and event.replacement is not None for event in events):
+            return None  # a replacement is checked as a line of its own (_exact)
         return events
 
     def _exact(self, raw: bytes, decode: Callable[[bytes], Any], players: frozenset[str] | None) -> Any:
@@ -419,6 +421,11 @@ class LogReader:
             bad = _unknown_player(event, players)
             if bad is not None:
                 self.errors.append(_error(self.line, *bad))
+                return None
+        if type(event) is Correction and event.replacement is not None and players is not None:
+            problem = _replacement_problem(event.replacement, decode, players)
+            if problem is not None:
+                self.errors.append(_error(self.line, *problem))
                 return None
         return event
 
@@ -485,6 +492,24 @@ def _cleared_again(raw: bytes) -> bool:
     except (msgspec.MsgspecError, RecursionError, ValueError, OverflowError):
         return False
     return raw.count(b":") == again.count(b":")
+
+
+def _replacement_problem(replacement: dict[str, Any], decode: Callable[[bytes], Any],
+                         players: frozenset[str]) -> tuple[str, str] | None:
+    """(message, path) when a correction's ``replacement`` is not one line of the game's log (every check a line
+    gets, its paths under ``$.replacement``), or is a correction or a header; None when it is one."""
+    raw = _encode(replacement)
+    try:
+        event = decode(raw)
+    except (msgspec.MsgspecError, RecursionError) as exc:
+        wrong = _line_error(0, raw, exc)
+        return wrong.message, "$.replacement" + wrong.path[1:]
+    if type(event) is Correction:
+        return "a replacement is the line the voided one should have been, not another correction", "$.replacement.type"
+    bad = _unknown_player(event, players)
+    if bad is not None:
+        return bad[0], "$.replacement" + bad[1][1:]
+    return None
 
 
 def _players_of(probe: _HeaderProbe, repeated: tuple[str, str] | None) -> frozenset[str] | None:

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import takewhile
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
+from gamelog.domain.corrections import replacement_of
+from gamelog.domain.events import Correction
 from gamelog.domain.games import GAMES
 
 
@@ -44,6 +46,16 @@ def nothing_hidden(viewer: str, history: Iterable[Any], state: Any) -> Secrets:
     return Secrets()
 
 
+def with_replacements(history: Iterable[Any], line_recorded: type) -> Iterator[Any]:
+    """``history`` with each correction's replacement (``domain.corrections``) as a recorded line of its own at the
+    correction's line, right after it: a secret a replacement holds is a secret from that line on, as the game's
+    ``HIDDEN`` reads it from the recorded lines."""
+    for event in history:
+        yield event
+        if type(event) is line_recorded and type(event.event) is Correction and event.event.replacement is not None:
+            yield line_recorded(line=event.line, event=replacement_of(event.event, line_recorded))
+
+
 def hidden_from(game: str, viewer: str, history: Iterable[Any], state: Any) -> Secrets:
     """What ``viewer`` may not see in game ``game`` at ``state``'s point, as the game's plug-in decides.
 
@@ -51,8 +63,10 @@ def hidden_from(game: str, viewer: str, history: Iterable[Any], state: Any) -> S
     the events up to ``state.line`` are read); ``state`` is the game's state at the point looked at
     (``domain.replay.state_at``). Raises KeyError for a game the registry does not hold.
     """
-    hidden = GAMES[game].secrets or nothing_hidden
-    seen = hidden(viewer, takewhile(lambda event: event.line <= state.line, history), state)
+    rules = GAMES[game]
+    hidden = rules.secrets or nothing_hidden
+    seen = hidden(viewer, with_replacements(takewhile(lambda event: event.line <= state.line, history),
+                                            rules.engine.LINE_RECORDED), state)
     if isinstance(seen, Secrets):
         return Secrets(frozenset(name for name in seen.names if name), seen.fold)
     return Secrets(frozenset(name for name in seen if name))  # a plug-in that names them only

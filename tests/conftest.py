@@ -34,6 +34,7 @@ SLOW = {
     "test_ti_assistant_real.py": "the real exports of ../shared",
     "test_phone_layout.py": "drives headless Chromium",
     "test_serve_browser.py": "drives headless Chromium against a served game",
+    "test_serve_browser_flow.py": "drives headless Chromium through the turn flow and the table's screen",
     "test_serve_processes.py": "starts gamelog serve processes",
     "test_serve_secrets.py": "generated games recorded through the served API",
     "test_serve_seats.py": "generated entries posted to two served games at once, on each backend",
@@ -63,6 +64,26 @@ def log_bytes(header: dict, *events: dict | str) -> bytes:
     lines = [json.dumps({"type": "game", **header})]
     lines += [e if isinstance(e, str) else json.dumps(e) for e in events]
     return ("\n".join(lines) + "\n").encode()
+
+
+def open_lists_left_out(forms: str) -> str:
+    """A ``/forms`` answer (JSON text) with each open list's values left out, for a scan for other hands' cards.
+
+    Why it may be left out: an open list (``open_list``, a secret objective to draw) is the deck less what its own
+    player may know is out of it; it holds another hand's cards because it is never made less them, so it is the
+    same whatever the other hands hold (``tests/test_offers.py`` checks that) and tells nothing of them. Everything
+    else in the answer is scanned."""
+    document = json.loads(forms)
+
+    def cleared(field: dict) -> dict:
+        if field.get("open_list"):
+            return field | {"offered": [], "values": None}
+        return field | {"fields": [cleared(f) for f in field.get("fields", [])],
+                        "item": cleared(field["item"]) if field.get("item") else field.get("item")}
+
+    for form in document.get("forms", []):
+        form["fields"] = [cleared(f) for f in form["fields"]]
+    return json.dumps(document)
 
 
 def shared_path(*parts: str) -> Path:

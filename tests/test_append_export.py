@@ -42,9 +42,9 @@ def test_a_line_is_stored_refused_with_its_finding_or_stored_anyway(gamelog, tmp
     code, out, err = gamelog("append", "seed-examples", '{"type": "note", "text": "late"}', "--after", "79")
     assert code == 1 and "the game moved on (it has 80 lines now)" in err
     code, out, err = gamelog("append", "seed-examples", '{"type": "note", "text": "fixed"}', "--replaces", "79",
-                             "--format", "json")
+                             "--reason", "misread", "--format", "json")
     answer = json.loads(out)
-    assert code == 0 and (answer["appended"], answer["line"], answer["findings"]) == (True, 82, [])
+    assert code == 0 and (answer["appended"], answer["line"], answer["findings"]) == (True, 81, [])
 
 
 def test_the_exported_log_reads_back_to_the_same_game(gamelog, tmp_path):

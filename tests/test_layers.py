@@ -130,9 +130,10 @@ def _service_modules() -> set[str]:
     return {f"gamelog.{p.stem}" for p in _modules("projections/services") if p.stem != "__init__"}
 
 
-SHARED_SERVICES = {"gamelog.errors", "gamelog.formats", "gamelog.sources", "gamelog.converting"}
-"""What every command may ask besides its own service: the errors, the formats and their layout, and what the shared
-options read (``cli/options.py``: the store's location, the tools ``--from`` takes)."""
+SHARED_SERVICES = {"gamelog.errors", "gamelog.formats", "gamelog.sources", "gamelog.converting", "gamelog.wording"}
+"""What every command may ask besides its own service: the errors, the formats and their layout, what the shared
+options read (``cli/options.py``: the store's location, the tools ``--from`` takes) and how a message words an
+option (``gamelog.wording``, entered by the group for every command)."""
 
 
 SERVER_LIBRARIES = {"litestar", "uvicorn", "anyio", "msgspec", "segno"}

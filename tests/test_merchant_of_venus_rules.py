@@ -178,6 +178,20 @@ def test_reference_data_differences_are_warnings_not_violations():
                                                "Melf Pelts at c50, the log says c45")]
 
 
+def test_melf_pelts_bought_where_the_seed_names_the_shenna_is_a_violation():
+    # The seed's IOU example has the Shenna sell Melf Pelts: bought of the Dell (where the ship is), MOV-BUY is broken.
+    result = outcome(ANN, land("Ann", "surface_city", "Dell"), buy("Ann", "Melf Pelts", "Dell", 50))
+    findings = [(e.rule, e.severity, e.message) for e in result.events if type(e).__name__ == "FindingRaised"]
+    assert findings == [("MOV-BUY", "violation", "the rulebook (seeds/000_6f346551b7adc216.txt, Example 2 (IOU)) has "
+                                                 "Melf Pelts sold by Shenna, not Dell")]
+
+
+def test_a_seller_only_the_1988_data_name_stays_a_warning_that_says_so():
+    result = outcome(ANN, land("Ann", "surface_city", "Dell"), buy("Ann", "Voil Silk", "Dell", 140))
+    findings = [(e.rule, e.severity, e.message) for e in result.events if type(e).__name__ == "FindingRaised"]
+    assert findings == [("MOV-BUY", "warning", "the reference data (1988 edition) has Voil Silk sold by Volois, not Dell")]
+
+
 # -- The seeds outrank the 1988 reference data (issue 12 item 8) ------------------------------
 
 
@@ -198,10 +212,11 @@ def test_bionic_perfume_sold_to_the_volois_as_in_the_seed_gives_no_finding():
     assert credits(*events)["Ann"] == 560
 
 
-def test_bionic_perfume_sold_to_the_humans_is_a_warning_citing_the_seed():
-    # The 1988 data's Humans are not among the seed's buyers: a warning (component data), the sale applied as logged.
+def test_bionic_perfume_sold_to_the_humans_is_a_violation_citing_the_seed():
+    # The seed names Bionic Perfume's buyers, and the Humans (the 1988 data's) are not among them: a violation of
+    # MOV-SELL, the sale applied as logged.
     events = PERFUME + [land("Ann", "surface_city", "Humans"), sell("Ann", "Bionic Perfume", "Humans", 140), DRAW]
-    assert findings_of(*events) == [(10, "MOV-SELL", "warning", "the rulebook (seeds/000_6f346551b7adc216.txt, Sell Actions, example) "
+    assert findings_of(*events) == [(10, "MOV-SELL", "violation", "the rulebook (seeds/000_6f346551b7adc216.txt, Sell Actions, example) "
                                                                  "has Bionic Perfume bought by Volois, Graw, Niks, Dell, not Humans")]
     assert credits(*events)["Ann"] == 560
 
@@ -219,7 +234,8 @@ def test_a_fact_the_seeds_do_not_state_stays_the_1988_datas_warning():
 def test_every_fact_the_seeds_state_is_what_the_reference_gives():
     from gamelog.domain.merchant_of_venus import reference
     facts = reference.seed_facts().values()
-    assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {("Bionic Perfume", "buyers"), ("Designer Genes", "factory")}
+    assert {(f.subject, f.field) for f in facts if f.data_1988 != "agrees"} == {
+        ("Bionic Perfume", "buyers"), ("Designer Genes", "factory"), ("Finest Dust", "dots"), ("Designer Genes", "dots")}
     tables = {"good": reference.goods(), "culture": reference.cultures()}
     for f in facts:
         if f.kind == "equipment":

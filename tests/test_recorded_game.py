@@ -47,16 +47,18 @@ def test_the_log_recorded_reads_back_to_the_same_game(locations, tmp_path):
         game = store.game("friday")
         game.record({"type": "turn_started", "player": "Ann"})
         game.record({"type": "note", "player": "Ann", "text": "bought a Cola"})
-        voided = game.record({"type": "note", "player": "Ann", "text": "bought two"}, replaces=3)
-        assert (voided.appended, voided.line) == (True, 5)
+        voided = game.record({"type": "note", "player": "Ann", "text": "bought two"}, replaces=3, reason="two, not one")
+        assert (voided.appended, voided.line) == (True, 4)  # one correction line, carrying its replacement
         log = tmp_path / "friday.jsonl"
         log.write_bytes(b"".join(game.log()))
-        assert [json.loads(line)["type"] for line in log.read_text().splitlines()] == [
-            "game", "turn_started", "note", "correction", "note"]
+        written = [json.loads(line) for line in log.read_text().splitlines()]
+        assert [line["type"] for line in written] == ["game", "turn_started", "note", "correction"]
+        assert written[-1] == {"type": "correction", "voids": 3, "reason": "two, not one",
+                               "replacement": {"type": "note", "player": "Ann", "text": "bought two"}}
         read = gamelog.read_log(log)
         assert read.end() == game.state() and read.findings == store.game("friday").findings
         assert [(line.line, line.voided_by) for line in game.lines().lines] == [
-            (1, None), (2, None), (3, 4), (4, None), (5, None)]
+            (1, None), (2, None), (3, 4), (4, None)]
 
 
 def test_a_players_view_records_only_that_players_lines_and_the_public_view_none(locations):

@@ -147,21 +147,24 @@ def test_two_entries_made_against_the_same_line_one_is_stored_the_other_told_the
     assert len(log) == 3 and sum('"type":"note"' in line for line in log) == 1
 
 
-def test_replacing_a_line_voids_it_and_records_the_new_one_in_one_entry(client):
+def test_replacing_a_line_is_one_correction_line_that_carries_the_new_one(client):
     seats = started(client)["seats"]
     ann = seats["Ann"]["token"]
     post_line(client, ann, {"type": "turn_started", "player": "Ann"}, after=1)
     post_line(client, ann, {"type": "note", "text": "landed at Volois", "player": "Ann"}, after=2)
-    replaced = post_line(client, ann, {"type": "note", "text": "landed at Nillis", "player": "Ann"}, after=3, replaces=3)
-    assert replaced.status_code == 201 and replaced.json()["line"] == 5
+    replaced = post_line(client, ann, {"type": "note", "text": "landed at Nillis", "player": "Ann"}, after=3, replaces=3,
+                         reason="it was Nillis")
+    assert replaced.status_code == 201 and replaced.json()["line"] == 4
     lines = {s["line"]: s for s in client.get("/api/games/table-1/history", headers=bearer(ann)).json()["lines"]}
-    assert lines[3]["voided_by"] == 4 and lines[4]["entry"] == {"type": "correction", "voids": 3,
-                                                                "reason": "replaced by line 5"}
-    assert lines[5]["entry"]["text"] == "landed at Nillis" and lines[5]["voided_by"] is None
-    # Bob may not replace Ann's line.
+    assert lines[3]["voided_by"] == 4 and lines[4]["entry"] == {
+        "type": "correction", "voids": 3, "reason": "it was Nillis",
+        "replacement": {"type": "note", "text": "landed at Nillis", "player": "Ann"}}
+    assert lines[4]["voided_by"] is None and set(lines) == {1, 2, 3, 4}
+    # Bob may not replace Ann's line, nor put a line of his in place of one of hers.
     bob = seats["Bob"]["token"]
-    refused = post_line(client, bob, {"type": "note", "text": "no", "player": "Bob"}, after=5, replaces=5)
+    refused = post_line(client, bob, {"type": "note", "text": "no", "player": "Bob"}, after=4, replaces=2)
     assert refused.status_code == 403
+    assert post_line(client, ann, {"type": "note", "text": "no", "player": "Bob"}, after=4, replaces=2).status_code == 403
 
 
 def test_the_replay_is_the_documents_of_replay_and_the_stream_resumes_from_the_last_event_id(locations):
@@ -263,7 +266,7 @@ def test_the_openapi_document_names_every_route_of_the_contract(client):
 def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     """Ann's seat and a spectator, after 60 lines of the 4-player example: Bob's and Dee's secret objectives, drawn
     and not yet scored, are in none of their answers; Bob's own seat sees his."""
-    from tests.conftest import EXAMPLES
+    from tests.conftest import EXAMPLES, open_lists_left_out
 
     raw = [line for line in (EXAMPLES / "twilight-imperium-4" / "complete-4p.jsonl").read_text().splitlines()
            if line.strip() and not line.lstrip().startswith("#")]
@@ -281,7 +284,8 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
     def everything(headers: dict) -> str:
         base = f"/api/games/{game}"
         answers = [client.get(f"{base}/{what}", headers=headers).text
-                   for what in ("replay", "replay?line=20", "history", "forms")]
+                   for what in ("replay", "replay?line=20", "history")]
+        answers.append(open_lists_left_out(client.get(f"{base}/forms", headers=headers).text))
         answers += [client.get(f"{base}/report?format={fmt}", headers=headers).text
                     for fmt in ("html", "json", "text", "markdown", "csv")]
         return "\n".join(answers).casefold()
@@ -298,6 +302,10 @@ def test_a_seats_answers_never_hold_another_players_unscored_secret(client):
         "points": 1}, "after": len(lines) + 1}), headers=ann).json()
     assert "ann does not hold the secret objective monopolize production" in json.dumps(scored).casefold()
     assert "control the region" not in json.dumps(scored).casefold() and "dee" not in json.dumps(scored).casefold()
+    # Ann draws from the deck less only what she may know is out of it: Bob's card stands in it as any other.
+    drawn = next(f for f in client.get(f"/api/games/{game}/forms", headers=ann).json()["forms"]
+                 if f["type"] == "secret_objective_drawn")
+    assert "Control the Region" in next(f for f in drawn["fields"] if f["name"] == "objective")["values"]
 
 
 def test_eight_devices_recording_at_once_lose_no_entry_and_store_none_twice(client):
@@ -400,3 +408,22 @@ def test_the_same_key_sent_at_once_is_stored_once(client):
     assert set(statuses) <= {201, 409} and 201 in statuses
     lines = client.get("/api/games/table-1/history", headers=HOST).json()["lines"]
     assert [line["entry"].get("text") for line in lines[1:]] == ["once"]
+
+
+def test_the_forms_say_who_is_due_next_and_fill_in_what_the_data_fix(client):
+    """After Ann ends her turn Bob is due (not Ann); on Bob's landing at the Volois the sale's culture is filled in
+    and only the goods the Volois buy are offered; the bank may be paid."""
+    made = started(client, MOV | {"setup": {"starting_credits": 500}})
+    bob = bearer(made["seats"]["Bob"]["token"])
+    for after, line in enumerate([{"type": "turn_started", "player": "Ann"}, {"type": "turn_ended", "player": "Ann"}], 1):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()
+    assert forms["due"] == "Bob" and forms["next"] == {"player": "Bob", "starts_turn": True, "over": False}
+    for after, line in enumerate([{"type": "turn_started", "player": "Bob"},
+                                  {"type": "landed", "player": "Bob", "venue": "surface_city", "culture": "Volois"}], 3):
+        assert post_line(client, HOST_TOKEN, line, after).status_code == 201
+    forms = {f["type"]: {field["name"]: field for field in f["fields"]}
+             for f in client.get(f"/api/games/{MOV['id']}/forms", headers=bob).json()["forms"]}
+    assert forms["goods_sold"]["culture"]["value"] == "Volois" and forms["goods_sold"]["good"]["values"] == []
+    assert forms["goods_bought"]["unit_price"]["value_for"]["Voil Silk"] == 140
+    assert "bank" in forms["credits_paid"]["to"]["offered"]

@@ -42,7 +42,7 @@ from gamelog.errors import (BadInput, GameNotFound, GamelogError, LogInvalid, No
                             StoreError)
 from gamelog.game import Game
 from gamelog.listing import list_games
-from gamelog.recording import MAX_LINES, header_forms
+from gamelog.recording import MAX_LINES, EntryResult, header_forms
 from gamelog.stores import Store
 
 from gamelog.cli.web.follow import Follower, wait
@@ -79,14 +79,25 @@ SECURITY_HEADERS = {
 
 class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/games/{id}/lines``: the line (one object of the game's log), the lines the client has seen,
-    whether the table agreed to a line that breaks a rule, and the earlier line it replaces, if any."""
+    whether the table agreed to a line that breaks a rule, the earlier line it replaces, if any, and why
+    (``reason``: the correction's, for an undo or a Replace)."""
 
     line: msgspec.Raw
     after: int | None = None
     anyway: bool = False
     replaces: int | None = None
+    reason: str | None = None
     key: Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[\x21-\x7e]+$")] | None = None
     """The client's idempotency key of this entry (``gamelog.idempotency``): a resend of it gets the first answer."""
+
+
+class StepTaken(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/turn``: the step of the turn flow to take (its ``id`` in the forms' ``turn``), the
+    lines the client has seen, and whether the table agreed to a step that breaks a rule."""
+
+    step: str
+    after: int | None = None
+    anyway: bool = False
 
 
 class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
@@ -284,6 +295,12 @@ def page() -> bytes:
     return STATIC.joinpath("index.html").read_bytes()
 
 
+@get("/games/{game_id:str}/table", include_in_schema=False, media_type="text/html", sync_to_thread=False)
+def table_page() -> bytes:
+    """The table's screen for a TV or a laptop in landscape (static; the token in the fragment, as every page)."""
+    return STATIC.joinpath("table.html").read_bytes()
+
+
 # -- the API ------------------------------------------------------------------------------------------------------
 
 
@@ -345,7 +362,24 @@ async def lines(table: NamedDependency[Served], viewer: NamedDependency[Viewer],
     result = await anyio.to_thread.run_sync(lambda: table.store.once(
         game.id, f"{viewer.role}:{viewer.player or ''}", posted.key,
         lambda: game.record(bytes(posted.line), after=posted.after, anyway=posted.anyway, replaces=posted.replaces,
-                            any_player=game.id in table.any_seat)))
+                            reason=posted.reason, any_player=game.id in table.any_seat)))
+    return _recorded(table, result)
+
+
+@post("/api/games/{game_id:str}/turn", dependencies={"taken": body_of(StepTaken)})
+async def turn(table: NamedDependency[Served], viewer: NamedDependency[Viewer], game: NamedDependency[Game],
+               taken: NamedDependency[StepTaken]) -> Response:
+    """Take one step of the turn flow ("End turn: Bob's turn"): its lines stored in one write, answered as a line
+    is (201 stored, 200 not stored, 409 moved, 422 no such step now, 403 not this seat's)."""
+    if viewer.role == SPECTATOR:
+        raise NotYourLine("a spectator records nothing")
+    result = await anyio.to_thread.run_sync(lambda: game.take_step(
+        taken.step, after=taken.after, anyway=taken.anyway, any_player=game.id in table.any_seat))
+    return _recorded(table, result)
+
+
+def _recorded(table: Served, result: EntryResult) -> Response:
+    """The answer to a line or a step recorded: 201 stored, 200 not stored, 409 moved, 422 malformed."""
     if result.appended:
         table.follower.nudge()  # the held game has the line: every stream of this process sends it now
     if result.errors:
@@ -371,6 +405,13 @@ def history(game: NamedDependency[Game], after: FromQuery[Line] = 0) -> Any:
 def forms(game: NamedDependency[Game]) -> Any:
     """A form for each kind of line at the game's current state, offered what the token's viewer may know."""
     return game.forms()
+
+
+@get("/api/games/{game_id:str}/screen", sync_to_thread=True)
+def screen(game: NamedDependency[Game]) -> Any:
+    """The table's screen (``domain.screen``): whose turn, the round, the score track, the game's own facts and
+    panels, the last lines, as the token's viewer sees them."""
+    return game.screen()
 
 
 @get("/api/games/{game_id:str}/log", sync_to_thread=True, media_type="application/jsonl")
@@ -427,8 +468,8 @@ async def stream(request: Request, table: NamedDependency[Served], viewer: Named
     return ServerSentEvent(events(), headers={"X-Accel-Buffering": "no"})
 
 
-API = Router("/", route_handlers=[me, games, headers, create_game, seats, settings, lines, replay, history, forms, log,
-                                  report, stream],
+API = Router("/", route_handlers=[me, games, headers, create_game, seats, settings, lines, turn, replay, history, forms,
+                                  screen, log, report, stream],
              guards=[known], dependencies={"viewer": Provide(_viewer, sync_to_thread=False),
                                           "game": Provide(_game, sync_to_thread=False)})
 """Every route of the API: each request's token known first (:func:`known`)."""
@@ -460,7 +501,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
             await anyio.to_thread.run_sync(table.store.close)
 
     return Litestar(
-        route_handlers=[page, API, create_static_files_router("/assets", [Path(str(STATIC))], include_in_schema=False,
+        route_handlers=[page, table_page, API, create_static_files_router("/assets", [Path(str(STATIC))], include_in_schema=False,
                                                               after_request=_secured)],
         dependencies={"table": Provide(_served, sync_to_thread=False)},
         lifespan=[opened],

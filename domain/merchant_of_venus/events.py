@@ -9,6 +9,7 @@ through invertible events, so that a correction can undo them.
 
 from __future__ import annotations
 
+import difflib
 from typing import Literal
 
 import msgspec
@@ -28,6 +29,7 @@ from gamelog.domain.events import (
     Recorded,
     game_events,
 )
+from gamelog.domain.merchant_of_venus import reference
 from gamelog.domain.msgspec_wording import invalid_at
 
 Venue = Literal["surface_city", "neutral_spaceport", "galactic_base", "merchant_spaceport", "open_spaceport", "asteroid", "other"]
@@ -101,6 +103,18 @@ class EquipmentBought(PlayerRecorded, tag="equipment_bought"):
     item: Name
     price: PositiveInt
     dots: Dots = 1
+
+    def __post_init__(self) -> None:
+        # The printed name and the short one are the same item, read as the engine counts it (a Shield that the
+        # engine did not know as one would shield nothing); a name of no equipment is refused, never stored.
+        item = reference.equipment_item(self.item)
+        if item is None:
+            names = sorted({reference.equipment_printed(n) for n in reference.equipment_by_name().values()})
+            near = difflib.get_close_matches(self.item, names + sorted(set(reference.equipment_by_name().values())), 1, 0.4)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            raise invalid_at(f"{self.item!r} is no equipment a port sells; {hint}one of: {', '.join(names)}", "$.item")
+        if item != self.item:
+            msgspec.structs.force_setattr(self, "item", item)
 
 
 class GoodsSold(PlayerRecorded, tag="goods_sold"):

@@ -13,7 +13,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.merchant_of_venus import entries, measures, phrases, secrets, statistics
+from gamelog.domain.merchant_of_venus import entries, measures, phrases, replay_document, secrets, statistics
 from gamelog.domain.merchant_of_venus import rules
 from gamelog.domain.merchant_of_venus.events import (
     EVENTS,
@@ -102,13 +102,8 @@ class MerchantEngine(Engine):
         p = self.state.by_player[e.player]
         total = e.unit_price * e.quantity
         what = f"{e.quantity} {e.good}"
-        problems = rules.at_market("MOV-BUY", p, e.culture, f"buying {e.good}")
-        problems += rules.buy_reference(e)
-        problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
-        problems += rules.iou_held(p, e)
+        self.report(line, e.player, rules.purchase(self.state, p, e, self.state.buys))
         applied, due = rules.iou_payment(p, e.culture, total) if e.iou else (0, total)
-        problems += rules.pay(p, due, what)
-        self.report(line, e.player, problems)
         if e.iou and e.culture in p.ious:
             self.emit(IouSpent(line=line, player=e.player, culture=e.culture, value=p.ious[e.culture], applied=applied, credits=due))
             self.emit(IouChanged(line=line, player=e.player, culture=e.culture, value=p.ious[e.culture], gained=False))
@@ -121,11 +116,7 @@ class MerchantEngine(Engine):
     @decides(EquipmentBought)
     def equipment_bought(self, line: int, e: EquipmentBought) -> None:
         p = self.state.by_player[e.player]
-        problems = rules.at_any_market(p, f"buying {e.item}")
-        problems += rules.equipment_reference(e.item, e.price)
-        problems += rules.trade_limit(self.state, p, "Buy", self.state.buys)
-        problems += rules.pay(p, e.price, e.item)
-        self.report(line, e.player, problems)
+        self.report(line, e.player, rules.equipment_purchase(self.state, p, e.item, e.price, self.state.buys))
         self.credits(line, e.player, -e.price, "MOV-BUY", f"bought {e.item}")
         shield = e.item.casefold() == "shield"
         self.emit(EquipmentChanged(line=line, player=e.player, item=e.item, shield=shield, drive_colors=rules.drive_colors(e.item)))
@@ -137,10 +128,7 @@ class MerchantEngine(Engine):
     @decides(GoodsSold)
     def goods_sold(self, line: int, e: GoodsSold) -> None:
         p = self.state.by_player[e.player]
-        problems = rules.at_market("MOV-SELL", p, e.culture, f"selling {e.good}")
-        problems += rules.sell(p, e)
-        problems += rules.trade_limit(self.state, p, "Sell", self.state.sells)
-        self.report(line, e.player, problems)
+        self.report(line, e.player, rules.sale(self.state, p, e, self.state.sells))
         self.credits(line, e.player, e.resale_value * e.quantity, "MOV-SELL", f"sold {e.quantity} {e.good} at c{e.resale_value}")
         self.unload(line, e.player, "good", e.good, e.quantity)
         self.emit(CupChanged(line=line, count=e.quantity))
@@ -246,6 +234,8 @@ RULES = GameRules(
     events=EVENTS,
     engine=MerchantEngine,
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
+    screen=replay_document.screen,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

@@ -76,3 +76,23 @@ STATE = StatePhrases(
     game=lambda document: {"net worth to win": f"c{document['goal']}"},
 )
 """A Merchant of Venus state as its players say it: credits as c-amounts, cargo, deeds and IOUs in words."""
+
+KINDS: dict[str, str] = {
+    "landed": "Land",
+    "movement_skipped": "Skip the move",
+    "first_contact": "First contact",
+    "goods_bought": "Buy goods",
+    "equipment_bought": "Buy equipment",
+    "goods_sold": "Sell goods",
+    "passenger_boarded": "Board a passenger",
+    "passenger_delivered": "Deliver a passenger",
+    "hazard_paid": "Pay a hazard",
+    "hazard_declined": "Decline a hazard",
+    "hazard_passed": "Pass a hazard",
+    "relic_taken": "Take a relic",
+    "deed_acquired": "Buy a deed",
+    "bonus_cup_draw": "Draw from the bonus cup",
+    "credits_paid": "Pay credits",
+    "credits_received": "Receive credits",
+}
+"""This game's kinds of line as players name them (the forms' ``label``, ``GameRules.kind``)."""

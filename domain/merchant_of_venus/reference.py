@@ -37,6 +37,8 @@ class Good:
     buy_price: int
     resale_value: int
     buyers: tuple[str, ...]
+    dots: int = 1
+    """Capacity dots (MOV-CAPACITY): the 1988 table gives none; the seeds give two for some goods, else one."""
 
 
 @dataclass(frozen=True)
@@ -157,3 +159,42 @@ def equipment_names() -> tuple[str, ...]:
 def relic_names() -> tuple[str, ...]:
     """The names of the relics (the equipment table's relic rows)."""
     return tuple(r["item"] for r in _rows("mov_equipment_and_relics.csv") if r["category"] == "relic")
+
+
+def _engine_name(printed: str) -> str:
+    """The name the engine counts an equipment row by: ``shield`` for the Shield, ``drive:<colors>`` for a drive
+    (``drive:red+yellow`` for the Combined Drive, whose colors its effect names), else the printed name."""
+    folded = printed.casefold()
+    if folded.startswith("shield"):
+        return "shield"
+    if folded == "combined drive":
+        return "drive:red+yellow"
+    if folded.endswith(" drive"):
+        return f"drive:{folded.removesuffix(' drive')}"
+    return printed
+
+
+@cache
+def equipment_by_name() -> dict[str, str]:
+    """The engine's name of each piece of equipment a port sells, by every name a line may give it, folded
+    (:func:`key`): its printed name (``Shield -20``, ``Yellow Drive``) and its short one (``shield``,
+    ``drive:yellow``)."""
+    names: dict[str, str] = {}
+    for printed in equipment_names():
+        short = _engine_name(printed)
+        names[key(printed)] = names[key(short)] = short
+    return names
+
+
+def equipment_item(name: str) -> str | None:
+    """The engine's name for the equipment ``name`` gives (printed or short; a drive's colors in any order), or
+    None when no equipment a port sells has that name."""
+    folded = name.strip().casefold()
+    if folded.startswith("drive:"):  # the colors of a drive in any order: drive:yellow+red is the Combined Drive
+        folded = "drive:" + "+".join(sorted(c.strip() for c in folded[6:].split("+") if c.strip()))
+    return equipment_by_name().get(key(folded))
+
+
+def equipment_printed(short: str) -> str:
+    """The printed name of the equipment the engine names ``short`` (``shield``: ``Shield -20``)."""
+    return next((p for p in equipment_names() if _engine_name(p) == short), short)

@@ -9,7 +9,7 @@ naming the rule ID. ``game.py`` turns them into stored events.
 from __future__ import annotations
 
 
-from gamelog.domain.engine import WARNING, RuleFinding
+from gamelog.domain.engine import VIOLATION, WARNING, RuleFinding
 from gamelog.domain.merchant_of_venus import reference
 from gamelog.domain.merchant_of_venus.events import GoodsBought, GoodsSold, Landed
 from gamelog.domain.merchant_of_venus.state import MerchantState, Player
@@ -48,15 +48,22 @@ def at_market(rule: str, player: Player, culture: str, what: str) -> list[RuleFi
 # -- MOV-BUY and MOV-IOU -----------------------------------------------------------------
 
 
+def _seed_or_data(good: str, field: str) -> str:
+    """How much a disagreement with the reference data weighs: a violation where the seeds name the fact (the
+    rulebook says so), a warning where only the 1988 tables do (their message says which)."""
+    return VIOLATION if ("good", reference.key(good), field) in reference.seed_facts() else WARNING
+
+
 def buy_reference(event: GoodsBought) -> list[RuleFinding]:
-    """MOV-BUY: warn where the log's seller or price differs from the reference data (the seeds' facts first)."""
+    """MOV-BUY: the seller is the one the seeds name (a violation: the Shenna sell Melf Pelts); warn where the
+    1988 data name another seller, or another price."""
     good = reference.goods().get(reference.key(event.good))
     if good is None:
         return [RuleFinding("MOV-BUY", f"{event.good} is not in the reference data; its seller and price are taken as logged", WARNING)]
     out = []
     if reference.key(good.seller) != reference.key(event.culture):
         out.append(RuleFinding("MOV-BUY", f"{reference.source_of('good', good.name, 'seller')} has {good.name} sold by {good.seller}, "
-                                      f"not {event.culture}", WARNING))
+                                      f"not {event.culture}", _seed_or_data(good.name, "seller")))
     if good.buy_price != event.unit_price:
         out.append(RuleFinding("MOV-BUY", f"{reference.source_of('good', good.name, 'buy_price')} prices {good.name} at c{good.buy_price}, "
                                       f"the log says c{event.unit_price}", WARNING))
@@ -107,7 +114,8 @@ def first_contact(state: MerchantState, culture: str, iou: int) -> list[RuleFind
 
 
 def sell(player: Player, event: GoodsSold) -> list[RuleFinding]:
-    """MOV-SELL: the player carries the tokens sold; warn where the data disagree."""
+    """MOV-SELL: the player carries the tokens sold, to a culture that buys the good (a violation where the seeds
+    name the buyers: Bionic Perfume; a warning where only the 1988 data do); warn where the resale value differs."""
     held = sum(n for _, n in player.carried("good", event.good))
     out = []
     if held < event.quantity:
@@ -116,11 +124,38 @@ def sell(player: Player, event: GoodsSold) -> list[RuleFinding]:
     if good is not None:
         if reference.key(event.culture) not in reference.buyer_keys(good.name):
             out.append(RuleFinding("MOV-SELL", f"{reference.source_of('good', good.name, 'buyers')} has {good.name} bought by "
-                                           f"{', '.join(good.buyers)}, not {event.culture}", WARNING))
+                                           f"{', '.join(good.buyers)}, not {event.culture}", _seed_or_data(good.name, "buyers")))
         if good.resale_value != event.resale_value:
             out.append(RuleFinding("MOV-SELL", f"{reference.source_of('good', good.name, 'resale_value')} gives {good.name}'s resale value "
                                            f"as c{good.resale_value}, the log says c{event.resale_value}", WARNING))
     return out
+
+
+def purchase(state: MerchantState, player: Player, e: GoodsBought, buys: int) -> list[RuleFinding]:
+    """MOV-BUY, MOV-LIMIT, MOV-IOU, MOV-PAY: what a Buy action of goods breaks before its tokens are loaded
+    (``buys``: the Buy actions at this venue this turn, this one included). MOV-CAPACITY is asked of the holds
+    after loading (:func:`capacity`, :func:`room`)."""
+    problems = at_market("MOV-BUY", player, e.culture, f"buying {e.good}")
+    problems += buy_reference(e)
+    problems += trade_limit(state, player, "Buy", buys)
+    problems += iou_held(player, e)
+    total = e.unit_price * e.quantity
+    applied, due = iou_payment(player, e.culture, total) if e.iou else (0, total)
+    return problems + pay(player, due, f"{e.quantity} {e.good}")
+
+
+def equipment_purchase(state: MerchantState, player: Player, item: str, price: int, buys: int) -> list[RuleFinding]:
+    """MOV-BUY, MOV-LIMIT, MOV-PAY: what buying equipment breaks before it is loaded (``buys``: the Buy actions
+    at this venue this turn, this one included)."""
+    return at_any_market(player, f"buying {item}") + equipment_reference(item, price) \
+        + trade_limit(state, player, "Buy", buys) + pay(player, price, item)
+
+
+def sale(state: MerchantState, player: Player, e: GoodsSold, sells: int) -> list[RuleFinding]:
+    """MOV-SELL, MOV-LIMIT: what a sale breaks (``sells``: the tokens sold at this venue this turn, these
+    included)."""
+    return at_market("MOV-SELL", player, e.culture, f"selling {e.good}") + sell(player, e) \
+        + trade_limit(state, player, "Sell", sells)
 
 
 # -- MOV-LIMIT ---------------------------------------------------------------------------
@@ -174,12 +209,21 @@ def recorded_commission(reason: str) -> list[RuleFinding]:
 # -- MOV-CAPACITY ------------------------------------------------------------------------
 
 
-def capacity(player: Player) -> list[RuleFinding]:
-    """MOV-CAPACITY: two-dot tokens + ceil(one-dot tokens / 2) must fit the holds."""
-    used = player.holds_used()
+def capacity(player: Player, dots: int = 1, more: int = 0) -> list[RuleFinding]:
+    """MOV-CAPACITY: two-dot tokens + ceil(one-dot tokens / 2) must fit the holds (with ``more`` tokens of
+    ``dots`` loaded: the rule asked before a purchase)."""
+    used = player.holds_used(dots, more)
     if used > player.holds:
         return [RuleFinding("MOV-CAPACITY", f"the cargo needs {used} holds but the ship has {player.holds}")]
     return []
+
+
+def room(player: Player, dots: int) -> int:
+    """MOV-CAPACITY: the most tokens of ``dots`` that the holds take now (a one-dot token fills the half of a hold
+    another one-dot token left free)."""
+    free = 2 * player.holds - 2 * player.holds_used()  # free dots, a half-full hold's free half not yet counted
+    upto = max(0, free // dots + 1)
+    return max((n for n in range(upto + 1) if not capacity(player, dots, n)), default=0)
 
 
 # -- MOV-PASSENGER -----------------------------------------------------------------------

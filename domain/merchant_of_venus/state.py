@@ -56,9 +56,9 @@ class Player:
             return self.credits
         return self.credits + sum(d.value for d in self.deeds)
 
-    def holds_used(self) -> int:
-        """MOV-CAPACITY: two-dot tokens, plus one-dot tokens two to a hold."""
-        two = one = 0
+    def holds_used(self, dots: int = 1, more: int = 0) -> int:
+        """MOV-CAPACITY: two-dot tokens, plus one-dot tokens two to a hold (with ``more`` tokens of ``dots``)."""
+        two, one = (more, 0) if dots == 2 else (0, more)
         for t, n in self.cargo.items():
             if t.dots == 2:
                 two += n

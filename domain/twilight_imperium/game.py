@@ -9,12 +9,13 @@ turn, and the winner (TI4-VP-GOAL, LRR 34.15).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from gamelog.domain.engine import VIOLATION, Engine, RuleFinding, decides
 from gamelog.domain.events import GameWon, TurnEnded, TurnStarted
 from gamelog.domain.games import GameRules
-from gamelog.domain.twilight_imperium import entries, measures, phrases, secrets, statistics
+from gamelog.domain.turn_flow import TurnStep, decided
+from gamelog.domain.twilight_imperium import entries, measures, phrases, replay_document, secrets, statistics
 from gamelog.domain.twilight_imperium import rules
 from gamelog.domain.twilight_imperium.events import (
     EVENTS,
@@ -105,6 +106,20 @@ class TwilightEngine(Engine):
         first seat when the last line names no player, as the header or a revealed objective)."""
         return (rules.next_in_initiative(self.state) or getattr(self.state.current, "player", None)
                 or super().expected_player())
+
+    def who_is_due(self) -> str | None:
+        """Who records next, by phase: in the strategy phase the next to pick a card (the speaker first, then
+        clockwise, each once before any twice); in the action phase the active player, else the next in initiative
+        order who has not passed (TI4-TURN; nobody once all have passed); in the status and agenda phases, and
+        once the game is over, nobody in particular (None)."""
+        s = self.state
+        if s.ended is not None:
+            return None
+        if s.phase == "strategy":
+            return rules.next_to_pick(s)
+        if s.phase == "action":
+            return s.active if s.active is not None and s.turn_over is None else rules.next_in_initiative(s)
+        return None
 
     def turn_started(self, line: int, event: TurnStarted) -> None:
         self.check_event(line, event)
@@ -216,14 +231,8 @@ class TwilightEngine(Engine):
     @decides(ObjectiveScored)
     def objective_scored(self, line: int, e: ObjectiveScored) -> None:
         """LRR 34.2–34.19: check the score; the VP are the card's (LRR 34.12, 34.18), none for a second score (LRR 34.8)."""
-        s, p = self.state, self.state.by_player[e.player]
-        phase, problems = rules.scoring_phase(s, e)
-        context = rules.score_context(s, e, phase)
-        problems += rules.card(s, e) + rules.timing(s, e, phase, context)
-        problems += rules.status_limit(s, e, context) + rules.combat_limit(s, e, context)
-        again = rules.once_per_game(p, e)
-        paid, tg, tokens = rules.payment(p, e)
-        problems += again + paid + rules.public_objective(s, p, e) + rules.secret_held(p, e) + rules.one_owner_scored(s, e)
+        p = self.state.by_player[e.player]
+        context, problems, again, tg, tokens = rules.score(self.state, e)
         self.report(line, e.player, problems)
         if e.kind == "secret" and e.objective in p.secrets:
             self.emit(SecretChanged(line=line, player=e.player, objective=e.objective, count=-1))
@@ -320,6 +329,36 @@ RULE_TEXTS: dict[str, str] = {
 }
 """The texts of Twilight Imperium's own rule IDs: those the seeds are silent on, so RULES.md does not hold them."""
 
+def turn_steps(engine: TwilightEngine) -> Iterator[TurnStep]:
+    """Twilight Imperium's own steps of the turn flow (``domain.turn_flow``: those whose lines the engine decides with
+    no violation are offered): a round is phases, and an action-phase turn ends by ending it or by passing. Whose
+    turn comes next is the engine's answer (TI4-TURN), asked on the state after the step's first lines.
+
+    The candidates at the engine's state: in the action phase a pass (then the next player's turn, or the
+    status phase once everyone has passed); the action phase once every player holds a strategy card; the agenda
+    phase and the next round after the status phase; the first round before any."""
+    s = engine.state
+    if s.phase == "action":
+        if s.active is not None and s.turn_over is None and s.active not in s.passed:
+            passing = (PlayerPassed(player=s.active),)
+            following = rules.next_in_initiative(decided(engine, passing).state)
+            if following is None:
+                yield TurnStep("pass", "Pass: status phase", (*passing, PhaseStarted(phase="status")))
+            else:
+                yield TurnStep("pass", f"Pass: {following}'s turn", (*passing, TurnStarted(player=following)))
+        elif rules.next_in_initiative(s) is None:
+            yield TurnStep("status_phase", "Status phase", (PhaseStarted(phase="status"),))
+    elif s.phase == "strategy" and all(s.picks.get(p) for p in s.players):
+        starting = (PhaseStarted(phase="action"),)
+        first = decided(engine, starting).expected_player()
+        yield TurnStep("action_phase", f"Action phase: {first}'s turn", (*starting, TurnStarted(player=first)))
+    elif s.phase in ("status", "agenda") or s.round == 0:
+        if s.phase == "status":
+            yield TurnStep("agenda_phase", "Agenda phase", (PhaseStarted(phase="agenda"),))
+        yield TurnStep("next_round", f"Round {s.round + 1}: strategy phase",
+                       (RoundStarted(round=s.round + 1), PhaseStarted(phase="strategy")))
+
+
 RULES = GameRules(
     offers=entries.OFFERS,
     name="twilight-imperium-4",
@@ -327,6 +366,9 @@ RULES = GameRules(
     engine=TwilightEngine,
     converters={"ti-assistant": _from_ti_assistant, "asyncti4": _from_asyncti4},
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
+    screen=replay_document.screen,
+    turn_steps=turn_steps,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

@@ -131,3 +131,36 @@ STATE = StatePhrases(
     colour=lambda document, name: TABLE_COLOURS.get(str(document["players"][name].get("color", "")).casefold().replace(" ", "")),
 )
 """A Twilight Imperium state as its players say it: VP by source, what the log's source does not record as such."""
+
+KINDS: dict[str, str] = {
+    "round_started": "New round",
+    "phase_started": "New phase",
+    "strategy_card_picked": "Pick a strategy card",
+    "trade_primary": "Trade (primary)",
+    "trade_secondary": "Trade (secondary)",
+    "trade_goods_gained": "Gain trade goods",
+    "trade_goods_spent": "Spend trade goods",
+    "commodities_given": "Give commodities",
+    "command_token_spent": "Spend a command token",
+    "command_tokens_gained": "Gain command tokens",
+    "objective_revealed": "Reveal an objective",
+    "secret_objective_drawn": "Draw a secret objective",
+    "secret_objective_returned": "Return a secret objective",
+    "combat_started": "Combat begins",
+    "combat_ended": "Combat ends",
+    "home_system_control": "Home system control",
+    "objective_scored": "Score an objective",
+    "vp_gained": "Gain a VP",
+    "vp_lost": "Lose a VP",
+    "player_passed": "Pass",
+    "speaker_changed": "New speaker",
+    "winner_declared": "Declare the winner",
+    "score_declared": "Declare a score",
+    "adjustment_declared": "Declare an adjustment",
+    "vp_scored": "Score VP",
+    "objective_made_public": "Make an objective public",
+    "strategy_cards_swapped": "Swap strategy cards",
+    "player_unpassed": "Back from a pass",
+    "strategic_action": "Strategic action",
+}
+"""This game's kinds of line as players name them (the forms' ``label``, ``GameRules.kind``)."""

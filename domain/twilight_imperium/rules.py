@@ -96,6 +96,15 @@ def next_in_initiative(state: TwilightState) -> str | None:
     return None
 
 
+def next_to_pick(state: TwilightState) -> str:
+    """Who picks a strategy card next in the strategy phase (not in the seeds): the speaker first, then clockwise,
+    each player once before anyone twice."""
+    start = state.players.index(state.speaker) if state.speaker in state.players else 0
+    seating = state.players[start:] + state.players[:start]
+    fewest = min(len(state.picks.get(p, [])) for p in seating)
+    return next(p for p in seating if len(state.picks.get(p, [])) == fewest)
+
+
 def strategic_action(state: TwilightState, line: int, e: StrategicAction) -> list[RuleFinding]:
     """TI4-TURN (not in the seeds): a strategy card's primary ability is performed in the action phase, by its holder
     as a strategic action, once a round (the card is then exhausted); through a component, only while it is readied."""
@@ -282,6 +291,20 @@ def combat_limit(state: TwilightState, e: ObjectiveScored, context: str) -> list
     if context.startswith("combat") and any(state.scores_in.get((e.player, context, k), 0) for k in ("public", "secret")):
         return [RuleFinding(COMBAT_LIMIT, f"{e.player} already scored an objective during or after this combat")]
     return []
+
+
+def score(state: TwilightState, e: ObjectiveScored) -> tuple[str, list[RuleFinding], list[RuleFinding], int, int]:
+    """LRR 34.2–34.19, every check of a score: (the status phase, combat or Imperial action it counts against, the
+    problems, the LRR 34.8 problem of a second score among them, the trade goods and tokens it uses up)."""
+    p = state.by_player[e.player]
+    phase, problems = scoring_phase(state, e)
+    context = score_context(state, e, phase)
+    problems += card(state, e) + timing(state, e, phase, context)
+    problems += status_limit(state, e, context) + combat_limit(state, e, context)
+    again = once_per_game(p, e)
+    paid, tg, tokens = payment(p, e)
+    problems += again + paid + public_objective(state, p, e) + secret_held(p, e) + one_owner_scored(state, e)
+    return context, problems, again, tg, tokens
 
 
 def scored_already(player: Player, objective: str) -> bool:

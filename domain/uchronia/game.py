@@ -14,7 +14,7 @@ from typing import Any
 from gamelog.domain.engine import Engine, decides
 from gamelog.domain.events import GameWon
 from gamelog.domain.games import GameRules
-from gamelog.domain.uchronia import entries, measures, phrases, secrets, statistics
+from gamelog.domain.uchronia import entries, measures, phrases, replay_document, secrets, statistics
 from gamelog.domain.uchronia import rules
 from gamelog.domain.uchronia.events import (
     EVENTS,
@@ -183,6 +183,8 @@ RULES = GameRules(
     events=EVENTS,
     engine=UchroniaEngine,
     phrases=phrases.PHRASES,
+    kinds=phrases.KINDS,
+    screen=replay_document.screen,
     state_phrases=phrases.STATE,
     measures=measures.MEASURES,
     secrets=secrets.HIDDEN,

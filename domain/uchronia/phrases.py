@@ -54,3 +54,15 @@ def _game(document: dict[str, Any]) -> Rows:
 
 STATE = StatePhrases(player=_player, game=_game)
 """An Uchronia state as its players say it: buildings with their colour and VP, monopolies by colour."""
+
+KINDS: dict[str, str] = {
+    "construction_started": "Start a building",
+    "forum_card_added": "Add a Forum card",
+    "forum_card_removed": "Remove a Forum card",
+    "forum_card_taken": "Take a Forum card",
+    "monopoly_changed": "Monopoly changes hands",
+    "resource_moved": "Move a resource",
+    "vp_adjusted": "Adjust VP",
+    "winner_declared": "Declare the winner",
+}
+"""This game's kinds of line as players name them (the forms' ``label``, ``GameRules.kind``)."""

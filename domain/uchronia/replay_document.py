@@ -5,6 +5,7 @@ from __future__ import annotations
 from msgspec import UNSET, UnsetType
 
 from gamelog.domain import replay_document as common
+from gamelog.domain.screen import ScreenFact, Panel
 
 
 class Building(common.Document, kw_only=True):
@@ -62,3 +63,28 @@ class Replay(common.Replay, kw_only=True, tag="uchronia"):
     monopolies: dict[str, Monopoly]
     threshold: Threshold
     last_turn_card: str
+
+
+def screen(document: dict) -> tuple[list[ScreenFact], list[Panel], dict[str, str]]:
+    """Uchronia on the table's screen (``domain.screen``): the Forum's cards by colour, who holds each monopoly,
+    each player's buildings; the threshold and who holds the Last Turn card."""
+    players = document.get("players") or {}
+    forum = document.get("forum") or {}
+    panels = [Panel(title="Forum", columns=list(forum), rows=[[str(n) for n in forum.values()]])] if forum else []
+    monopolies = document.get("monopolies") or {}
+    panels.append(Panel(title="Monopolies", columns=["Colour", "Held by", "Operations"],
+                        rows=[[colour, held.get("player") or "", str(held.get("operations", ""))]
+                              for colour, held in monopolies.items()]))
+    panels.append(Panel(title="Buildings", columns=["Player", "Built", "Under construction"],
+                        rows=[[name, ", ".join(p.get("built") or []),
+                               ", ".join(f"{b} ({n})" for b, n in (p.get("under_construction") or {}).items())]
+                              for name, p in players.items()]))
+    threshold = document.get("threshold") or {}
+    facts = []
+    if threshold.get("vp"):
+        reached = f", reached by {threshold['by']}" if threshold.get("reached") and threshold.get("by") else ""
+        facts.append(ScreenFact(label="Threshold", value=f"{threshold['vp']} VP{reached}"))
+    if document.get("last_turn_card"):
+        facts.append(ScreenFact(label="Last Turn card", value=str(document["last_turn_card"])))
+    notes = {name: ", ".join(f"{colour} monopoly" for colour in p.get("monopolies") or {}) for name, p in players.items()}
+    return facts, panels, notes

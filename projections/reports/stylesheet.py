@@ -14,7 +14,7 @@ linear-gradient(to left,#fff 4px,rgba(255,255,255,0)) right/1em 100% no-repeat l
 radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) left/1em 100% no-repeat scroll,
 radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) right/1em 100% no-repeat scroll}"""
 """A box (``.scroll``) whose table may be wider than it: it scrolls sideways, a shadow at each edge that has more
-(the stats page's boxes too). The white covers are narrow and solid only at their last 4 px, so that even a few
+(the statistics page's boxes too). The white covers are narrow and solid only at their last 4 px, so that even a few
 pixels more show the shadow, and the edge reached shows none."""
 
 CSS = """

@@ -43,6 +43,10 @@ class ServeConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     host: str | None = None
     port: Annotated[int, msgspec.Meta(ge=0, le=65535)] | None = None
 
+    def given(self) -> dict[str, object]:
+        """The settings the file gives, by ``serve``'s option names: the defaults of its context (``default_map``)."""
+        return {name: value for name, value in msgspec.structs.asdict(self).items() if value is not None}
+
 
 class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The settings file: each setting None where the file does not give it."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_right
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 
@@ -29,7 +29,7 @@ from gamelog.domain.reader import LogReader
 from gamelog.domain.ruletext import rule
 from gamelog.projections.importing.importer import Outcome, append_decided
 from gamelog.projections.reports.documents import EntryResult, Finding, InputErrorEntry, LogLine, LogLines
-from gamelog.projections.reports.forms import EntryForms, entry_forms, offers_telling_nothing
+from gamelog.projections.reports.forms import EntryForms, Next, entry_forms, offers_telling_nothing, open_lists_kept
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.views.keeper import ViewKeeper
@@ -38,6 +38,7 @@ from .errors import BadInput, NotYourLine
 from .seat_entries import seat_decision
 from .secrecy import Public, viewer_redaction
 from .sources import StoredGame
+from .turns import may_take, step_forms, steps_offered
 
 __all__ = ["DecidedGame", "log_lines"]
 
@@ -158,19 +159,28 @@ class DecidedGame:
 
     def forms(self, viewer: AsPlayer) -> EntryForms:
         """The recorder's forms at the held end, the player due first, as ``viewer`` may use them: a player is
-        offered what their own line may hold; anyone else what the due player's may."""
+        offered what their own line may hold; anyone else what the due player's may (the first seat's when nobody
+        is due)."""
         with self._lock:
             engine = self._held()
             state, rules = engine.state, self.rules
-            due = state.active if state.active is not None else engine.expected_player()
+            due = engine.who_is_due()
             seat = viewer if viewer in state.header.players else None
-            offers = (rules.offers or no_offers)(state, seat or due)
+            # Nobody due (a status phase, the game over): the host and the spectators see the first seat's offers.
+            offers = (rules.offers or no_offers)(state, seat or due or state.players[0])
+            under_way = due is not None and due == state.active and state.turn_over is None
             forms = EntryForms(game=rules.name, id=self.id, players=list(state.header.players), due=due,
-                               lines=state.line, forms=entry_forms(rules.event_types, offers, players_first(state, due)))
+                               lines=state.line,
+                               forms=entry_forms(rules.event_types, offers, players_first(state, due), rules.kind),
+                               next=Next(player=due, starts_turn=due is not None and not under_way,
+                                         over=state.ended is not None),
+                               active=state.active if state.ended is None and state.turn_over is None else None,
+                               turn=step_forms(engine))
             if viewer is None:
                 return forms
             view = self.view(viewer)
-            return view(offers_telling_nothing(forms, view.hides))
+            told = offers_telling_nothing(forms, view.hides, own=seat is not None)
+            return open_lists_kept(view(told), told)
 
     def log(self, viewer: AsPlayer = None) -> Iterator[bytes]:
         """The log of the held lines as ``viewer`` sees each, each ending ``\n`` (:func:`log_lines`)."""
@@ -185,59 +195,91 @@ class DecidedGame:
     # -- recording -----------------------------------------------------------------------------------------------
 
     def record(self, entry: bytes, *, after: int | None = None, anyway: bool = False, replaces: int | None = None,
-               player: str | None = None, own_lines_only: bool = True) -> EntryResult:
+               reason: str | None = None, player: str | None = None, own_lines_only: bool = True) -> EntryResult:
         """Decide ``entry`` (one line of the game's log, JSON) against the game as stored now (what another writer
         stored is read first) and store it when it breaks no rule, or when ``anyway``; what became of it, in the
-        full view. ``after`` and ``replaces`` as ``Game.record`` says; ``player``: the seat recording (None: the full
-        view), whose entry is decided as that player may know the game, and who (``own_lines_only``: unless the
-        table let every seat record any line) records only what is its own (:mod:`.seat_entries`): the answer is
-        then the seat's; the whole game's engine still decides what is stored.
+        full view. ``after`` as ``Game.record`` says. ``replaces`` makes the entry the replacement of that earlier
+        line: one ``correction`` line carrying it (``reason``: why, "replaced" when not said), decided at the
+        replaced line's place (``domain.corrections``), so that a right fix of an old line raises no finding.
+        ``player``: the seat recording (None: the full view), whose entry is decided as that player may know the
+        game, and who (``own_lines_only``: unless the table let every seat record any line) records only what is
+        its own (:mod:`.seat_entries`): the answer is then the seat's; the whole game's engine still decides what
+        is stored.
 
         Raises ``BadInput`` (``after`` past the end of the log), :class:`~.errors.NotYourLine`, and the store's
         errors (``StoreBusy``...).
         """
         with self._lock:
             self.catch_up()
-            engine = self._held()
-            lines = engine.state.line
-            if after is not None and after > lines:
-                raise BadInput(f"the game {self.id!r} has {lines} lines; an entry cannot be made after line {after}")
-            if after is not None and after < lines:
-                return EntryResult(appended=False, lines=lines, moved=True)
-            shape = _not_one_line(entry, lines + 1 + (replaces is not None))
+            shape = _not_one_line(entry, self._held().state.line + 1)
             if shape is not None:
-                return EntryResult(appended=False, lines=lines, errors=[shape])
-            wanted = ([_encode(Correction(voids=replaces, reason=f"replaced by line {lines + 2}"))]
-                      if replaces is not None else []) + [entry.strip()]
-            reader = LogReader(b"\n".join(wanted) + b"\n", header=engine.state.header,
-                               header_line=engine.state.header_line, first_line=lines + 1)
-            new = list(reader.events())
-            if reader.errors or len(new) != len(wanted):
-                return EntryResult(appended=False, lines=lines, errors=[
-                    InputErrorEntry(line=e.line, path=e.path, message=e.message)
-                    for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
-            seat = (None if player is None else  # what the seat may know decides its answer (raises NotYourLine)
-                    seat_decision(self.rules.name, self._events, new, player, own_lines_only=own_lines_only))
-            decided = [event for line, event in new for event in engine.record(line, event)]
-            self._engine = None  # a trial until it is stored: folded again from the held events if it is not
-            findings = seat.findings if seat is not None else [
-                Finding.of(event) for event in decided if isinstance(event, FindingRaised) and not event.open_at_end]
-            texts = {f.rule: rule(f.rule).text for f in findings}
-            if any(f.severity == VIOLATION for f in findings) and not anyway:
-                return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
-            decided += engine.finish_log()
-            # The views fold the entry's events in its own transaction when they are up to date; else the next
-            # reader of the views catches them up (``StoredGame.views``).
-            if self._keeper is None:
-                self._keeper = ViewKeeper(self.store)  # creates the views' tables if need be: once
-            result, self._head = append_decided(self.store, engine, self.version, decided, new[0][0], new[-1][0],
-                                                along=self._keeper.alongside, head=self._head)
-            if result.outcome is not Outcome.IMPORTED:  # another writer was first: read what it stored
-                self.catch_up()
-                return EntryResult(appended=False, lines=self._held().state.line, moved=True)
-            self._engine = engine
-            self._fold(decided, decided=True)
-            return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
+                return EntryResult(appended=False, lines=shape.line - 1, errors=[shape])
+            wanted = entry.strip() if replaces is None else _replacing(replaces, entry.strip(), reason)
+            return self._decide(lambda engine: [wanted], after=after, anyway=anyway, player=player,
+                                own_lines_only=own_lines_only)
+
+    def take_step(self, step_id: str, *, after: int | None = None, anyway: bool = False,
+                  player: str | None = None) -> EntryResult:
+        """Record the step ``step_id`` of the turn flow as offered at the game's end (``domain.turn_flow``): its
+        lines in one write, decided like any entry (``after`` and ``anyway`` as :meth:`record` says). ``player``:
+        the player whose device asks (None: anyone), who takes only a step that is theirs (``turns.may_take``).
+
+        Raises ``BadInput`` (no step of that id is offered now, ``after`` past the end of the log),
+        :class:`~.errors.NotYourLine` and the store's errors."""
+        def lines_of(engine: Any) -> list[bytes]:
+            step = next((s for s in steps_offered(engine) if s.id == step_id), None)
+            if step is None:
+                raise BadInput(f"no step {step_id!r} of the turn flow is offered now; the forms' `turn` lists "
+                               "those that are")
+            if player is not None and not may_take(step, engine, player):
+                raise NotYourLine(f"{step.label!r} is not {player}'s to take: it is {engine.state.active}'s turn")
+            return [_encode(line) for line in step.lines]
+
+        with self._lock:
+            self.catch_up()
+            return self._decide(lines_of, after=after, anyway=anyway, player=None)
+
+    def _decide(self, wanted_at: Callable[[Any], list[bytes]], *, after: int | None, anyway: bool,
+                player: str | None, own_lines_only: bool = True) -> EntryResult:
+        """Decide the lines ``wanted_at`` makes from the engine at the held end (lines of the log, JSON, in order;
+        it may raise to refuse) and store them all in one write when none breaks a rule, or when ``anyway``: what
+        :meth:`record` and :meth:`take_step` share. Called holding the lock, caught up."""
+        engine = self._held()
+        lines = engine.state.line
+        if after is not None and after > lines:
+            raise BadInput(f"the game {self.id!r} has {lines} lines; an entry cannot be made after line {after}")
+        if after is not None and after < lines:
+            return EntryResult(appended=False, lines=lines, moved=True)
+        wanted = wanted_at(engine)
+        reader = LogReader(b"\n".join(wanted) + b"\n", header=engine.state.header,
+                           header_line=engine.state.header_line, first_line=lines + 1)
+        new = list(reader.events())
+        if reader.errors or len(new) != len(wanted):
+            return EntryResult(appended=False, lines=lines, errors=[
+                InputErrorEntry(line=e.line, path=e.path, message=e.message)
+                for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
+        seat = (None if player is None else  # what the seat may know decides its answer (raises NotYourLine)
+                seat_decision(self.rules.name, self._events, new, player, own_lines_only=own_lines_only))
+        decided = [event for line, event in new for event in engine.record(line, event)]
+        self._engine = None  # a trial until it is stored: folded again from the held events if it is not
+        findings = seat.findings if seat is not None else [
+            Finding.of(event) for event in decided if isinstance(event, FindingRaised) and not event.open_at_end]
+        texts = {f.rule: rule(f.rule).text for f in findings}
+        if any(f.severity == VIOLATION for f in findings) and not anyway:
+            return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
+        decided += engine.finish_log()
+        # The views fold the entry's events in its own transaction when they are up to date; else the next
+        # reader of the views catches them up (``StoredGame.views``).
+        if self._keeper is None:
+            self._keeper = ViewKeeper(self.store)  # creates the views' tables if need be: once
+        result, self._head = append_decided(self.store, engine, self.version, decided, new[0][0], new[-1][0],
+                                            along=self._keeper.alongside, head=self._head)
+        if result.outcome is not Outcome.IMPORTED:  # another writer was first: read what it stored
+            self.catch_up()
+            return EntryResult(appended=False, lines=self._held().state.line, moved=True)
+        self._engine = engine
+        self._fold(decided, decided=True)
+        return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
 
 
 def log_lines(recorded: Iterable[tuple[int, Any]]) -> Iterator[bytes]:
@@ -248,6 +290,13 @@ def log_lines(recorded: Iterable[tuple[int, Any]]) -> Iterator[bytes]:
         yield from (b"" for _ in range(line - last - 1))
         yield _encode(event)
         last = line
+
+
+def _replacing(replaces: int, entry: bytes, reason: str | None) -> bytes:
+    """The one ``correction`` line that voids line ``replaces`` and carries ``entry`` (its JSON object, as typed, so
+    that the reader's errors point into it: ``$.replacement...``) as its replacement."""
+    return (b'{"type":"correction","voids":' + _encode(replaces) + b',"reason":' + _encode(reason or "replaced")
+            + b',"replacement":' + entry + b"}")
 
 
 def _not_one_line(entry: bytes, line: int) -> InputErrorEntry | None:

@@ -19,6 +19,7 @@ from msgspec import UNSET
 
 from gamelog.domain.errors import InputError
 from gamelog.domain.replay_document import Replay
+from gamelog.domain.screen import Screen
 from gamelog.projections.reports.audit import build_audit, player_entries
 from gamelog.projections.reports.documents import (Audit, AuditFinding, EntryResult, LogLines, Reconciliation, Report,
                                                    ScoreEntry, WhatIf)
@@ -33,6 +34,7 @@ from .errors import BadInput, GameNotFound, NotYourLine
 from .reconciling import declared_in, read_table, reconcile_source
 from .replaying import state_of
 from .reporting import check_grouping
+from .screen import screen as screen_of_stored
 from .secrecy import PUBLIC, Public, fingerprinted, player_named, player_not_found, redaction, seats_of, what_if_view
 from .sources import Source, StoredGame, read_log_file
 
@@ -140,7 +142,7 @@ class Game:
         return self._held().forms(self.viewer)
 
     def record(self, entry: bytes | str | dict[str, Any], *, after: int | None = None, anyway: bool = False,
-               replaces: int | None = None, any_player: bool = False) -> EntryResult:
+               replaces: int | None = None, reason: str | None = None, any_player: bool = False) -> EntryResult:
         """Decide ``entry`` (one line of the game's log: JSON, or the object itself) against the game as stored now
         and store it when it breaks no rule, or when ``anyway`` (the table agreed): its findings then stand like
         any other line's. Returns what became of it (``append --format json``'s document), in this view; never a
@@ -148,8 +150,9 @@ class Game:
 
         ``after`` is the lines of the log the entry was made against (None: the game as stored now, another
         writer's lines read first): a game that moved past them is not written to (``moved``), nor is one another
-        writer moves while the entry is written. ``replaces`` voids that earlier line first (a ``correction`` line,
-        then the entry), in one write. A player's view records only that player's lines, lines that name no
+        writer moves while the entry is written. ``replaces`` makes the entry the replacement of that earlier line:
+        one ``correction`` line carrying it (``reason``: why, "replaced" when not said), decided at the replaced
+        line's place, so that a right fix of an old line raises no finding. A player's view records only that player's lines, lines that name no
         player, and corrections of those (any player's when ``any_player``: the table allowed it); the public view
         records nothing.
 
@@ -164,10 +167,31 @@ class Game:
             entry = entry.encode("utf-8")
         held = self._held()
         # A seat's entry is decided as its player may know the game (``seat_entries``), even when it may record any
-        # player's line: its answer never depends on another player's secret.
-        result = held.record(entry, after=after, anyway=anyway, replaces=replaces, player=self.viewer,
-                             own_lines_only=not any_player)
-        return result  # a player's answer was decided in their view: it tells nothing of another player's secret
+        # player's line: its answer never depends on another player's secret, so it needs no view.
+        return held.record(entry, after=after, anyway=anyway, replaces=replaces, reason=reason, player=self.viewer,
+                           own_lines_only=not any_player)
+
+    def take_step(self, step: str, *, after: int | None = None, anyway: bool = False,
+                  any_player: bool = False) -> EntryResult:
+        """Take the step ``step`` (its ``id``) of the turn flow offered at the game's end (the forms' ``turn``):
+        its lines recorded in one write, decided like any entry (``after``, ``anyway`` and ``any_player`` as
+        :meth:`record` says), in this view. A player's view takes only a step that is that player's: ending the
+        turn under way, starting their own, or one that names no player; the public view takes none.
+
+        Raises :class:`~gamelog.errors.NotYourLine`, :class:`~gamelog.errors.BadInput` (no such step offered now,
+        ``after`` past the end of the log, a game read from a log) and the store's errors."""
+        if isinstance(self.viewer, Public):
+            raise NotYourLine("the public view records nothing: record as a player, or as the whole game")
+        held = self._held()
+        player = None if any_player else self.viewer
+        result = held.take_step(step, after=after, anyway=anyway, player=player)
+        return held.view(self.viewer)(result) if result.findings and self.viewer is not None else result
+
+    def screen(self) -> Screen:
+        """The table's screen at the game's latest line, as this view may see it (``GET /api/games/{id}/screen``,
+        the table page): the standings, whose turn it is, the game's own facts and the last lines in words.
+        Raises :class:`~gamelog.errors.BadInput` for a game read from a log."""
+        return screen_of_stored(self._held().store, self.id, self.viewer)
 
     def log(self) -> Iterator[bytes]:
         """The log as JSON Lines, a line at a time (each ending ``\n``, every line at its own number: an empty line

@@ -80,6 +80,10 @@ def _check_names(seat: str, line: int, event: Any, recorded: dict[int, Any], eng
         voided = getattr(recorded.get(event.voids), "player", None)
         if voided is not None and voided != seat:
             raise NotYourLine(f"line {event.voids} is {voided}'s; {seat} voids only their own lines")
+        instead = (event.replacement or {}).get("player")
+        if instead is not None and instead != seat:
+            raise NotYourLine(f"line {line} puts a line of {instead}'s in place of line {event.voids}; "
+                              f"{seat} records only their own lines")
     declarations = tuple(t for t in engine.AFTER_END if t not in Engine.AFTER_END)
     if player is None and "player" in type(event).PLAYER_FIELDS and isinstance(event, declarations):
         raise NotYourLine(f"line {line} declares the result for no player: the host's line")

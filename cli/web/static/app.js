@@ -9,7 +9,7 @@ const token = params.get("token") || "";
 const gameMatch = location.pathname.match(/^\/games\/([^/]+)$/);
 const gameId = gameMatch ? decodeURIComponent(gameMatch[1]) : null;
 const $ = (id) => document.getElementById(id);
-let me = null, forms = null, lines = 0, seen = [], replacing = null, pending = null, reportUrl = null;
+let me = null, forms = null, lines = 0, seen = [], replacing = null, pending = null, reportUrl = null, undoReason = null;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -225,9 +225,11 @@ async function moved() {
   const keep = forms && $("kind").value;
   const kept = forms && collect($("fields"));
   forms = got.body;
-  $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, words(f.type))));
+  $("kind").replaceChildren(...forms.forms.map((f) => el("option", {value: f.type}, f.label || words(f.type))));
   showForm(keep || forms.forms[0].type, kept);
   showStandings(state.body);
+  showTurnSteps();
+  showState(state.body);
   showHistory();
   showReport();
 }
@@ -250,6 +252,64 @@ function showStandings(state) {
   $("standings").replaceChildren(...cards, el("div", {class: "standing"}, status));
 }
 
+// -- the turn flow and the table's state above the form ------------------------------------------------------------
+
+function showTurnSteps() {
+  // One tap per step of the turn flow ("End turn: Bob's turn"), and one to undo the last line this device may void.
+  if (me.role === "spectator") return $("turn-steps").replaceChildren();
+  const undoable = seen.slice().reverse().find((l) => l.type !== "game" && l.type !== "correction" && !l.voided_by);
+  const buttons = forms.turn.map((step) => el("button", {type: "button", "data-step": step.id, onclick: () => takeStep(step)}, step.label));
+  if (undoable && mayReplace(undoable)) {
+    buttons.push(el("button", {type: "button", class: "undo", "data-undo": undoable.line, onclick: () => undo(undoable)},
+                    `Undo line ${undoable.line}`));
+  }
+  $("turn-steps").replaceChildren(...buttons);
+}
+
+async function takeStep(step) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
+    if (sent.status === 201) {  // the stream brings its lines, as it brings every device's
+      lines = Math.max(lines, sent.body.line);
+      return $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
+    }
+    if (sent.status === 409) {  // the game moved: the step is taken again only if it is still the one offered
+      await moved();
+      if (!forms.turn.some((s) => s.id === step.id && s.label === step.label)) return;
+      continue;
+    }
+    if (sent.status === 200) return $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body));
+    return $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
+  }
+}
+
+async function undo(line) {
+  // The reason is asked once a session: the next undo says the same.
+  undoReason = undoReason || (window.prompt("Why is it undone?", "undone at the table") || "undone at the table");
+  await submit({type: "correction", voids: line.line, reason: undoReason}, false, null, null);
+}
+
+let standing = null;
+async function showState(state = standing) {
+  // Whose turn, from what the page holds already; the table's facts and panels asked for only when opened (as the
+  // report is): a folded state costs no request.
+  standing = state;
+  if (!state) return;
+  const turn = state.finished ? `over${state.winner ? `: ${state.winner} wins` : ""}` : forms.active ? `${forms.active}'s turn`
+    : forms.due ? `${forms.due} next` : "";
+  $("state-summary").textContent = turn || "The table";
+  $("table-link").href = `/games/${encodeURIComponent(gameId)}/table#token=${encodeURIComponent(token)}`;
+  if (!$("state").open) return;
+  const got = await api(`/api/games/${encodeURIComponent(gameId)}/screen`);
+  if (got.status !== 200) return;
+  const screen = got.body;
+  const round = screen.round !== null && !screen.facts.some((f) => f.label === "Round") ? [{label: "Round", value: String(screen.round)}] : [];
+  $("state-summary").textContent = [turn, ...round.concat(screen.facts).slice(0, 2).map((f) => `${f.label} ${f.value}`)].filter(Boolean).join(" · ");
+  $("state-facts").replaceChildren(...round.concat(screen.facts).map((f) => el("span", {}, el("b", {}, f.label), f.value)));
+  $("state-panels").replaceChildren(...screen.panels.map((p) => el("div", {}, el("h3", {}, p.title),
+    el("table", {}, el("tr", {}, p.columns.map((c) => el("th", {}, c))), p.rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))));
+}
+
 function mayReplace(line) {
   if (line.type === "game" || line.type === "correction" || line.voided_by) return false;
   return me.role === "host" || (me.role === "seat" && (!line.player || line.player === me.player));
@@ -268,14 +328,22 @@ function startReplace(line) {
   $("replacing").hidden = false;
   $("replacing").textContent = `Replacing line ${line.line}: ${line.words}. It stays in the history, struck through.`;
   $("cancel-replace").hidden = false;
+  $("replace-why").hidden = false;
   $("record").textContent = "Replace";
   const {type, ...values} = line.entry;
   showForm(type, values);
   $("entry").scrollIntoView();
 }
 
+function withoutType(entry) {
+  const {type, ...values} = entry;
+  return values;
+}
+
 function endReplace() {
   replacing = null;
+  $("replace-reason").value = "";
+  $("replace-why").hidden = true;
   $("replacing").hidden = true;
   $("cancel-replace").hidden = true;
   $("record").textContent = "Record";
@@ -315,7 +383,8 @@ async function send(item) {
     let sent;
     try {
       sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify(
-        {line: item.entry, after: lines, anyway: item.anyway, replaces: item.replaces, key: item.key})});
+        {line: item.entry, after: lines, anyway: item.anyway, replaces: item.replaces,
+         reason: item.reason, key: item.key})});
     } catch (e) {
       return false;  // the request or its answer was lost: the same key is sent again later
     }
@@ -333,9 +402,14 @@ async function send(item) {
       return true;
     }
     if (sent.status === 200) {
-      pending = item.entry;
-      $("verdict").replaceChildren(el("p", {}, "Not stored: this breaks a rule."), ...findingsList(sent.body),
-        el("button", {type: "button", class: "anyway", onclick: () => submit(pending, true)}, "Record anyway: the table agreed"));
+      // A stop ends Replace mode: "Record anyway" still replaces what was being replaced, any other entry voids nothing.
+      const {entry, replaces, reason} = item;
+      pending = {entry, replaces, reason};
+      if (replaces) { endReplace(); showForm(entry.type, withoutType(entry)); }
+      $("verdict").replaceChildren(el("p", {}, replaces ? `Not stored: this breaks a rule. Line ${replaces} stays as it was.`
+                                                        : "Not stored: this breaks a rule."), ...findingsList(sent.body),
+        el("button", {type: "button", class: "anyway", onclick: () => submit(pending.entry, true, pending.replaces, pending.reason)},
+           replaces ? `Replace line ${replaces} anyway: the table agreed` : "Record anyway: the table agreed"));
       return true;
     }
     $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
@@ -344,8 +418,8 @@ async function send(item) {
   return true;
 }
 
-async function submit(entry, anyway) {
-  const item = {entry, anyway, replaces: replacing, key: newKey()};
+async function submit(entry, anyway, replaces = replacing, reason = replacing ? $("replace-reason").value.trim() || null : null) {
+  const item = {entry, anyway, replaces, reason, key: newKey()};
   if (queue.length === 0 && await send(item)) return;
   queue.push(item);  // after those queued before it: they are sent in the order they were made
   endReplace();
@@ -437,8 +511,9 @@ async function table() {
   $("show-seats").hidden = me.role !== "host";
   $("download").onclick = download;
   $("show-seats").onclick = () => showSeats(gameId, $("table-seats"));
-  $("kind").onchange = () => showForm($("kind").value);
+  $("kind").onchange = () => { endReplace(); showForm($("kind").value); };  // another kind is another entry
   $("report-box").ontoggle = showReport;
+  $("state").ontoggle = () => showState();
   $("cancel-replace").onclick = () => { endReplace(); showForm($("kind").value); };
   $("entry").onsubmit = (event) => {
     event.preventDefault();
