@@ -40,7 +40,12 @@ def append(game: str, line: str, anyway: bool, after: int | None, replaces: int 
       gamelog append my-game "$FIXED_LINE" --replaces 12 --reason "misread"
       gamelog append my-game '{"type": "ruling", "text": "ok", "resolves": 9}'
     """
-    said = append_output(store, game, line.encode("utf-8"), fmt=fmt, width=text_width(), anyway=anyway, after=after,
+    try:
+        entry = line.encode("utf-8")
+    except UnicodeEncodeError as exc:  # the shell's bytes were not UTF-8 (Python keeps them as surrogates)
+        raise InputProblem(f"LINE: character {exc.start + 1} is not UTF-8 text; give the line in UTF-8; "
+                           "nothing stored") from None
+    said = append_output(store, game, entry, fmt=fmt, width=text_width(), anyway=anyway, after=after,
                          replaces=replaces, reason=reason)
     click.echo(said.text, err=not said.appended and fmt != "json")
     if said.malformed:  # as import says a log it stores nothing of: the errors, then what became of it

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from gamelog.cli.errors import InputProblem
 from gamelog.cli.options import store_option
@@ -12,52 +14,61 @@ from gamelog.cli.options import store_option
 DEFAULT_PORT = 8737
 
 
-def _reachable(host: str) -> str:
-    """The address devices use to reach a server bound to ``host``: this machine's own for a wildcard bind."""
-    if host not in ("0.0.0.0", "::", ""):
-        return f"[{host}]" if ":" in host else host
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"
-
-
 @click.command()
 @store_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on: this machine only by default; 0.0.0.0 for the phones on your network.")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True, help="The port to listen on.")
-@click.option("--host-token", metavar="T", envvar="GAMELOG_HOST_TOKEN",
-              help="The host's token (env GAMELOG_HOST_TOKEN; at least 22 characters; default: a new random one). "
-                   "Give two servers on one store the same token and they accept the same devices.")
-@click.option("--url", metavar="URL", help="How devices reach this server, for the links it gives (default: from --host and --port).")
-def serve(store: str, host: str, port: int, host_token: str | None, url: str | None) -> None:
+@click.option("--host-token", metavar="T", envvar="GAMELOG_HOST_TOKEN", show_envvar=True,
+              help="The host's secret, given by hand: only from the environment (GAMELOG_HOST_TOKEN), never on the "
+                   "command line, where every user of the machine sees it. Default: the one the store keeps.")
+@click.option("--host-token-file", type=click.File("r", encoding="utf-8"), metavar="FILE",
+              help="Read the host's secret from FILE (its first line) instead of the store's.")
+@click.option("--rotate-host-token", is_flag=True,
+              help="Make the store keep a new host secret: every link and QR code handed out so far stops working.")
+@click.option("--url", metavar="URL", help="How devices reach this server, for the links it gives (default: from --host "
+                                           "and --port; for 0.0.0.0 or ::, this machine's LAN address).")
+@click.pass_context
+def serve(ctx: click.Context, store: str, host: str, port: int, host_token: str | None, host_token_file: Any,
+          rotate_host_token: bool, url: str | None) -> None:
     """Serve the table's recorder: a page on every player's phone that records the game as it is played.
 
     The host opens the link printed at the start, starts a game (its players
     in seat order) and hands each seat its join link or QR code; each entry
     is checked by the same rules as `validate` before it is stored, and every
     device follows the game live. Ctrl-C stops the server; the games stay in
-    the store (`gamelog export GAME` gives a game's log).
+    the store (`gamelog export GAME` gives a game's log). The host's secret,
+    from which every link is made, is kept in the store: the links work after
+    a restart, and every server on one store accepts the same devices.
 
     Examples:
 
     \b
       gamelog serve
       gamelog serve --host 0.0.0.0 --store table.sqlite
-      gamelog serve --store postgresql://me@db:5432/games --host-token "$TOKEN"
+      gamelog serve --host 0.0.0.0 --url http://table.local:8737
+      gamelog serve --store postgresql://me@db:5432/games
+      GAMELOG_HOST_TOKEN="$(cat secret)" gamelog serve --store table.sqlite
+      gamelog serve --rotate-host-token          # every link handed out so far stops working
     """
+    if host_token is not None and ctx.get_parameter_source("host_token") is ParameterSource.COMMANDLINE:
+        raise click.BadParameter("a secret on the command line is seen by every user of this machine (the process "
+                                 "list): set GAMELOG_HOST_TOKEN or give --host-token-file FILE", param_hint="--host-token")
+    given = host_token_file.readline().strip() if host_token_file is not None else host_token
     import uvicorn  # only `serve` loads the server and the web application
 
+    from gamelog.cli.web.address import reachable
     from gamelog.cli.web.app import create_app
-    from gamelog.cli.web.tokens import MIN_TOKEN, new_token
+    from gamelog.host_secret import host_secret
 
-    if host_token is not None and len(host_token) < MIN_TOKEN:
-        raise click.BadParameter(f"the host token has at least {MIN_TOKEN} characters", param_hint="--host-token")
-    token = host_token or new_token()
+    token = host_secret(store, given, rotate=rotate_host_token)  # a store that cannot be opened is said here
     port = port or _free_port(host)
-    base = url or f"http://{_reachable(host)}:{port}"
-    config = uvicorn.Config(create_app(store, token, base), host=host, port=port, log_level="critical",
+    address, warning = reachable(host)
+    if warning is not None and url is None:
+        click.echo(f"gamelog serve: warning: {warning}", err=True)
+    base = url or f"http://{address}:{port}"
+    app = create_app(store, token, base)
+    config = uvicorn.Config(app, host=host, port=port, log_level="critical",
                             access_log=False, server_header=False, lifespan="on")
     # No access log (no path, no header reaches a log), and uvicorn says only what stops it: a second Ctrl-C while
     # it shuts down is no error to print. The application's own failures are logged by gamelog.serve.
@@ -81,6 +92,8 @@ def serve(store: str, host: str, port: int, host_token: str | None, url: str | N
     if server.started:
         click.echo("gamelog serve: stopped")
         return
+    if app.state.table.failed is not None:  # the store could not be opened as it started: its own error
+        raise app.state.table.failed
     raise InputProblem(f"cannot listen on {host}:{port} (is another server there?)")
 
 

@@ -2,7 +2,7 @@
 
 The forms themselves are made from the game's event types (``projections/reports/forms.py``); a game says here,
 in its ``entries.py`` (``OFFERS``, the registry's ``GameRules.offers``), what the rules allow for a field of one
-event type. Where a rule restricts a field (the goods a culture buys, the colors on the Forum, the objectives of a
+event type. Where a rule restricts a field (the goods a culture buys, the colors a market shows, the objectives of a
 phase) the values are the rule's own answer: each candidate is asked of the rule function the engine decides
 with (:func:`allowed`), never of a copy of it, so that what a form offers the engine accepts and what the engine
 refuses is not offered. Where the reference data fix a value (a price, a card's points), it is given filled in.

@@ -39,6 +39,7 @@ SLOW = {
     "test_serve_secrets.py": "generated games recorded through the served API",
     "test_result_browser.py": "drives three headless Chromiums against a served game",
     "test_result_properties.py": "generated agreements, each game read again per confirmation",
+    "test_serve_seats.py": "generated entries posted to two served games at once, on each backend",
 }
 """The test files marked ``slow`` (the README: ``python -m pytest -m "not slow"`` runs the rest), and why. A slow test
 in a file of fast ones says ``@pytest.mark.slow`` itself (``test_public_api.py``'s, which build the wheel)."""

@@ -35,6 +35,7 @@ from gamelog.projections.store import library
 from gamelog.projections.store.application import GameStore
 from gamelog.projections.store.errors import VersionCollision
 from gamelog.projections.store.library import (COPIED_ATTRIBUTES, PRIVATE_NAMES, copy_events_in, insert_tracking_in,
+                                               max_tracking_id_in,
                                                lock_events_in, parameters, resolve)
 from gamelog.projections.views.keeper import ViewKeeper
 from tests.conftest import ROOT, Locations
@@ -82,7 +83,7 @@ def test_the_list_names_every_private_name_the_wrapper_module_calls():
     called = {node.attr for node in ast.walk(ast.parse(WRAPPER.read_text()))
               if isinstance(node, ast.Attribute) and _is_private(node.attr)}
     assert called == {entry.name for entry in PRIVATE_NAMES}
-    assert {entry.used_by for entry in PRIVATE_NAMES} == {"insert_tracking_in"}
+    assert {entry.used_by for entry in PRIVATE_NAMES} == {"insert_tracking_in", "max_tracking_id_in"}
 
 
 # --- Each wrapper, against a real store ---
@@ -113,6 +114,17 @@ def test_insert_tracking_in_writes_within_the_callers_transaction(store):
         committed = tracking.max_tracking_id("contract")
     assert rolled_back is None, f"eventsourcing's {qualname} wrote outside the caller's transaction"
     assert committed == 7, f"eventsourcing's {qualname} did not move the position to 7 (it is {committed})"
+
+
+def test_max_tracking_id_in_reads_within_the_callers_transaction(store):
+    qualname = ("PostgresTrackingRecorder" if store.backend.name == "postgresql" else "SQLiteTrackingRecorder") + "._max_tracking_id"
+    tracking = ViewKeeper(store).tracking
+    with exercising(qualname):
+        with store.transaction() as cursor:
+            before = max_tracking_id_in(tracking, cursor, "contract")
+            insert_tracking_in(tracking, cursor, Tracking("contract", 9))
+            seen = max_tracking_id_in(tracking, cursor, "contract")  # its own uncommitted write: the same connection
+    assert (before, seen) == (None, 9), f"eventsourcing's {qualname} did not read in the caller's transaction"
 
 
 def test_insert_tracking_in_refuses_a_position_that_does_not_advance(store):

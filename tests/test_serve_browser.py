@@ -109,8 +109,9 @@ def server(tmp_path_factory) -> Iterator[Server]:
     store = folder / "s.sqlite"
     errors = (folder / "stderr").open("w")
     process = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", str(store),
-                                "--port", "0", "--host-token", HOST_TOKEN],
-                               stdout=subprocess.PIPE, stderr=errors, text=True)
+                                "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=errors, text=True,
+                               env={**os.environ, "GAMELOG_HOST_TOKEN": HOST_TOKEN})
     first = process.stdout.readline()
     assert first.startswith("gamelog serve: http://127.0.0.1:"), (first, (folder / "stderr").read_text())
     url = first.split()[2]
@@ -717,3 +718,93 @@ def test_the_pages_fit_a_phone_and_every_target_is_44_px_tall(mov, replaced, pho
     host.click("#show-seats")
     until(host, "document.querySelectorAll('#table-seats .seat').length === 3", "the seats' links")
     assert host.evaluate(TARGETS) == {"width": WIDTH, "small": []}
+
+
+# -- a flaky network: an answer lost after the server stored the entry ------------------------------------------
+
+
+class CuttingProxy:
+    """A loopback TCP relay in front of the server that, while armed, passes a ``POST .../lines`` on to the
+    server and cuts the connection once the server answers, the answer dropped: a phone whose Wi-Fi lost the
+    answer of an entry the server stored."""
+
+    def __init__(self, port: int, cuts: int) -> None:
+        import socket
+        import threading
+
+        self.socket, self.threading = socket, threading
+        self.target, self.cuts, self.cut = port, cuts, 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.threading.Thread(target=self._relay, args=(client,), daemon=True).start()
+
+    def _relay(self, client: Any) -> None:
+        upstream = self.socket.create_connection(("127.0.0.1", self.target))
+        cutting = self.threading.Event()
+
+        def up() -> None:
+            try:
+                while data := client.recv(65536):
+                    first = data.split(b"\r\n", 1)[0]
+                    if self.cut < self.cuts and first.startswith(b"POST ") and first.split(b" ")[1].endswith(b"/lines"):
+                        self.cut += 1
+                        cutting.set()
+                    upstream.sendall(data)
+            except OSError:
+                pass
+
+        self.threading.Thread(target=up, daemon=True).start()
+        try:
+            while data := upstream.recv(65536):
+                if cutting.is_set():
+                    break  # the server answered: the phone never hears it
+                client.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (client, upstream):
+                try:
+                    end.shutdown(self.socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_an_entry_whose_answer_was_lost_is_queued_resent_by_the_page_and_stored_once(server, phones):
+    """Issue 38, item 8: the server stores Ann's entry but its answer never reaches her phone (nor the answers of
+    the browser's own retries of it, with the same key). The page says the entry is not yet stored, keeps it, sends
+    it again with its key when the host answers again, and the game holds it once."""
+    header = {"type": "game", "game": "merchant-of-venus", "id": "flaky-wifi", "players": ["Ann", "Bob"],
+              "setup": {"starting_credits": 100}}
+    made = server.json("/api/games", body=header)
+    port = int(server.url.rsplit(":", 1)[1])
+    proxy = CuttingProxy(port, cuts=1000)  # every entry's answer is cut until the page has queued it
+    try:
+        phone = Phone(phones[0], "Ann", made["seats"]["Ann"]["url"].replace(f":{port}/", f":{proxy.port}/"))
+        phone.open(1)
+        phone.enter({"type": "turn_started", "player": "Ann"})
+        said = until(phone.browser, "!document.getElementById('queued').hidden && "
+                                    "document.getElementById('queued').textContent", "the entry shown as queued")
+        assert "1 entry not yet stored: the host cannot be reached" in said
+        assert server.json("/api/games/flaky-wifi/history")["lines"][-1]["type"] == "turn_started"  # stored
+        cut, proxy.cuts = proxy.cut, proxy.cut  # the Wi-Fi is back
+        phone.stored(2)  # sent again by the page, through the proxy that no longer cuts
+        until(phone.browser, "document.getElementById('queued').hidden", "the queue emptied")
+    finally:
+        proxy.close()
+        # What the browser logs of the answers the proxy cut: expected here, and no error of the page's own.
+        phones[0].console[:] = [m for m in phones[0].console if "ERR_EMPTY_RESPONSE" not in m]
+    assert cut >= 1
+    lines = server.json("/api/games/flaky-wifi/history")["lines"]
+    assert [line["type"] for line in lines] == ["game", "turn_started"]

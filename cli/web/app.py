@@ -34,7 +34,7 @@ from litestar.exceptions import HTTPException, NotAuthorizedException, Permissio
 from litestar.handlers.base import BaseRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.params import FromPath, FromQuery, QueryParameter, RawBody
+from litestar.params import FromPath, FromQuery, Parameter, QueryParameter, RawBody
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.static_files import create_static_files_router
 
@@ -42,23 +42,26 @@ from gamelog.errors import (BadInput, GameNotFound, GamelogError, LogInvalid, No
                             StoreError)
 from gamelog.game import Game
 from gamelog.listing import list_games
-from gamelog.recording import EntryResult, header_forms
-from gamelog.reporting import report as rendered_report
+from gamelog.recording import MAX_LINES, EntryResult, header_forms
 from gamelog.stores import Store
 
 from gamelog.cli.web.follow import Follower, wait
 from gamelog.cli.web.held import HeldGames
+from gamelog.cli.web.ids import new_game_refused, reachable
 from gamelog.cli.web.tokens import HOST, SEAT, SPECTATOR, Tokens, Viewer
 
 LOG = logging.getLogger("gamelog.serve")
 MAX_BODY = 64 * 1024
 """The largest request body taken (a header or a line is far smaller): a larger one is 413."""
-MAX_ID = 200
-"""The longest game id a path may name."""
 HEARTBEAT = 15.0
 """Seconds a stream may stay silent: then a comment, so that a dead connection is noticed."""
-_ID = re.compile(r"[^\x00-\x1f\x7f/\\]+")
 STATIC = resources.files(__package__).joinpath("static")
+LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")
+"""A ``Last-Event-ID`` taken: a line number (at most ``MAX_LINES``' nine digits); anything else is 400."""
+Line = Annotated[int, Parameter(ge=0, le=MAX_LINES)]
+"""A line number in a query (``line=``, ``after=``): beyond a log's most lines it is 400, before anything is read."""
+MaybeLine = Annotated[int | None, Parameter(ge=0, le=MAX_LINES)]
+"""A line number a query may leave out (:data:`Line`)."""
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -84,6 +87,8 @@ class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     anyway: bool = False
     replaces: int | None = None
     reason: str | None = None
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[\x21-\x7e]+$")] | None = None
+    """The client's idempotency key of this entry (``gamelog.idempotency``): a resend of it gets the first answer."""
 
 
 class StepTaken(msgspec.Struct, forbid_unknown_fields=True):
@@ -145,6 +150,8 @@ class Served:
     held: HeldGames | None = None
     follower: Follower | None = None
     any_seat: set[str] = field(default_factory=set)
+    reports: Any = None  # the reports' limiter (see ``report``)
+    failed: Exception | None = None  # why the store could not be opened at start-up: what `gamelog serve` says
 
     def game_url(self, game_id: str, token: str) -> str:
         return f"{self.url}/games/{quote(game_id, safe='')}#token={token}"
@@ -179,7 +186,9 @@ def _failed(status: int, text: str) -> Callable[[Request, Exception], Response]:
 
 
 ERRORS: dict[type[Exception], Callable[[Request, Exception], Response]] = {
-    HTTPException: lambda request, exc: _problem(exc.status_code, exc.detail),
+    # a query Litestar refused says which parameter, and why
+    HTTPException: lambda request, exc: _problem(exc.status_code, exc.detail,
+                                                 *(exc.extra if isinstance(exc.extra, list) else [])),
     LogInvalid: lambda request, exc: _problem(422, *({"line": e.line, "path": e.path, "message": e.message}
                                                      for e in exc.errors)),
     NotYourLine: _said(403),
@@ -206,8 +215,8 @@ def _token(connection: ASGIConnection) -> str:
 
 
 def _checked_id(game_id: str) -> str:
-    """A game id from a path, checked like any id: printable, no slash, not too long (else 404)."""
-    if len(game_id) > MAX_ID or not _ID.fullmatch(game_id):
+    """A game id from a path, checked like any id (``ids``): one no game could have is 404."""
+    if not reachable(game_id):
         raise HTTPException(status_code=404, detail="no such game")
     return game_id
 
@@ -259,6 +268,8 @@ def body_of(kind: type) -> Provide:
     def decoded(body: RawBody) -> Any:
         try:
             return msgspec.json.decode(body, type=kind)
+        except RecursionError:  # a value nested deeper than any line or header is
+            raise BadInput("the request's body nests values too deep for a line of a log") from None
         except msgspec.ValidationError as exc:
             raise BadInput(f"the request's body: {exc}") from None
         except msgspec.DecodeError as exc:
@@ -314,6 +325,9 @@ def headers() -> Any:
 @post("/api/games", opt={"host": True}, status_code=201, sync_to_thread=True)
 def create_game(table: NamedDependency[Served], body: RawBody) -> Seats:
     """A new game from its header (host): 201 with each seat's token and URL, and the spectators'."""
+    refused = new_game_refused(body)
+    if refused is not None:
+        raise BadInput(refused)
     return table.seats(table.store.new_game(body))
 
 
@@ -329,10 +343,11 @@ def seats(table: NamedDependency[Served], game: NamedDependency[Game]) -> Seats:
 
 @post("/api/games/{game_id:str}/settings", opt={"host": True}, status_code=200, sync_to_thread=False,
       dependencies={"allowed": body_of(SeatsAllowed)})
-def settings(table: NamedDependency[Served], game_id: FromPath[str],
+def settings(table: NamedDependency[Served], game: NamedDependency[Game],
              allowed: NamedDependency[SeatsAllowed]) -> SeatsAllowed:
-    """Whether every seat may record any player's lines (host)."""
-    (table.any_seat.add if allowed.any_seat else table.any_seat.discard)(game_id)
+    """Whether every seat may record any player's lines (host); 404 for a game not stored (a game made later
+    under its id starts as every game)."""
+    (table.any_seat.add if allowed.any_seat else table.any_seat.discard)(game.id)
     return allowed
 
 
@@ -343,9 +358,11 @@ async def lines(table: NamedDependency[Served], viewer: NamedDependency[Viewer],
     past ``after``, 422 malformed, 403 another player's line from a seat."""
     if viewer.role == SPECTATOR:
         raise NotYourLine("a spectator records nothing")
-    result = await anyio.to_thread.run_sync(lambda: game.record(
-        bytes(posted.line), after=posted.after, anyway=posted.anyway, replaces=posted.replaces, reason=posted.reason,
-        any_player=game.id in table.any_seat))
+    # A resend of an entry whose answer was lost (its ``key``) gets the first answer, never a second line.
+    result = await anyio.to_thread.run_sync(lambda: table.store.once(
+        game.id, f"{viewer.role}:{viewer.player or ''}", posted.key,
+        lambda: game.record(bytes(posted.line), after=posted.after, anyway=posted.anyway, replaces=posted.replaces,
+                            reason=posted.reason, any_player=game.id in table.any_seat)))
     return _recorded(table, result)
 
 
@@ -373,7 +390,7 @@ def _recorded(table: Served, result: EntryResult) -> Response:
 
 
 @get("/api/games/{game_id:str}/replay", sync_to_thread=True)
-def replay(game: NamedDependency[Game], line: FromQuery[int | None] = None) -> Any:
+def replay(game: NamedDependency[Game], line: FromQuery[MaybeLine] = None) -> Any:
     """``replay --format json``'s document, at ``line`` (the end by default), as the token's viewer sees it."""
     return game.state(line=line)
 
@@ -393,7 +410,7 @@ def bgstats(game: NamedDependency[Game]) -> Any:
 
 
 @get("/api/games/{game_id:str}/history", sync_to_thread=True)
-def history(game: NamedDependency[Game], after: FromQuery[int] = 0) -> Any:
+def history(game: NamedDependency[Game], after: FromQuery[Line] = 0) -> Any:
     """The log's lines after ``after``, as the token's viewer sees them: words, findings, what voided each."""
     return game.lines(after)
 
@@ -423,23 +440,31 @@ def log(viewer: NamedDependency[Viewer], game: NamedDependency[Game]) -> Respons
 REPORT_MEDIA = {"html": "text/html", "json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
 
 
-@get("/api/games/{game_id:str}/report", sync_to_thread=True)
-def report(table: NamedDependency[Served], game: NamedDependency[Game], format: FromQuery[str] = "html") -> Response:
-    """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it."""
-    with rendered_report(game.id, table.location, fmt=format, as_player=game.viewer) as pieces:
-        text = "".join(pieces)
-    return Response(text, media_type=REPORT_MEDIA.get(format, "text/plain") + "; charset=utf-8")
+@get("/api/games/{game_id:str}/report")
+async def report(table: NamedDependency[Served], game: NamedDependency[Game], format: FromQuery[str] = "html") -> Response:
+    """The game's report in ``format`` (html, markdown, text, json, csv) as the token's viewer sees it: the game
+    stored under the id, never a file the id might name."""
+    def rendered() -> str:
+        with table.store.report(game.id, fmt=format, as_player=game.viewer) as pieces:
+            return "".join(pieces)
+    # A report reads the views and the history at once (two connections): reports take turns, at most half the
+    # pool at a time, so that they never hold every connection while each waits for its second.
+    text = await anyio.to_thread.run_sync(rendered, limiter=table.reports)
+    # Litestar adds the charset to a text type, once.
+    return Response(text, media_type=REPORT_MEDIA.get(format, "text/plain"))
 
 
 @get("/api/games/{game_id:str}/stream")
 async def stream(request: Request, table: NamedDependency[Served], viewer: NamedDependency[Viewer],
-                 game_id: FromPath[str], after: FromQuery[int | None] = None) -> ServerSentEvent:
+                 game_id: FromPath[str], after: FromQuery[MaybeLine] = None) -> ServerSentEvent:
     """``text/event-stream``: one ``line`` event per stored line (``id:`` its line number, data its
     :class:`~gamelog.projections.reports.documents.LogLine`), from after ``Last-Event-ID`` (or ``after``) on, as
     the token's viewer sees it; a comment every so often while nothing is stored."""
     _game(request, game_id)  # 404 for the host naming no stored game
-    resume = request.headers.get("last-event-id", "")
-    last = int(resume) if resume.isdigit() else (after or 0)
+    resume = request.headers.get("last-event-id")
+    if resume is not None and not LAST_EVENT_ID.fullmatch(resume.strip()):
+        raise HTTPException(status_code=400, detail="Last-Event-ID is the number of the last line seen")
+    last = int(resume) if resume is not None else (after or 0)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
@@ -471,7 +496,15 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
 
     @asynccontextmanager
     async def opened(app: Litestar) -> AsyncIterator[None]:
-        table.store = await anyio.to_thread.run_sync(Store, location)
+        try:
+            table.store = await anyio.to_thread.run_sync(Store, location)
+        except Exception as exc:  # what `gamelog serve` says then: the store's error, not the port's
+            table.failed = exc
+            raise
+        # As many worker threads as the store's pool has connections (each request holds one at most): a burst of
+        # entries queues for a thread instead of every thread holding one connection and waiting for a second.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = table.store.connections
+        table.reports = anyio.CapacityLimiter(max(1, table.store.connections // 2))
         table.held = await anyio.to_thread.run_sync(HeldGames, table.store)
         table.follower = Follower(table.held)
         following = asyncio.create_task(table.follower.run())

@@ -3,10 +3,10 @@
 The three roles are this entry point's words: below it a game is seen whole, as one of its players
 (``Game.as_player``) or as no player (``Game.public``); :meth:`Viewer.sees` says which a role is.
 
-The host's token is random (at least 128 bits) or given (``--host-token``, so that two ``gamelog serve`` processes
-on one store accept the same devices). Every seat's and spectator's token is derived from it (HMAC-SHA256 of the
-game's id and the player), so nothing is kept: a process that knows the host's token knows every token, and one
-that does not cannot make any. Tokens are compared in constant time and never logged.
+The host's token is the host secret (``gamelog.host_secret``: kept in the store, or given by hand through
+``GAMELOG_HOST_TOKEN`` or a file). Every seat's and spectator's token is derived from it (HMAC-SHA256 of the
+game's id and the player), so nothing else is kept: a process that knows the host's token knows every token, and
+one that does not cannot make any. Tokens are compared in constant time and never logged.
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ import secrets
 from dataclasses import dataclass
 
 from gamelog.game import Game
+from gamelog.host_secret import MIN_BITS, estimated_bits
 
 HOST, SEAT, SPECTATOR = "host", "seat", "spectator"
-
-MIN_TOKEN = 22
-"""The shortest host token accepted: 22 URL-safe characters carry 132 bits."""
 
 
 @dataclass(frozen=True)
@@ -40,18 +38,13 @@ class Viewer:
         return game.public() if self.role == SPECTATOR else game.as_player(self.player)
 
 
-def new_token() -> str:
-    """A new random host token: 32 bytes (256 bits), URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
 class Tokens:
     """The tokens of one host: its own, and each game's seats' and spectators'."""
 
     def __init__(self, host: str):
-        """Raises ValueError for a host token shorter than :data:`MIN_TOKEN`."""
-        if len(host) < MIN_TOKEN:
-            raise ValueError(f"a host token has at least {MIN_TOKEN} characters (about 128 bits)")
+        """Raises ValueError for a host token weaker than ``host_secret.MIN_BITS``."""
+        if estimated_bits(host) < MIN_BITS:
+            raise ValueError(f"a host token has at least {MIN_BITS} bits (length × log2 of the characters used)")
         self._host = host.encode("utf-8")
 
     def _derived(self, *parts: str) -> str:

@@ -20,7 +20,7 @@ from gamelog.domain.replay_document import Document
 
 SKIPPED = frozenset({"at", "source"})
 """Fields every line may hold that the table never types: a converter's provenance, not a move (a line whose own
-``source`` is required, TI4's ``vp_gained``, asks for it)."""
+``source`` is required asks for it)."""
 COMMON_LAST = ("correction", "note", "score_claimed")
 """The lines every game has, offered after the game's own (they are not moves)."""
 

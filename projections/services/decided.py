@@ -37,6 +37,7 @@ from gamelog.projections.views.keeper import ViewKeeper
 from .clock import Clock, now
 from .errors import BadInput, NotYourLine
 from .results import attestation
+from .seat_entries import seat_decision
 from .secrecy import Public, viewer_redaction
 from .sources import StoredGame
 from .turns import may_take, step_forms, steps_offered
@@ -63,7 +64,7 @@ class DecidedGame:
         self.id = game_id
         self._lock = threading.RLock()
         self._events: list[Any] = []
-        self._recorded: dict[int, Any] = {}  # line -> the recorded event: whose a line is, for a seat's entry
+        self._recorded: dict[int, Any] = {}  # line -> the recorded event, as stored: the log
         self._lines: dict[int, LogLine] = {}  # line -> the line as the full view shows it, in line order
         self._numbers: list[int] = []  # the lines' numbers, in order: where the lines after one start
         self._engine: Any = None  # None until read, and after a trial that stored nothing (folded again from memory)
@@ -196,19 +197,22 @@ class DecidedGame:
     # -- recording -----------------------------------------------------------------------------------------------
 
     def record(self, entry: bytes, *, after: int | None = None, anyway: bool = False, replaces: int | None = None,
-               reason: str | None = None, player: str | None = None, agreeing: str | None = None,
-               clock: Clock = now) -> EntryResult:
+               reason: str | None = None, player: str | None = None, own_lines_only: bool = True,
+               agreeing: str | None = None, clock: Clock = now) -> EntryResult:
         """Decide ``entry`` (one line of the game's log, JSON) against the game as stored now (what another writer
         stored is read first) and store it when it breaks no rule, or when ``anyway``; what became of it, in the
         full view. ``after`` as ``Game.record`` says. ``replaces`` makes the entry the replacement of that earlier
         line: one ``correction`` line carrying it (``reason``: why, "replaced" when not said), decided at the
         replaced line's place (``domain.corrections``), so that a right fix of an old line raises no finding.
-        ``player``: the player recording (None: anyone, the full view), who records only their own lines, lines
-        that name no player, and corrections of those. ``agreeing``: the player recording even where they may
-        record anyone's lines (``player`` None): their confirmations and disputes of the result are their own
-        alone, and they rule on nothing (only the full view, the host, does). Every line stored carries ``clock``'s
-        time as its ``at`` (the server's: a client's is replaced); a confirmation's fingerprint is decided against
-        the stored history (RESULT-FINGERPRINT, :func:`~.results.attestation`).
+        ``player``: the seat recording (None: the full view), whose entry is decided as that player may know the
+        game, and who (``own_lines_only``: unless the table let every seat record any line) records only what is
+        its own (:mod:`.seat_entries`): the answer is then the seat's; the whole game's engine still decides what
+        is stored.
+        ``agreeing``: the player recording even where they may record anyone's lines: their
+        confirmations and disputes of the result are their own alone, and they rule on nothing (only the
+        full view, the host, does). Every line stored carries ``clock``'s time as its ``at`` (the server's:
+        a client's is replaced); a confirmation's fingerprint is decided against the stored history
+        (RESULT-FINGERPRINT, :func:`~.results.attestation`).
 
         Raises ``BadInput`` (``after`` past the end of the log), :class:`~.errors.NotYourLine`, and the store's
         errors (``StoreBusy``...).
@@ -220,7 +224,7 @@ class DecidedGame:
                 return EntryResult(appended=False, lines=shape.line - 1, errors=[shape])
             wanted = entry.strip() if replaces is None else _replacing(replaces, entry.strip(), reason)
             return self._decide(lambda engine: [wanted], after=after, anyway=anyway, player=player,
-                                agreeing=agreeing, clock=clock)
+                                own_lines_only=own_lines_only, agreeing=agreeing, clock=clock)
 
     def take_step(self, step_id: str, *, after: int | None = None, anyway: bool = False,
                   player: str | None = None, clock: Clock = now) -> EntryResult:
@@ -244,7 +248,8 @@ class DecidedGame:
             return self._decide(lines_of, after=after, anyway=anyway, player=None, clock=clock)
 
     def _decide(self, wanted_at: Callable[[Any], list[bytes]], *, after: int | None, anyway: bool,
-                player: str | None, agreeing: str | None = None, clock: Clock = now) -> EntryResult:
+                player: str | None, own_lines_only: bool = True, agreeing: str | None = None,
+                clock: Clock = now) -> EntryResult:
         """Decide the lines ``wanted_at`` makes from the engine at the held end (lines of the log, JSON, in order;
         it may raise to refuse) and store them all in one write when none breaks a rule, or when ``anyway``: what
         :meth:`record` and :meth:`take_step` share. Called holding the lock, caught up."""
@@ -262,17 +267,18 @@ class DecidedGame:
             return EntryResult(appended=False, lines=lines, errors=[
                 InputErrorEntry(line=e.line, path=e.path, message=e.message)
                 for e in reader.errors or [InputError(new[-1][0] if new else lines + 1, "not one line of the log")]])
-        if player is not None:
-            self._check_player(player, new)
         if agreeing is not None:
             _check_agreeing(agreeing, new)
+        engine.attest = attestation(StoredGame(self.store, self.id, ""))
+        seat = (None if player is None else  # what the seat may know decides its answer (raises NotYourLine)
+                seat_decision(self.rules.name, self._events, new, player, own_lines_only=own_lines_only,
+                              attest=engine.attest))
         stamp = clock()  # the server's time replaces whatever the client sent
         new = [(line, _stamped(event, stamp)) for line, event in new]
-        engine.attest = attestation(StoredGame(self.store, self.id, ""))
         decided = [event for line, event in new for event in engine.record(line, event)]
         self._engine = None  # a trial until it is stored: folded again from the held events if it is not
-        findings = [Finding.of(event) for event in decided
-                    if isinstance(event, FindingRaised) and not event.open_at_end]
+        findings = seat.findings if seat is not None else [
+            Finding.of(event) for event in decided if isinstance(event, FindingRaised) and not event.open_at_end]
         texts = {f.rule: rule(f.rule).text for f in findings}
         if any(f.severity == VIOLATION for f in findings) and not anyway:
             return EntryResult(appended=False, line=new[-1][0], lines=lines, findings=findings, rules=texts)
@@ -289,21 +295,6 @@ class DecidedGame:
         self._engine = engine
         self._fold(decided, decided=True)
         return EntryResult(appended=True, line=new[-1][0], lines=new[-1][0], findings=findings, rules=texts)
-
-    def _check_player(self, player: str, new: list[tuple[int, Any]]) -> None:
-        """Raise :class:`NotYourLine` when a line of ``new`` is not ``player``'s but another player's, or voids one."""
-        for line, event in new:
-            whose = getattr(event, "player", None)
-            if whose is not None and whose != player:
-                raise NotYourLine(f"line {line} is {whose}'s; {player} records only their own lines")
-            if isinstance(event, Correction):
-                voided = getattr(self._recorded.get(event.voids), "player", None)
-                if voided is not None and voided != player:
-                    raise NotYourLine(f"line {event.voids} is {voided}'s; {player} voids only their own lines")
-                instead = (event.replacement or {}).get("player")
-                if instead is not None and instead != player:
-                    raise NotYourLine(f"line {line} puts a line of {instead}'s in place of line {event.voids}; "
-                                      f"{player} records only their own lines")
 
 
 def _stamped(event: Any, stamp: str) -> Any:

@@ -172,11 +172,11 @@ class Game:
         elif isinstance(entry, str):
             entry = entry.encode("utf-8")
         held = self._held()
-        player = None if any_player else self.viewer
+        # A seat's entry is decided as its player may know the game (``seat_entries``), even when it may record any
+        # player's line: its answer never depends on another player's secret, so it needs no view.
         agreeing = self.viewer if isinstance(self.viewer, str) else None
-        result = held.record(entry, after=after, anyway=anyway, replaces=replaces, reason=reason, player=player,
-                             agreeing=agreeing, clock=clock)
-        return held.view(self.viewer)(result) if result.findings and self.viewer is not None else result
+        return held.record(entry, after=after, anyway=anyway, replaces=replaces, reason=reason, player=self.viewer,
+                           own_lines_only=not any_player, agreeing=agreeing, clock=clock)
 
     def take_step(self, step: str, *, after: int | None = None, anyway: bool = False,
                   any_player: bool = False, clock: Clock = now) -> EntryResult:

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import msgspec
 
 from gamelog.domain.errors import LogInvalid
+from gamelog.domain.events import MAX_LINES
 from gamelog.domain.games import GAMES
 from gamelog.domain.reader import LogReader
 from gamelog.projections.importing.importer import Outcome, import_log
@@ -36,8 +37,8 @@ from .errors import BadInput
 from .game import stored_game
 from .sources import StoredGame, opened_game_store
 
-__all__ = ["EXPORTS", "AppendOutput", "EntryResult", "append_output", "append_to", "exported", "header_forms",
-           "new_game"]
+__all__ = ["EXPORTS", "MAX_LINES", "AppendOutput", "EntryResult", "append_output", "append_to", "exported",
+           "header_forms", "new_game"]
 
 ENTRY = "entry"
 """How an entry is named in its input errors' messages (``entry:7: ...``): it is no file."""

@@ -21,6 +21,7 @@ from gamelog.projections.reports.sampling import kept_lines, sample
 from gamelog.projections.reports.states import states_at
 from gamelog.projections.reports.registry import Layout, report_format
 from gamelog.projections.reports.results import result_line
+from gamelog.projections.store.application import GameStore
 
 from .errors import BadInput, NotPlayedInRounds
 from .wording import option
@@ -30,8 +31,8 @@ from .times import time_and_state
 from .outputs import check_output
 from .progress import PROGRESS_FROM_LINES, Advance, Progress
 from .inputs import STDIN
-from .secrecy import redaction as player_view
-from .sources import check_file_given, is_log_file, open_game, reading_views, streamed_log
+from .secrecy import Public, redaction as player_view
+from .sources import StoredGame, check_file_given, is_log_file, open_game, reading_views, streamed_log
 
 
 @contextmanager
@@ -63,7 +64,31 @@ def report(game: str, store: str, *, fmt: str = "text", by: str | None = None,
     check_file_given(game, source_format)
     opened = (streamed_log(game, source_format, progress) if is_log_file(game) and game != STDIN
               else open_game(game, store, source_format, progress))
-    with opened as source, source.views() as cursor, reading_views(source):
+    with opened as source:
+        yield from _reported(source, game, chosen, by, layout, progress, as_player, writing_progress)
+
+
+@contextmanager
+def stored_report(store: GameStore, game_id: str, *, fmt: str = "text", as_player: str | Public | None = None,
+                  by: str | None = None, layout: Layout = Layout()) -> Iterator[Iterable[str]]:
+    """The report of the game stored under ``game_id`` in the open ``store``, read by its id only (never a file
+    or standard input, whatever the id spells: what a server reports), in ``fmt``, as ``as_player`` may see it;
+    for the ``with`` block. Raises :class:`~.errors.GameNotFound` for an id no game is stored under, and what
+    :func:`report` raises."""
+    try:
+        chosen = report_format(fmt)
+    except KeyError as exc:
+        raise BadInput(exc.args[0]) from None
+    source = StoredGame(store, game_id, "")
+    source.summary  # an id no game is stored under: GameNotFound before anything is read
+    yield from _reported(source, game_id, chosen, by, layout, None, as_player, False)
+
+
+def _reported(source: Any, game: str, chosen: Any, by: str | None, layout: Layout, progress: Progress | None,
+              as_player: str | Public | None, writing_progress: bool) -> Iterator[Iterable[str]]:
+    """The report of ``source`` (named ``game`` in messages) in the format ``chosen``: what :func:`report` and
+    :func:`stored_report` yield."""
+    with source.views() as cursor, reading_views(source):
         head = report_head(cursor, source.id, by)
         check_grouping(game, head.game, by)
         view = player_view(source, as_player)

@@ -25,7 +25,7 @@ from msgspec import UNSET
 from gamelog.domain.replay import state_at
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.games import GAMES
-from gamelog.domain.secrets import hidden_from, nothing_hidden
+from gamelog.domain.secrets import Secrets, hidden_from, nothing_hidden
 from gamelog.projections.reports.documents import Audit, Finding, WhatIf
 from gamelog.projections.reports.redaction import Redaction
 from gamelog.projections.store.verify import fingerprint_of
@@ -33,7 +33,7 @@ from gamelog.projections.store.verify import fingerprint_of
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["FULL_VIEW", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
+__all__ = ["FULL_VIEW", "seat_history", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
            "redaction_at", "seats_of", "viewer_redaction", "view_fingerprint", "what_if_view"]
 
 
@@ -110,6 +110,32 @@ def viewer_redaction(game: str, header: Any, viewer: str | Public | None, histor
     # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
     kept = [header.id, game, *header.players]
     return Redaction(hidden_from(game, viewer, history, state), kept=kept)
+
+
+def seat_history(game: str, history: list[Any], seat: str) -> Iterable[Any]:
+    """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
+    replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
+    seat's own lines and what they decided as they are."""
+    rules = GAMES[game]
+    if rules.secrets is None:
+        return history
+    state = rules.engine.from_history(history, history=False).state
+    header = state.header
+    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
+    held = set()
+    for player in header.players:
+        if player != seat:  # what that player holds: hidden from everyone, not from them
+            held |= everyone.names - hidden_from(game, player, history, state).names
+    if not held:
+        return history
+    view = Redaction(Secrets(frozenset(held), everyone.fold), kept=[header.id, game, *header.players])
+    return [event if _whose(event) == seat else view(event) for event in history]
+
+
+def _whose(event: Any) -> str | None:
+    """The player a stored event is about: its own ``player``, or its recorded line's."""
+    player = getattr(event, "player", None)
+    return player if player is not None else getattr(getattr(event, "event", None), "player", None)
 
 
 def redaction_at(source: Source, player: str | Public, state: Any) -> Redaction:

@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Any, BinaryIO, Iterable, TextIO
+from contextlib import contextmanager
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, TextIO
 
 import msgspec
 
 from gamelog.projections.importing.importer import ImportResult, Outcome, import_log
+from gamelog.projections.reports.documents import EntryResult
 from gamelog.projections.store.application import DEFAULT_STORE, GameSummary, game_uuid
 from gamelog.projections.views.keeper import ViewKeeper
 
 from .errors import LogInvalid
 from .inputs import export_hint, opened_source
 from .game import Game, stored_game
+from .idempotency import once
 from .reconciling import StoreReconciliation, reconcile_store
 from .recording import new_game
+from .reporting import stored_report
+from .secrecy import Public
 from .sources import check_store_location, open_game_store
 from .superseding import superseding
 
@@ -46,6 +51,25 @@ class Store:
 
     def __repr__(self) -> str:
         return f"<gamelog.Store {self.location!r}>"
+
+    @property
+    def connections(self) -> int:
+        """The most connections the store's pool gives at once: what as many threads may hold, one each."""
+        return self._store.connections
+
+    def once(self, game_id: str, sender: str, key: str | None, record: Callable[[], EntryResult]) -> EntryResult:
+        """``record()``'s answer to the entry ``key`` names, from ``sender``, taken once (a resend gets the first
+        answer, nothing recorded twice): :func:`~.idempotency.once`. Raises what ``record`` raises, and the
+        store's errors."""
+        return once(self._store, game_id, sender, key, record)
+
+    @contextmanager
+    def report(self, game_id: str, *, fmt: str = "text", as_player: str | Public | None = None) -> Iterator[Iterable[str]]:
+        """The report of the game stored under ``game_id``, read by its id only (never a file or standard input,
+        whatever the id spells), in ``fmt``, as ``as_player`` may see it; for the ``with`` block. Raises
+        ``GameNotFound`` and what :func:`~.reporting.stored_report` raises."""
+        with stored_report(self._store, game_id, fmt=fmt, as_player=as_player) as pieces:
+            yield pieces
 
     def import_log(self, log: str | os.PathLike[str] | BinaryIO | TextIO, /, *, name: str | None = None,
                    source: str | None = None) -> ImportResult:

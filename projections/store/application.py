@@ -31,10 +31,11 @@ and another writer waits up to ``lock_timeout`` seconds
 from __future__ import annotations
 
 import json
+import threading
 from contextlib import contextmanager
 from itertools import count
 from dataclasses import dataclass
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
@@ -108,6 +109,13 @@ _CREATE_CATALOG = (
     "events BIGINT NOT NULL, last_line BIGINT NOT NULL, finished INTEGER NOT NULL, winner TEXT, "
     "versions BIGINT NOT NULL, fingerprint TEXT NOT NULL)"
 )
+SECRETS = "gamelog_secrets"
+"""The table of the secrets a store keeps for its servers (the recorder's host secret): made on first use."""
+_CREATE_SECRETS = "CREATE TABLE IF NOT EXISTS {table} (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+ENTRY_KEYS = "gamelog_entry_keys"
+"""The table of the clients' idempotency keys of the entries they stored, with the answer each had: made on first use."""
+_CREATE_ENTRY_KEYS = ("CREATE TABLE IF NOT EXISTS {table} (game TEXT NOT NULL, key TEXT NOT NULL, answer TEXT, "
+                      "PRIMARY KEY (game, key))")
 _UPSERT = (
     "INSERT INTO {table} (" + _CATALOG_COLUMNS + ") "
     "VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET originator_id = excluded.originator_id, game = excluded.game, "
@@ -147,6 +155,7 @@ class GameStore(Application):
         """
         self.location = store
         self.backend = backend_for(store, lock_timeout)
+        self._writing = threading.local()  # this thread's open write transaction: what its reads use meanwhile
         env = self.backend.environment()
         self.backend.prepare(env)
         self.read_only = self.backend.read_only
@@ -192,7 +201,18 @@ class GameStore(Application):
             raise StoreReadOnly(f"the store {self.location} is read-only for you (you may not write the file or its "
                                 "folder): nothing can be stored or updated there")
         with self.backend.writing(durable) as cursor:
-            yield cursor
+            self._writing.cursor = cursor
+            try:
+                yield cursor
+            finally:
+                self._writing.cursor = None
+
+    @property
+    def connections(self) -> int:
+        """The most connections the store's pool gives at once: what as many threads may hold, each one (a read
+        inside a write transaction reads on the transaction's own, never a second)."""
+        pool = self.recorder.datastore.pool
+        return getattr(pool, "max_size", None) or pool.pool_size + pool.max_overflow
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
@@ -361,9 +381,67 @@ class GameStore(Application):
 
         Raises :class:`StoreDamaged` when the database finds its file damaged, StoreError on any other failure.
         """
+        writing = getattr(self._writing, "cursor", None)
+        if writing is not None:  # inside this thread's write transaction: its own connection, never a second
+            with self.backend.errors():
+                writing.execute(statement, params)
+                return writing.fetchall()
         with self.backend.reading() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
+
+    def kept_secret(self, name: str, made: Callable[[], str], *, anew: bool = False) -> str:
+        """The secret the store keeps under ``name``: the first call (on any process) keeps what ``made`` gives,
+        every later one reads it back, so every process on the store, before and after a restart, has the same.
+        ``anew`` keeps a new one from ``made`` in its place. Raises :class:`StoreReadOnly` when none is kept and the
+        store may not be written, and the store's errors."""
+        table, mark = self.backend.table(SECRETS), self.backend.mark
+        read = f"SELECT value FROM {table} WHERE name = {mark}"
+        if self.read_only:
+            try:
+                rows = self._read(read, (name,))
+            except StoreError:
+                rows = []
+            if rows and not anew:
+                return rows[0]["value"]
+        keep = (f"INSERT INTO {table} (name, value) VALUES ({mark}, {mark}) ON CONFLICT (name) DO "
+                + ("UPDATE SET value = excluded.value" if anew else "NOTHING"))
+        with self.transaction() as cursor:  # two processes at once: the first one's is kept, the second reads it
+            cursor.execute(_CREATE_SECRETS.format(table=table))
+            cursor.execute(keep, (name, made()))
+            cursor.execute(read, (name,))
+            return cursor.fetchone()["value"]
+
+    def entry_key(self, game_id: str, key: str) -> tuple[bool, str | None]:
+        """Take the client's idempotency ``key`` of an entry to ``game_id``: (True, None) when it is new (taken
+        now: :meth:`keep_entry_answer` or :meth:`release_entry_key` follows), else (False, the answer the entry it
+        was taken for had: None while that entry is being decided). Raises the store's errors."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        try:
+            with self.transaction() as cursor:
+                cursor.execute(_CREATE_ENTRY_KEYS.format(table=table))
+                cursor.execute(f"SELECT answer FROM {table} WHERE game = {mark} AND key = {mark}", (game_id, key))
+                row = cursor.fetchone()
+                if row is not None:
+                    return False, row["answer"]
+                cursor.execute(f"INSERT INTO {table} (game, key, answer) VALUES ({mark}, {mark}, NULL)",
+                               (game_id, key))
+                return True, None
+        except VersionCollision:  # the same key taken at the same moment by a second sending: that one decides
+            return False, None
+
+    def keep_entry_answer(self, game_id: str, key: str, answer: str) -> None:
+        """Keep the answer of the entry ``key`` was taken for (:meth:`entry_key`)."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        with self.transaction() as cursor:
+            cursor.execute(f"UPDATE {table} SET answer = {mark} WHERE game = {mark} AND key = {mark}",
+                           (answer, game_id, key))
+
+    def release_entry_key(self, game_id: str, key: str) -> None:
+        """Let ``key`` go (:meth:`entry_key`): its entry stored nothing, so a resend is decided anew."""
+        table, mark = self.backend.table(ENTRY_KEYS), self.backend.mark
+        with self.transaction() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE game = {mark} AND key = {mark}", (game_id, key))
 
     def games(self) -> list[GameSummary]:
         """Every stored game, by id."""

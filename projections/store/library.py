@@ -27,6 +27,14 @@ own, and gamelog needs them inside a transaction it holds open.
    event counters) call this method the same way, inside
    ``datastore.transaction(commit=True)``.
 
+2. ``SQLiteTrackingRecorder._max_tracking_id(application_name, c)`` and
+   ``PostgresTrackingRecorder._max_tracking_id(application_name, curs)``, by :func:`max_tracking_id_in`: the
+   views' position read again inside an entry's write transaction, on its own connection
+   (``projections.views.keeper``'s ``alongside``). The public ``max_tracking_id`` reads it on a second connection
+   of the pool while the transaction holds the first: with as many entries at once as the pool has connections,
+   each held one and waited for a second, and the recorder stalled until the pool's timeout (issue 38: 500 and 503
+   after 30 s on PostgreSQL). No request holds two connections.
+
 Beside the private names, one function here does what a private step of the library does, with the recorder's
 public attributes (:data:`COPIED_ATTRIBUTES`, checked by the same test module):
 :func:`copy_events_in`, PostgreSQL's append. An import is atomic: all of a log's batches and its catalog row commit
@@ -63,15 +71,11 @@ because the public API does the same at a small cost:
 * ``SQLiteApplicationRecorder._insert_events`` (a batched override): gamelog never
   calls the recorder's ``insert_events``; its SQLite appends run the recorder's
   public ``insert_events_statement`` on the import's cursor.
-* ``SQLiteTrackingRecorder._max_tracking_id`` and ``PostgresTrackingRecorder._max_tracking_id``:
-  the views' position, read again once the write transaction holds the lock
-  every views writer takes (SQLite's write lock, PostgreSQL's advisory lock).
-  The public ``max_tracking_id`` reads it on a connection of its own, which
-  sees the latest commit all the same. Same benchmark, one read: SQLite 144 µs
-  public against 13 µs on the open cursor, once per 5,000-event page (a page
-  folds in about 180 ms: +0.07 %); PostgreSQL 1.31 ms against 0.86 ms, once
-  per page for the keeper (+0.04 %) and once per event for the runner
-  (13.3 ms an event: +3.4 %).
+* ``_max_tracking_id`` elsewhere than inside an open write transaction (the runner, the keeper's catch-up): the
+  public ``max_tracking_id`` reads it on a connection of its own, which sees the latest commit all the same. Same
+  benchmark, one read: SQLite 144 µs public against 13 µs on the open cursor, once per 5,000-event page (a page
+  folds in about 180 ms: +0.07 %); PostgreSQL 1.31 ms against 0.86 ms, once per page for the keeper (+0.04 %) and
+  once per event for the runner (13.3 ms an event: +3.4 %).
 """
 
 from __future__ import annotations
@@ -83,8 +87,6 @@ from uuid import UUID
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.utils import resolve_topic
-
-from gamelog.projections.store.backends.copy_format import binary_rows
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,12 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("eventsourcing.postgres:PostgresTrackingRecorder", "_insert_tracking",
                 "self, curs, tracking", "insert_tracking_in",
                 "write the views' position in the transaction that writes their rows (public insert_tracking commits its own)"),
+    PrivateName("eventsourcing.sqlite:SQLiteTrackingRecorder", "_max_tracking_id",
+                "self, application_name, c", "max_tracking_id_in",
+                "read the views' position on the open write transaction's connection (public max_tracking_id takes a second)"),
+    PrivateName("eventsourcing.postgres:PostgresTrackingRecorder", "_max_tracking_id",
+                "self, application_name, curs", "max_tracking_id_in",
+                "read the views' position on the open write transaction's connection (public max_tracking_id takes a second)"),
 )
 
 
@@ -148,6 +156,9 @@ def copy_events_in(recorder: Any, cursor: Any, originator_id: UUID, rows: Iterab
     """
     from psycopg import sql  # only a PostgreSQL store comes here (psycopg is the postgres extra's)
 
+    # Read here, not at the module's top: the backends import this module (a cycle when this one is read first).
+    from gamelog.projections.store.backends.copy_format import binary_rows
+
     lock_events_in(recorder, cursor)
     table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))
     with cursor.copy(sql.SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
@@ -165,6 +176,12 @@ def lock_events_in(recorder: Any, cursor: Any) -> None:
     """
     for statement in recorder.lock_table_statements:
         cursor.execute(statement, prepare=True)
+
+
+def max_tracking_id_in(recorder: Any, cursor: Any, application_name: str) -> int | None:
+    """The tracking position of ``application_name`` read inside the caller's open transaction (``cursor``), on
+    SQLite or PostgreSQL: a write that reads it holds one connection, not two. ``recorder`` as below."""
+    return recorder._max_tracking_id(application_name, cursor)
 
 
 def insert_tracking_in(recorder: Any, cursor: Any, tracking: Tracking) -> None:

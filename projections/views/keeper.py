@@ -212,7 +212,7 @@ class ViewKeeper:
         self.backend.lock_events(raw)
         self.backend.lock_views(raw)
         try:
-            position = self.backend.tracking_position(self.tracking, VIEWS)
+            position = self.backend.tracking_position_in(self.tracking, raw, VIEWS)
             if position != self.backend.last_position_in(raw):
                 return None
             cursor = self.backend.views_cursor(raw, KEPT)

@@ -73,9 +73,9 @@ def bench(store: str, lines: int, entries: int, streams: int) -> dict[str, float
         write_log(out, lines, GAME)
     subprocess.run([sys.executable, "-m", "gamelog.cli.main", "import", str(log), "--store", store], check=True,
                    capture_output=True)
-    server = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", store, "--port", "0",
-                               "--host-token", TOKEN], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", store, "--port", "0"],
+                              stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1", "GAMELOG_HOST_TOKEN": TOKEN})
     try:
         url = re.search(r"(http://[^ ]+)", server.stdout.readline()).group(1)
         seats = json.loads(urllib.request.urlopen(urllib.request.Request(

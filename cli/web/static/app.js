@@ -429,10 +429,40 @@ function findingsList(result) {
     result.rules && result.rules[f.rule] ? el("span", {class: "text"}, result.rules[f.rule]) : ""));
 }
 
-async function submit(entry, anyway, replaces = replacing, reason = replacing ? $("replace-reason").value.trim() || null : null) {
+// Each entry carries a key made here: a resend of the same key gets the first answer, never a second line. An entry
+// that cannot reach the host is queued (kept in this browser, shown as not yet stored) and sent again, in order,
+// with its own key, when the connection is back.
+const QUEUE = `gamelog-queue:${gameId}`;
+let queue = [];
+try { queue = JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { queue = []; }
+
+function newKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);  // (crypto.randomUUID needs HTTPS; a table's LAN server is plain HTTP)
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function showQueue() {
+  try { localStorage.setItem(QUEUE, JSON.stringify(queue)); } catch (e) { /* private mode: kept in this page */ }
+  $("queued").hidden = queue.length === 0;
+  $("queued").textContent = queue.length === 0 ? "" :
+    `${queue.length} ${queue.length === 1 ? "entry" : "entries"} not yet stored: the host cannot be reached. ` +
+    "Sent again as soon as it can (nothing is stored twice).";
+}
+
+// Send one entry; false when the host could not be reached (nothing known of it: it stays queued).
+async function send(item) {
   const base = `/api/games/${encodeURIComponent(gameId)}`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify({line: entry, after: lines, anyway, replaces, reason})});
+    let sent;
+    try {
+      sent = await api(`${base}/lines`, {method: "POST", body: JSON.stringify(
+        {line: item.entry, after: lines, anyway: item.anyway, replaces: item.replaces,
+         reason: item.reason, key: item.key})});
+    } catch (e) {
+      return false;  // the request or its answer was lost: the same key is sent again later
+    }
+    if (sent.status >= 502 && sent.status <= 504) return false;  // a proxy's word for a host it cannot reach
     if (sent.status === 409) {  // the game moved: read it again, and decide the entry again against it
       lines = sent.body.lines;
       $("verdict").replaceChildren(el("p", {}, `The game moved on (line ${lines}); checking the entry again.`));
@@ -441,22 +471,48 @@ async function submit(entry, anyway, replaces = replacing, reason = replacing ? 
     if (sent.status === 201) {  // the stream brings the line, as it brings every device's
       pending = null;
       lines = Math.max(lines, sent.body.line);
-      endReplace();
+      if (replacing === item.replaces) endReplace();
       $("verdict").replaceChildren(el("p", {class: "stored"}, `Stored as line ${sent.body.line}.`), ...findingsList(sent.body));
-      return;
+      return true;
     }
     if (sent.status === 200) {
       // A stop ends Replace mode: "Record anyway" still replaces what was being replaced, any other entry voids nothing.
+      const {entry, replaces, reason} = item;
       pending = {entry, replaces, reason};
       if (replaces) { endReplace(); showForm(entry.type, withoutType(entry)); }
       $("verdict").replaceChildren(el("p", {}, replaces ? `Not stored: this breaks a rule. Line ${replaces} stays as it was.`
                                                         : "Not stored: this breaks a rule."), ...findingsList(sent.body),
         el("button", {type: "button", class: "anyway", onclick: () => submit(pending.entry, true, pending.replaces, pending.reason)},
            replaces ? `Replace line ${replaces} anyway: the table agreed` : "Record anyway: the table agreed"));
-      return;
+      return true;
     }
     $("verdict").replaceChildren(el("p", {class: "problem"}, errorsText(sent.body)));
-    return;
+    return true;
+  }
+  return true;
+}
+
+async function submit(entry, anyway, replaces = replacing, reason = replacing ? $("replace-reason").value.trim() || null : null) {
+  const item = {entry, anyway, replaces, reason, key: newKey()};
+  if (queue.length === 0 && await send(item)) return;
+  queue.push(item);  // after those queued before it: they are sent in the order they were made
+  endReplace();
+  showQueue();
+  $("verdict").replaceChildren(el("p", {class: "problem"}, "Not yet stored: the host cannot be reached. " +
+                                     "It is sent again as soon as it can."));
+}
+
+let resending = false;
+async function resend() {
+  if (resending) return;
+  resending = true;
+  try {
+    while (queue.length && await send(queue[0])) {
+      queue.shift();
+      showQueue();
+    }
+  } finally {
+    resending = false;
   }
 }
 
@@ -540,6 +596,10 @@ async function table() {
     submit(entry, false);
   };
   await refresh();
+  showQueue();
+  window.addEventListener("online", resend);
+  setInterval(resend, 3000);
+  resend();
   follow();
 }
 

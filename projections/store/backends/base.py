@@ -26,7 +26,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 
 from gamelog.projections.store.errors import StoreBusy, StoreDamaged, StoreError, VersionCollision
-from gamelog.projections.store.library import insert_tracking_in
+from gamelog.projections.store.library import insert_tracking_in, max_tracking_id_in
 
 LOCK_TIMEOUT = 60
 """Seconds a writer waits for another writer's lock (``GAMELOG_LOCK_TIMEOUT`` overrides)."""
@@ -283,6 +283,12 @@ class Backend(ABC):
         """The views' tracking position (0 when none is recorded)."""
         with self.errors():
             return tracking.max_tracking_id(application_name) or 0
+
+    def tracking_position_in(self, tracking: Any, cursor: Any, application_name: str) -> int:
+        """The views' tracking position as the open transaction of ``cursor`` sees it (0 when none is recorded):
+        read on that transaction's connection, never a second one."""
+        with self.errors():
+            return max_tracking_id_in(tracking, cursor, application_name) or 0
 
     def move_tracking(self, tracking: Any, cursor: Any, application_name: str, position: int) -> None:
         """Move the views' tracking position inside the caller's open write transaction (the one writing their rows).
