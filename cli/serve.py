@@ -49,7 +49,7 @@ def serve(ctx: click.Context, store: str, host: str, port: int, host_token: str 
       gamelog serve --host 0.0.0.0 --url http://table.local:8737
       gamelog serve --store postgresql://me@db:5432/games
       GAMELOG_HOST_TOKEN="$(cat secret)" gamelog serve --store table.sqlite
-      gamelog serve --rotate-host-token          # every link handed out so far stops working
+      gamelog serve --rotate-host-token   # every link given before stops working
     """
     if host_token is not None and ctx.get_parameter_source("host_token") is ParameterSource.COMMANDLINE:
         raise click.BadParameter("a secret on the command line is seen by every user of this machine (the process "

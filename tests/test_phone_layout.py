@@ -232,7 +232,8 @@ WIDE_BOXES = """(function () {
 }())"""
 
 BOX = """(function (i, left, hidden) {
-    // The box of the i-th table of WIDE_BOXES, scrolled to ``left`` and brought into view: its page coordinates.
+    // The box of the i-th table of WIDE_BOXES, scrolled to ``left`` and brought into view: its page coordinates
+    // (of the part the screen shows).
     // ``hidden``: the table laid out but not drawn, so that a screenshot shows the box's own backgrounds only.
     var table = Array.from(document.querySelectorAll('table')).filter(function (t) {
         return t.getClientRects().length && t.parentElement.scrollWidth > t.parentElement.clientWidth; })[i];
@@ -241,7 +242,9 @@ BOX = """(function (i, left, hidden) {
     box.scrollLeft = left;
     box.scrollIntoView({block: 'center'});
     var r = box.getBoundingClientRect();
-    return [r.left + window.scrollX, r.top + window.scrollY, r.right + window.scrollX, r.bottom + window.scrollY];
+    // A box taller than the screen: only what the screen shows of it (a screenshot draws nothing beyond it).
+    var top = Math.max(r.top, 0), bottom = Math.min(r.bottom, window.innerHeight);
+    return [r.left + window.scrollX, top + window.scrollY, r.right + window.scrollX, bottom + window.scrollY];
 }(%d, %d, %s))"""
 
 

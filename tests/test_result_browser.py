@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import os
 import subprocess
 import sys
 import time
@@ -58,7 +59,7 @@ def served(tmp_path_factory) -> Iterator[str]:
                     "--store", str(store)], check=True, capture_output=True, timeout=120)
     errors = (folder / "stderr").open("w")
     process = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", str(store),
-                                "--port", "0", "--host-token", HOST_TOKEN],
+                                "--port", "0"], env={**os.environ, "GAMELOG_HOST_TOKEN": HOST_TOKEN},
                                stdout=subprocess.PIPE, stderr=errors, text=True)
     first = process.stdout.readline()
     assert first.startswith("gamelog serve: http://127.0.0.1:"), (first, (folder / "stderr").read_text())

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 SCROLL_CUE = """.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 4px,rgba(255,255,255,0)) left/1em 100% no-repeat local,
 linear-gradient(to left,#fff 4px,rgba(255,255,255,0)) right/1em 100% no-repeat local,
-radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) left/1em 100% no-repeat scroll,
-radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.4),rgba(0,0,0,0)) right/1em 100% no-repeat scroll}"""
+linear-gradient(to right,rgba(0,0,0,.3),rgba(0,0,0,0)) left/1em 100% no-repeat scroll,
+linear-gradient(to left,rgba(0,0,0,.3),rgba(0,0,0,0)) right/1em 100% no-repeat scroll}"""
 """A box (``.scroll``) whose table may be wider than it: it scrolls sideways, a shadow at each edge that has more
 (the statistics page's boxes too). The white covers are narrow and solid only at their last 4 px, so that even a few
-pixels more show the shadow, and the edge reached shows none."""
+pixels more show the shadow, and the edge reached shows none. The shadows run the box's whole height (not an
+ellipse about its middle), so a table taller than the screen shows its cue wherever it is scrolled to."""
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1.5em;color:#222;max-width:80em;line-height:1.35}
