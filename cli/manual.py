@@ -26,7 +26,9 @@ def help_(topic: str | None) -> None:
       gamelog help rules | grep "LRR 90"
     """
     text = help_output(topic)
-    if topic is None:
-        click.echo(text)
-    else:
+    # Paged only on a terminal: piped or captured output is the page as written
+    # (click 8.4.0's pager closes a stdout that is not a terminal).
+    if topic is not None and click.get_text_stream("stdout").isatty():
         click.echo_via_pager(text)
+    else:
+        click.echo(text)
