@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from gamelog.manual import help_output
@@ -28,7 +30,7 @@ def help_(topic: str | None) -> None:
     text = help_output(topic)
     # Paged only on a terminal: piped or captured output is the page as written
     # (click 8.4.0's pager closes a stdout that is not a terminal).
-    if topic is not None and click.get_text_stream("stdout").isatty():
+    if topic is not None and sys.stdout.isatty():
         click.echo_via_pager(text)
     else:
         click.echo(text)

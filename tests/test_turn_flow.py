@@ -156,3 +156,22 @@ def test_one_tap_ends_the_turn_and_starts_the_next_and_a_seat_takes_only_its_own
     assert [h["entry"] for h in history] == [{"type": "turn_ended", "player": "Ann"},
                                              {"type": "turn_started", "player": "Bob"}]
     assert client.get("/api/games/flow/forms", headers=HOST).json()["due"] == "Bob"
+
+
+def test_a_step_resent_with_its_key_gets_the_first_answer_and_is_taken_once(client):
+    """Issue 38, item 8, for the turn flow: a step whose answer was lost is sent again with its key. Without ``after``
+    nothing else would stop a second "End turn" (Bob's, now offered under the same id); the key does."""
+    made = client.post("/api/games", content=json.dumps(MOV), headers=HOST).json()
+    ann = {"Authorization": f"Bearer {made['seats']['Ann']['token']}"}
+    assert client.post("/api/games/flow/turn", content=json.dumps({"step": "start_turn"}), headers=ann).status_code == 201
+    first = client.post("/api/games/flow/turn", content=json.dumps({"step": "end_turn", "key": "s-1"}), headers=HOST)
+    again = client.post("/api/games/flow/turn", content=json.dumps({"step": "end_turn", "key": "s-1"}), headers=HOST)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json() and first.json()["line"] == 4
+    assert [h["entry"]["type"] for h in client.get("/api/games/flow/history?after=2", headers=HOST).json()["lines"]] == [
+        "turn_ended", "turn_started"]
+    # A key is the sender's own: the same key from Ann's seat is another key, decided anew (not Ann's turn: 403).
+    assert client.post("/api/games/flow/turn", content=json.dumps({"step": "end_turn", "key": "s-1"}),
+                       headers=ann).status_code == 403
+    # Without its key, the same resend is a second step: Bob's turn ends too.
+    assert client.post("/api/games/flow/turn", content=json.dumps({"step": "end_turn"}), headers=HOST).json()["line"] == 6

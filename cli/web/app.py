@@ -77,6 +77,10 @@ SECURITY_HEADERS = {
 # -- the documents the API answers that no service gives ----------------------------------------------------------
 
 
+EntryKey = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[\x21-\x7e]+$")]
+"""A client's idempotency key (``gamelog.idempotency``): printable ASCII, no space, at most 128 characters."""
+
+
 class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/games/{id}/lines``: the line (one object of the game's log), the lines the client has seen,
     whether the table agreed to a line that breaks a rule, the earlier line it replaces, if any, and why
@@ -87,7 +91,7 @@ class LinePosted(msgspec.Struct, forbid_unknown_fields=True):
     anyway: bool = False
     replaces: int | None = None
     reason: str | None = None
-    key: Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[\x21-\x7e]+$")] | None = None
+    key: EntryKey | None = None
     """The client's idempotency key of this entry (``gamelog.idempotency``): a resend of it gets the first answer."""
 
 
@@ -98,6 +102,8 @@ class StepTaken(msgspec.Struct, forbid_unknown_fields=True):
     step: str
     after: int | None = None
     anyway: bool = False
+    key: EntryKey | None = None
+    """The client's idempotency key of this step, as a line's: a resend of it gets the first answer."""
 
 
 class SeatsAllowed(msgspec.Struct, forbid_unknown_fields=True):
@@ -373,8 +379,10 @@ async def turn(table: NamedDependency[Served], viewer: NamedDependency[Viewer], 
     is (201 stored, 200 not stored, 409 moved, 422 no such step now, 403 not this seat's)."""
     if viewer.role == SPECTATOR:
         raise NotYourLine("a spectator records nothing")
-    result = await anyio.to_thread.run_sync(lambda: game.take_step(
-        taken.step, after=taken.after, anyway=taken.anyway, any_player=game.id in table.any_seat))
+    result = await anyio.to_thread.run_sync(lambda: table.store.once(
+        game.id, f"{viewer.role}:{viewer.player or ''}", taken.key,
+        lambda: game.take_step(taken.step, after=taken.after, anyway=taken.anyway,
+                               any_player=game.id in table.any_seat)))
     return _recorded(table, result)
 
 

@@ -341,8 +341,21 @@ function showTurnSteps() {
 }
 
 async function takeStep(step) {
+  // One key for this tap: a step whose answer was lost is sent again with it and stored once. A step is not queued
+  // while the host is away (what the turn offers then may differ): the device says so and the player taps again.
+  const key = newKey();
   for (let attempt = 0; attempt < 5; attempt++) {
-    const sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines})});
+    let sent;
+    try {
+      sent = await api(`/api/games/${encodeURIComponent(gameId)}/turn`, {method: "POST", body: JSON.stringify({step: step.id, after: lines, key})});
+    } catch (e) {
+      sent = {status: 503};
+    }
+    if (sent.status >= 502 && sent.status <= 504) {
+      if (attempt < 4) { await new Promise((done) => setTimeout(done, 1000 * (attempt + 1))); continue; }
+      return $("verdict").replaceChildren(el("p", {class: "problem"},
+        `${step.label}: not taken, the host cannot be reached. Tap it again when it is back (it is never stored twice).`));
+    }
     if (sent.status === 201) {  // the stream brings its lines, as it brings every device's
       lines = Math.max(lines, sent.body.line);
       return $("verdict").replaceChildren(el("p", {class: "stored"}, `${step.label}: stored as line ${sent.body.line}.`));
