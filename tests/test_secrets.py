@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import msgspec
 from msgspec import UNSET
 
 import gamelog
@@ -101,12 +102,17 @@ def test_an_audit_and_a_what_if_as_a_player_hide_a_finding_that_names_a_secret(t
     for fmt in audit_formats():
         for args in (["audit", str(path)], ["audit", str(path), "--without", "2"]):
             code, seen = run(*args, "--format", fmt, "--as", "Cy")
-            assert code == run(*args)[0] and not contains(seen, "Mine Rare Metals"), (args, fmt)
-            # Ann and Bob both hold it: each may see it (docs/secrets.md), so their views are the full one.
-            assert run(*args, "--format", fmt, "--as", "Ann") == run(*args, "--format", fmt), (args, fmt)
-    code, seen = run("audit", str(path), "--format", "json", "--as", "Cy")
-    assert json.loads(seen)["findings"][0]["message"] == (f"{PLACEHOLDER} is held by Ann; a secret objective "
-                                                          "belongs to one player")
+            assert not contains(seen, "Mine Rare Metals"), (args, fmt)
+    # The clash comes of two hands: no player could have found it, so no view shows it, nor counts it (issue 38,
+    # item 1): not Cy ("[hidden] is held by Ann" would tell that Bob drew Ann's card), not Ann nor Bob.
+    for player in ("Ann", "Bob", "Cy"):
+        code, seen = run("audit", str(path), "--format", "json", "--as", player)
+        assert (code, json.loads(seen)["findings"]) == (0, []), player
+        assert "violation" not in run("report", str(path), "--as", player)[1], player
+    # Ann reads her own card; in Bob's line, the card they both hold is hidden as Bob's other secrets would be.
+    history = [msgspec.json.encode(e).decode() for e in gamelog.read_log(str(path)).as_player("Ann").history()
+               if getattr(e, "line", 0) in (2, 3) and type(e).__name__ == "LineRecorded"]
+    assert "Mine Rare Metals" in history[0] and "Mine Rare Metals" not in history[1], history
     assert "Bob: [hidden], again?" in run("report", str(path), "--as", "Cy")[1]
 
 
@@ -496,7 +502,7 @@ X, Y, PE = "Mine Rare Metals", "Forge an Alliance", "Prove Endurance"
 @example([("draw", "Pete", X), ("score", "Pete", X), ("note", None, X, "{}!", True)], 0, 1)  # scored: face up
 @example([("draw", "Pete", X), ("correct", 0, "mistyped"), ("draw", "Pete", Y)], 1, 0)  # a voided draw: no one's
 @example([("draw", "Pete", X), ("return", "Pete", X), ("note", "Pete", X, "psst: {}", True)], 0, 1)  # returned
-@example([("draw", "Ann", X), ("draw", "Pete", X), ("score", "Ann", Y)], 0, 2)  # Ann holds it too; Cy does not
+@example([("draw", "Ann", X), ("draw", "Pete", X), ("score", "Ann", Y)], 0, 2)  # Ann holds it too: Pete's is hidden
 @example([("reveal", "Expand Borders"), ("claim", "Ann", 1), ("round",)], 1, 1)  # no secret at all
 # Issue 33: drawn by its alias, which is letters of the game's name, a player's, the id's
 @example([("draw", "Cy", "pe"), ("note", "Pete", "pe", "Pete: {}, in twilight-imperium-4", False)], 1, 1)
@@ -540,16 +546,23 @@ def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hi
         # No hash a view shows is one its own history gives with a guess in place of the placeholder.
         guesses = guessed_fingerprints(game.id, view.history()) if hides else {}
         view_fingerprint = fingerprint_of(game.id, view.history())
+        # A card two players hold (drawn twice) is hidden in the other's things, and the clash's finding comes of
+        # another hand: no view shows or counts it (issue 38, item 1; docs/secrets.md). Such a view is its own.
+        apart = doubled(end) or len(view.audit().findings) != len(game.audit().findings)
         for args in commands(["--as", viewer]) + [[*args, "--as", viewer] for args in stats]:
             code, output = run(*args)
             expected_code, expected = full[tuple(args[:-2])]
-            assert code == expected_code, args
+            if apart and args[2] != "stats":
+                expected_code = expected = None
+            assert expected_code is None or code == expected_code, args
             if log in args:  # and on the command line, each command in each format
                 code_by_name, by_name_output = run(*[str(by_name) if arg == log else arg for arg in args])
                 assert (code, output) == (code_by_name, by_name_output.replace(str(by_name), log)), args
             assert not [name for name in never if contains(output, name)], (args, never)
             assert not [name for name in hides if contains(output, name)], (args, hides)
             assert not [card for card, head in guesses.items() if head[:SHORT] in output.lower()], args
+            if expected is None:
+                continue
             if not hides or args[2] == "stats":  # statistics count only what every player may know
                 assert output == expected, args
                 continue
@@ -569,13 +582,19 @@ def test_no_view_shows_a_secret_another_player_holds_unscored_and_a_view_that_hi
             state, seen = game.state(line=line), view.state(line=line)
             text = encode(seen)
             assert not [name for name in hides_at(lines, state, viewer) if contains(text, name)], line
-            if not hidden(lines, state, viewer):
+            if not hidden(lines, state, viewer) and not doubled(state):
                 assert seen == state, line
         line = str(1 + line_at % last)
         for fmt in ("text", "json"):
             code, output = run("replay", log, "--line", line, "--format", fmt, "--as", viewer)
             at = game.state(line=int(line))
             assert code == 0 and not [name for name in hidden(lines, at, viewer) if contains(output, name)]
+
+
+def doubled(state) -> bool:
+    """Whether two players hold one card at ``state``'s point (a secret drawn twice)."""
+    held = [card for p in state.players.values() for card in p.secret_objectives_held]
+    return len(held) != len(set(held))
 
 
 def hides_at(lines: list[dict], state, viewer: str) -> set[str]:

@@ -520,6 +520,7 @@ def create_app(location: str, host_token: str, url: str) -> Litestar:
             yield
         finally:
             following.cancel()
+            await anyio.to_thread.run_sync(table.follower.stop)  # its read under way returned: the store may close
             await anyio.to_thread.run_sync(table.store.close)
 
     return Litestar(

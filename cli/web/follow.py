@@ -11,6 +11,7 @@ wakes them at once (:meth:`Follower.nudge`).
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import anyio.to_thread
 
@@ -31,6 +32,20 @@ class Follower:
         """``held``: the games the server keeps decided, caught up each time the store moves."""
         self.held = held
         self._moved = asyncio.Event()
+        self._reading = threading.Lock()  # held while the store is read: stop() waits for it
+        self._stopped = False
+
+    def _advance(self) -> bool:
+        """:meth:`HeldGames.advance`, unless stopped (the store is about to close). Runs in a worker thread."""
+        with self._reading:
+            return False if self._stopped else self.held.advance()
+
+    def stop(self) -> None:
+        """Read the store no more, once the read under way (in its worker thread, which cancelling the task does not
+        stop) returned: the store may be closed then (closing a SQLite connection another thread reads through
+        crashes the process). Blocks: call it in a worker thread."""
+        with self._reading:
+            self._stopped = True
 
     def moved(self) -> asyncio.Event:
         """What is set once the store moves past where it is now: take it before reading, wait on it after."""
@@ -50,7 +65,7 @@ class Follower:
         try:
             while True:
                 try:
-                    moved = await anyio.to_thread.run_sync(self.held.advance)
+                    moved = await anyio.to_thread.run_sync(self._advance)
                 except Exception:  # a store that cannot be read now: the streams' requests say so when they read it
                     moved = False
                 if moved:

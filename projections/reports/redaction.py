@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable, TypeVar
+from typing import Any, Iterable, Mapping, TypeVar
 
 import msgspec
 
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.secrets import Secrets
+
+from gamelog.projections.reports.documents import FindingCounts
 
 T = TypeVar("T")
 
@@ -55,11 +57,27 @@ class Redaction:
     ``hidden`` is what the game's plug-in decided (``domain.secrets.hidden_from``: a
     :class:`~gamelog.domain.secrets.Secrets`, or bare names compared in any letter case); an empty one changes
     nothing. ``kept`` are values the view shows as they are (the game's id, its game's name, its players): never
-    hidden, as a field's value or within a text, as written.
+    hidden, as a field's value or within a text, as written. ``withheld`` are the findings the view leaves out
+    ((line, rule, message) as stored, with their severity; the game's counts less them). In a player's view, the
+    other players' things (``others``, ``others_lines``) hide ``shared`` too: what the viewer holds and another
+    player holds as well.
     """
 
-    def __init__(self, hidden: Secrets | Iterable[str] = (), placeholder: str = PLACEHOLDER, kept: Iterable[str] = ()):
+    def __init__(self, hidden: Secrets | Iterable[str] = (), placeholder: str = PLACEHOLDER, kept: Iterable[str] = (),
+                 withheld: Mapping[tuple[int, str, str], str] | None = None, shared: Iterable[str] = (),
+                 others: Iterable[str] = (), others_lines: Iterable[int] = ()):
         secrets = hidden if isinstance(hidden, Secrets) else Secrets(frozenset(hidden))
+        # A card the viewer holds that another player holds too (``shared``: drawn twice) is hidden in that player's
+        # things (``others``: what names them; ``others_lines``: their lines) as their other secrets are, or the view
+        # would tell that they hold it. The scope is a part of this one view (made in ``secrecy``).
+        shared = frozenset(name for name in shared if name) - frozenset(secrets.names)
+        self._others, self._others_lines = frozenset(others), frozenset(others_lines)
+        self._theirs = None if not shared else type(self)(Secrets(frozenset(secrets.names) | shared, secrets.fold),
+                                                          placeholder, kept, withheld)
+        self.withheld = dict(withheld or {})
+        """The findings the view leaves out, (line, rule, message) as stored, each with its severity: those the
+        player could not have been told (``secrecy``'s ``_withheld``)."""
+        self._fewer = {severity: list(self.withheld.values()).count(severity) for severity in set(self.withheld.values())}
         self.hidden = frozenset(name for name in secrets.names if name)
         self.placeholder = placeholder
         names = sorted(self.hidden, key=lambda name: (-len(name), name))  # "X II" before "X"
@@ -73,8 +91,32 @@ class Redaction:
         self._shown = re.compile("|".join(map(re.escape, shown))) if shown else None
 
     def __bool__(self) -> bool:
-        """True when something is hidden."""
-        return self._pattern is not None
+        """True when something is hidden (a name, or a finding)."""
+        return self._pattern is not None or bool(self.withheld) or self._theirs is not None
+
+    def _is_theirs(self, value: Any) -> bool:
+        """Whether a Struct is another player's: it names them as its ``player``, or it is one of their lines (a
+        line's document: its ``line`` with its player, words or event; not a state, which has ``players``)."""
+        whose = getattr(value, "player", None)
+        if isinstance(whose, str) and whose in self._others:
+            return True
+        on = getattr(value, "line", None)
+        return (isinstance(on, int) and on in self._others_lines and not hasattr(value, "players")
+                and any(hasattr(value, name) for name in ("player", "words", "text", "event", "entry")))
+
+    def counted(self, counts: Mapping[str, int]) -> dict[str, int]:
+        """The whole game's findings by severity (``counts``), as the view shows them: less those it leaves out."""
+        return {severity: max(0, count - self._fewer.get(severity, 0)) for severity, count in counts.items()}
+
+    def _withholds(self, value: Any, line: int | None = None) -> bool:
+        """Whether ``value`` is a finding the view leaves out (``line``: the line it sits on, for a finding that
+        does not say it: a report's line's)."""
+        if not self.withheld or not isinstance(value, msgspec.Struct):
+            return False
+        message, rule = getattr(value, "message", None), getattr(value, "rule", None)
+        if not isinstance(message, str) or not isinstance(rule, str):
+            return False
+        return (getattr(value, "line", line), rule, message) in self.withheld
 
     def hides(self, text: str) -> bool:
         """Whether ``text`` holds a hidden name."""
@@ -104,36 +146,45 @@ class Redaction:
     def __call__(self, value: T) -> T:
         """The player's view of ``value``: a string, a msgspec Struct, a list, tuple or dict of them (at any depth),
         a copy with every hidden name replaced; any other value as it is. ``value`` itself is not changed."""
-        if self._pattern is None:
+        if not self:
             return value
         return self._walk(value)
 
     def each(self, values: Iterable[T]) -> Iterable[T]:
-        """The view of each of ``values`` as it is read (a stream of periods, findings, entries...)."""
-        if self._pattern is None:
+        """The view of each of ``values`` as it is read (a stream of periods, findings, entries...), without the
+        findings it leaves out."""
+        if not self:
             return values
-        return (self._walk(value) for value in values)
+        return (self._walk(value) for value in values if not self._withholds(value))
 
-    def _walk(self, value: Any) -> Any:
+    def _walk(self, value: Any, line: int | None = None) -> Any:
         if isinstance(value, StreamedRows):  # rows read as they are written: each seen as it is read
-            return StreamedRows(lambda: (self._walk(row) for row in value))
+            return StreamedRows(lambda: (self._walk(row) for row in value if not self._withholds(row)))
         if isinstance(value, str):
             return self.text(value)
+        if isinstance(value, FindingCounts) and self._fewer:  # the whole game's counts, less what is left out
+            return msgspec.structs.replace(value, **self.counted(msgspec.structs.asdict(value)))
         if isinstance(value, msgspec.Struct):
+            if self._theirs is not None and self._is_theirs(value):
+                return self._theirs._walk(value, line)
             changes = {}
+            on = getattr(value, "line", line)
+            on = on if isinstance(on, int) else line
             for name in value.__struct_fields__:
                 field = getattr(value, name)
-                seen = self._walk(field)
+                seen = self._walk(field, on)
                 if seen is not field:
                     changes[name] = seen
             return msgspec.structs.replace(value, **changes) if changes else value
         if isinstance(value, (list, tuple)):
-            seen = [self._walk(item) for item in value]
-            if all(a is b for a, b in zip(seen, value)):
+            seen = [self._walk(item, line) for item in value if not self._withholds(item, line)]
+            if len(seen) == len(value) and all(a is b for a, b in zip(seen, value)):
                 return value
             return type(value)(seen) if type(value) in (list, tuple) else value.__class__(*seen)
         if isinstance(value, dict):
-            seen_items = [(self._walk(k), self._walk(v)) for k, v in value.items()]
+            theirs = self._theirs
+            seen_items = [(self._walk(k), theirs._walk(v) if theirs is not None and k in self._others else self._walk(v))
+                          for k, v in value.items()]
             if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(seen_items, value.items())):
                 return value
             out: dict[Any, Any] = {}
@@ -162,4 +213,4 @@ def audit_parts_view(parts: Any, redaction: Redaction) -> Any:
         def entries(self, player: str):  # type: ignore[no-untyped-def]
             return redaction.each(super().entries(player))
 
-    return _Viewed(parts.cursor, redaction(parts.head), parts.players, parts.counts, parts.totals)
+    return _Viewed(parts.cursor, redaction(parts.head), parts.players, redaction.counted(parts.counts), parts.totals)

@@ -152,7 +152,8 @@ class DecidedGame:
             view = self.view(viewer)
             lines = self._lines
             seen = [lines[number] for number in self._numbers[bisect_right(self._numbers, after):]]
-            return LogLines(id=self.id, lines=view(seen), version=self.version)
+            # The stored events the view shows: a finding it leaves out is not counted (its count would tell it).
+            return LogLines(id=self.id, lines=view(seen), version=self.version - len(view.withheld))
 
     def state(self, viewer: AsPlayer) -> Any:
         """The replay document at the held end, as ``viewer`` sees it."""

@@ -16,12 +16,14 @@ and no list is in an order a hidden value makes (:func:`what_if_view`).
 
 from __future__ import annotations
 
-from itertools import chain, groupby
+import re
+from itertools import chain, groupby, takewhile
 from typing import Any, Iterable
 
 import msgspec
 from msgspec import UNSET
 
+from gamelog.domain.events import FindingRaised, Note, ResultConfirmed, ResultDisputed, Ruling
 from gamelog.domain.replay import state_at
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.games import GAMES
@@ -104,12 +106,24 @@ def viewer_redaction(game: str, header: Any, viewer: str | Public | None, histor
     :data:`PUBLIC`; None: the full view, which hides nothing) may not see of that game at ``state``'s point,
     ``history`` its events up to there (or further: only those up to the point are read), as the game's plug-in
     decides. The one place a view's :class:`~gamelog.projections.reports.redaction.Redaction` is made: a game whose
-    plug-in hides nothing is not folded for it."""
+    plug-in hides nothing is not folded for it. The view also leaves out every finding the viewer could not have
+    been told (:func:`_withheld`: one whose presence or words come of another player's secret)."""
     if viewer is None or GAMES[game].secrets in (None, nothing_hidden):
         return FULL_VIEW
+    events = list(takewhile(lambda event: event.line <= state.line, history))
     # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
     kept = [header.id, game, *header.players]
-    return Redaction(hidden_from(game, viewer, history, state), kept=kept)
+    hidden = hidden_from(game, viewer, events, state)
+    held = _held_by_others(game, viewer, events, state)
+    known = Redaction(held, kept=kept) if held.names else None
+    withheld = _withheld(game, viewer, events, known)
+    if isinstance(viewer, Public):
+        return Redaction(hidden, kept=kept, withheld=withheld)
+    # A secret the viewer holds that another player holds too is hidden in that player's things (``shared``).
+    line_recorded = GAMES[game].engine.LINE_RECORDED
+    others = [player for player in header.players if player != viewer]
+    theirs = [event.line for event in events if type(event) is line_recorded and _whose(event) in others]
+    return Redaction(hidden, kept=kept, withheld=withheld, shared=held.names, others=others, others_lines=theirs)
 
 
 def seat_history(game: str, history: list[Any], seat: str) -> Iterable[Any]:
@@ -119,17 +133,88 @@ def seat_history(game: str, history: list[Any], seat: str) -> Iterable[Any]:
     rules = GAMES[game]
     if rules.secrets is None:
         return history
-    state = rules.engine.from_history(history, history=False).state
-    header = state.header
-    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
-    held = set()
-    for player in header.players:
-        if player != seat:  # what that player holds: hidden from everyone, not from them
-            held |= everyone.names - hidden_from(game, player, history, state).names
-    if not held:
+    known = _known_by(game, seat, history, rules.engine.from_history(history, history=False).state)
+    if known is None:
         return history
-    view = Redaction(Secrets(frozenset(held), everyone.fold), kept=[header.id, game, *header.players])
-    return [event if _whose(event) == seat else view(event) for event in history]
+    return [event if _whose(event) == seat else known(event) for event in history]
+
+
+def _known_by(game: str, viewer: str | Public, history: list[Any], state: Any) -> Redaction | None:
+    """What ``viewer`` does not know of ``history`` (``state`` its game at its end): each secret another player
+    holds there (every player's for :data:`PUBLIC`), even one the viewer holds too; None when there is none."""
+    held = _held_by_others(game, viewer, history, state)
+    if not held.names:
+        return None
+    return Redaction(held, kept=[state.header.id, game, *state.header.players])
+
+
+def _held_by_others(game: str, viewer: str | Public, history: list[Any], state: Any) -> Secrets:
+    """The secrets players other than ``viewer`` hold at ``state``'s point (every player's for :data:`PUBLIC`),
+    even one the viewer holds too."""
+    everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
+    if isinstance(viewer, Public):
+        return everyone
+    held: set[str] = set()
+    for player in state.header.players:
+        if player != viewer:  # what that player holds: hidden from everyone, not from them
+            held |= everyone.names - hidden_from(game, player, history, state).names
+    return Secrets(frozenset(held), everyone.fold)
+
+
+_HIDDEN_ON_A_LINE = re.compile(r"\[hidden on line \d+\]")
+"""A secret hidden on one line as :func:`_apart` names it."""
+
+
+def _apart(seen: Any, event: Any, placeholder: str) -> Any:
+    """``seen`` (``event`` as a view shows it) with each secret it hides named for its line ("[hidden on line 3]"):
+    two hidden cards are never the same card to the rules deciding the game again (the viewer does not know that
+    they are), so no clash is found between them that the viewer could not have found."""
+    if seen is event:
+        return event
+    named = f"[hidden on line {event.line}]".encode()
+    return msgspec.json.decode(msgspec.json.encode(seen).replace(placeholder.encode(), named), type=type(seen))
+
+
+_NOT_DECIDED_AGAIN = (Note, ResultConfirmed, ResultDisputed, Ruling)
+"""Lines whose findings no secret decides (a note, the result's lines: a confirmation's fingerprint is its own view's
+already): what they raised is shown as it is."""
+
+
+def _withheld(game: str, viewer: str | Public, events: list[Any],
+              known: Redaction | None) -> dict[tuple[int, str, str], str]:
+    """The findings of ``events`` (a game's history up to a point) that ``viewer`` may not be told, each
+    (line, rule, message) with its severity: every finding whose line, decided again against the game as the
+    viewer knows it (:func:`seat_history`'s), does not raise it in the same words as the viewer reads them. So a
+    secret drawn twice ("… is held by Cy") is the host's and the audit's until the card is public, and a seat learns
+    no hand from a finding on its own line (issue 38, item 1; docs/secrets.md). ``known`` is what the viewer does
+    not know (:func:`_held_by_others`, as a view; None: nothing)."""
+    if known is None:
+        return {}
+    rules = GAMES[game]
+    line_recorded = rules.engine.LINE_RECORDED
+    raised: dict[int, list[FindingRaised]] = {}  # the index of a recorded line -> the findings its decision raised
+    deciding = 0
+    for at, event in enumerate(events):
+        if type(event) is line_recorded:
+            deciding = at
+        elif isinstance(event, FindingRaised) and deciding and not event.open_at_end \
+                and not isinstance(events[deciding].event, _NOT_DECIDED_AGAIN):
+            raised.setdefault(deciding, []).append(event)
+    if not raised:
+        return {}
+    seen = [event if _whose(event) == viewer else _apart(known(event), event, known.placeholder) for event in events]
+    withheld: dict[tuple[int, str, str], str] = {}
+    for at, findings in raised.items():
+        try:
+            engine = rules.engine.from_history(seen[:at])
+            told = {(d.line, d.rule, known.text(_HIDDEN_ON_A_LINE.sub(known.placeholder, d.message)))
+                    for d in engine.record(seen[at].line, seen[at].event) if isinstance(d, FindingRaised)}
+        except Exception:  # a line the rules cannot decide as the viewer knows it: what it raised is not theirs
+            told = set()
+        for finding in findings:
+            if (finding.line, finding.rule, known.text(finding.message)) not in told:
+                withheld[finding.line, finding.rule, finding.message] = finding.severity
+    return withheld
 
 
 def _whose(event: Any) -> str | None:
