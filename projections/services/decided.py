@@ -271,13 +271,16 @@ class DecidedGame:
         if agreeing is not None:
             _check_agreeing(agreeing, new)
         engine.attest = attestation(StoredGame(self.store, self.id, ""))
-        seat = (None if player is None else  # what the seat may know decides its answer (raises NotYourLine)
-                seat_decision(self.rules.name, self._events, new, player, own_lines_only=own_lines_only,
-                              attest=engine.attest))
         stamp = clock()  # the server's time replaces whatever the client sent
         new = [(line, _stamped(event, stamp)) for line, event in new]
-        decided = [event for line, event in new for event in engine.record(line, event)]
         self._engine = None  # a trial until it is stored: folded again from the held events if it is not
+        seat = (None if player is None else  # what the seat may know decides its answer (raises NotYourLine)
+                seat_decision(self.rules.name, self._events, new, player, own_lines_only=own_lines_only,
+                              attest=engine.attest, held=engine))
+        if seat is not None and seat.whole:  # the seat knows the whole game: its entry is decided on it already
+            decided = seat.decided
+        else:
+            decided = [event for line, event in new for event in engine.record(line, event)]
         findings = seat.findings if seat is not None else [
             Finding.of(event) for event in decided if isinstance(event, FindingRaised) and not event.open_at_end]
         texts = {f.rule: rule(f.rule).text for f in findings}

@@ -32,39 +32,55 @@ __all__ = ["NotYourLine", "SeatDecision", "seat_decision"]
 
 
 class SeatDecision:
-    """An entry decided as one seat may know the game: its findings (the seat's answer), each line's."""
+    """An entry decided as one seat may know the game: its findings (the seat's answer), each line's, and every
+    event the engine decided of its lines (``decided``); ``whole``: it was decided on the whole game's engine (the
+    seat knows all of the game), so ``decided`` is what to store."""
 
-    def __init__(self, findings: list[Finding]):
+    def __init__(self, findings: list[Finding], decided: list[Any], whole: bool):
         self.findings = findings
+        self.decided = decided
+        self.whole = whole
 
 
 def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], seat: str, *,
-                  own_lines_only: bool = True, attest: Any = None) -> SeatDecision:
+                  own_lines_only: bool = True, attest: Any = None, held: Any = None) -> SeatDecision:
     """Decide ``new`` (the entry's lines: (line, recorded event)) for ``seat`` against ``history`` (the stored
     game's every event, the header's first) as that seat sees it. With ``own_lines_only`` (the host did not let
     every seat record any line), each line must be the seat's own (see the module). Returns the findings the seat
     is told (never one whose message or presence depends on another player's secret). ``attest`` tells a
     confirmation's fingerprint as its player's view shows it (the engine's ``attest``: RESULT-FINGERPRINT).
+    ``held``: the whole game's engine at the end of ``history``, when the caller has it: where the seat knows the
+    whole game (nothing is hidden from it), the entry is decided on it (the seat's decision is then the whole
+    game's, and ``decided`` what to store; the engine has recorded the lines, even when this raises), else it
+    gives the state the seat's view is made at, and is not changed.
 
     Raises :class:`NotYourLine`."""
     rules = GAMES[game]
-    engine = rules.engine.from_history(seat_history(game, history, seat))
-    engine.attest = attest
-    recorded = {e.line: e.event for e in history if type(e) is rules.engine.LINE_RECORDED}
+    known = seat_history(game, history, seat, held.state if held is not None else None)
+    if held is not None and known is history:
+        engine = held
+    else:
+        engine = rules.engine.from_history(known)
+        engine.attest = attest
+    # The lines a correction voids, read only for a correction: a seat's other entries cost nothing per stored line.
+    recorded = ({e.line: e.event for e in history if type(e) is rules.engine.LINE_RECORDED}
+                if any(isinstance(event, Correction) for _, event in new) else {})
     players = list(engine.state.header.players)
     findings: list[Finding] = []
+    everything: list[Any] = []
     for line, event in new:
         before = None
         if own_lines_only:
             _check_names(seat, line, event, recorded, type(engine))
             before = _standings(engine.state, players) if _names_no_player(event) else None
         decided = engine.record(line, event)
+        everything += decided
         if own_lines_only:
             _check_changes(seat, line, event, decided, players, rules.engine.LINE_RECORDED)
             if before is not None and _changes_standings(before, _standings(engine.state, players)):
                 raise NotYourLine(f"line {line} names no player but changes the players' standings: the host's line")
         findings += [Finding.of(d) for d in decided if isinstance(d, FindingRaised) and not d.open_at_end]
-    return SeatDecision(findings)
+    return SeatDecision(findings, everything, whole=engine is held)
 
 
 def _names_no_player(event: Any) -> bool:

@@ -126,14 +126,15 @@ def viewer_redaction(game: str, header: Any, viewer: str | Public | None, histor
     return Redaction(hidden, kept=kept, withheld=withheld, shared=held.names, others=others, others_lines=theirs)
 
 
-def seat_history(game: str, history: list[Any], seat: str) -> Iterable[Any]:
+def seat_history(game: str, history: list[Any], seat: str, state: Any = None) -> list[Any]:
     """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
     replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
-    seat's own lines and what they decided as they are."""
+    seat's own lines and what they decided as they are. ``history`` itself when the seat knows all of it.
+    ``state``: the game at the end of ``history``, when the caller has it (else it is folded)."""
     rules = GAMES[game]
     if rules.secrets is None:
         return history
-    known = _known_by(game, seat, history, rules.engine.from_history(history, history=False).state)
+    known = _known_by(game, seat, history, state or rules.engine.from_history(history, history=False).state)
     if known is None:
         return history
     return [event if _whose(event) == seat else known(event) for event in history]
