@@ -530,36 +530,12 @@ async function resend() {
 }
 
 async function follow() {
-  // Server-sent events read through fetch, so that the token goes in a header; resumed with Last-Event-ID.
-  let last = seen.length ? seen[seen.length - 1].line : 0;
-  for (;;) {
-    try {
-      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/stream`,
-                                   {headers: {Authorization: `Bearer ${token}`, "Last-Event-ID": String(last)}});
-      if (response.status === 401 || response.status === 403) return problem("this link is not valid for this game");
-      $("live").textContent = "live";
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const {value, done} = await reader.read();
-        if (done) break;
-        buffer += value;
-        let cut;
-        let came = false;
-        // An event ends at a blank line; the server ends its lines with CRLF (LF and CR alone are allowed too).
-        while ((cut = buffer.match(/\r\n\r\n|\n\n|\r\r/))) {
-          const block = buffer.slice(0, cut.index).split(/\r\n|\r|\n/);
-          buffer = buffer.slice(cut.index + cut[0].length);
-          const id = block.find((l) => l.startsWith("id:"));
-          const data = block.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
-          if (id && data) { take(JSON.parse(data)); last = Number(id.slice(3).trim()); came = true; }
-        }
-        if (came) await moved();  // one update for the lines of a burst
-      }
-    } catch (e) { /* the connection dropped: catch up from the last line seen */ }
-    $("live").textContent = "reconnecting";
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  const last = seen.length ? seen[seen.length - 1].line : 0;
+  await followStream(`/api/games/${encodeURIComponent(gameId)}/stream`, token, last, {
+    onEvents: async (lines) => { lines.forEach(take); await moved(); },
+    onState: (state) => { $("live").textContent = state; },
+    onDenied: () => problem("this link is not valid for this game"),
+  });
 }
 
 let reportTimer = null, reportsAsked = 0;

@@ -57,30 +57,11 @@ async function refresh() {
 }
 
 async function follow(last) {
-  // Server-sent events read through fetch, so that the token goes in a header; resumed with Last-Event-ID.
-  for (;;) {
-    try {
-      const response = await fetch(`${base}/stream`, {headers: {Authorization: `Bearer ${token}`, "Last-Event-ID": String(last)}});
-      if (response.status === 401 || response.status === 403) return problem("this link is not valid for this game");
-      $("live").textContent = "live";
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const {value, done} = await reader.read();
-        if (done) break;
-        buffer += value;
-        let cut, moved = false;
-        while ((cut = buffer.match(/\r\n\r\n|\n\n|\r\r/))) {
-          const id = buffer.slice(0, cut.index).split(/\r\n|\r|\n/).find((l) => l.startsWith("id:"));
-          buffer = buffer.slice(cut.index + cut[0].length);
-          if (id) { last = Number(id.slice(3).trim()); moved = true; }
-        }
-        if (moved) await refresh();
-      }
-    } catch (e) { /* the connection dropped: catch up from the last line seen */ }
-    $("live").textContent = "reconnecting";
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  await followStream(`${base}/stream`, token, last, {
+    onEvents: () => refresh(),  // the screen is read again once for a burst of lines
+    onState: (state) => { $("live").textContent = state; },
+    onDenied: () => problem("this link is not valid for this game"),
+  });
 }
 
 if (!token || !gameId) problem("open this screen through a link that carries a token (the host's or the spectators')");
