@@ -236,3 +236,17 @@ def test_the_issues_reproducer_a_seat_reads_no_hand_by_drawing_its_card(client):
         seen.add(first.status_code)
         ids, tokens = _two_tables(client)
     assert seen == {201}
+
+
+def test_two_hidden_cards_are_never_one_card_to_a_seat(client):
+    """Bob's and Cy's cards, both hidden from Ann, are two cards when her entry makes the rules decide their lines
+    again (a correction of her earlier draw replays them): no clash between them is found, which the whole game
+    does not find either."""
+    header, lines = example(SETUP, "complete-4p", 2)
+    made = recorded(client, {**header, "id": "two-hidden"}, [
+        *lines, {"type": "secret_objective_drawn", "player": "Ann", "objective": CARDS[2]},
+        {"type": "secret_objective_drawn", "player": "Bob", "objective": CARDS[0]},
+        {"type": "secret_objective_drawn", "player": "Cy", "objective": CARDS[1]}])
+    undone = post(client, "two-hidden", made["seats"]["Ann"]["token"],
+                  {"type": "correction", "voids": 4, "reason": "drawn by mistake"}, after=6)
+    assert (undone.status_code, undone.json()["findings"]) == (201, [])

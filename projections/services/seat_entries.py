@@ -26,7 +26,7 @@ from gamelog.domain.games import GAMES
 from gamelog.projections.reports.documents import Finding
 
 from .errors import NotYourLine
-from .secrecy import seat_history
+from .secrecy import as_told, seat_history
 
 __all__ = ["NotYourLine", "SeatDecision", "seat_decision"]
 
@@ -79,8 +79,14 @@ def seat_decision(game: str, history: list[Any], new: list[tuple[int, Any]], sea
             _check_changes(seat, line, event, decided, players, rules.engine.LINE_RECORDED)
             if before is not None and _changes_standings(before, _standings(engine.state, players)):
                 raise NotYourLine(f"line {line} names no player but changes the players' standings: the host's line")
-        findings += [Finding.of(d) for d in decided if isinstance(d, FindingRaised) and not d.open_at_end]
+        findings += [_told(Finding.of(d)) for d in decided if isinstance(d, FindingRaised) and not d.open_at_end]
     return SeatDecision(findings, everything, whole=engine is held)
+
+
+def _told(finding: Finding) -> Finding:
+    """``finding`` as the seat reads it: a secret hidden from it reads the placeholder (:func:`~.secrecy.as_told`)."""
+    message = as_told(finding.message)
+    return finding if message == finding.message else msgspec.structs.replace(finding, message=message)
 
 
 def _names_no_player(event: Any) -> bool:

@@ -29,13 +29,13 @@ from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.games import GAMES
 from gamelog.domain.secrets import Secrets, hidden_from, nothing_hidden
 from gamelog.projections.reports.documents import Audit, Finding, WhatIf
-from gamelog.projections.reports.redaction import Redaction
+from gamelog.projections.reports.redaction import PLACEHOLDER, Redaction
 from gamelog.projections.store.verify import fingerprint_of
 
 from .errors import PlayerNotFound
 from .sources import Source
 
-__all__ = ["FULL_VIEW", "seat_history", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
+__all__ = ["FULL_VIEW", "as_told", "seat_history", "PUBLIC", "Public", "fingerprinted", "player_named", "player_not_found", "redaction",
            "redaction_at", "seats_of", "viewer_redaction", "view_fingerprint", "what_if_view"]
 
 
@@ -130,14 +130,21 @@ def seat_history(game: str, history: list[Any], seat: str, state: Any = None) ->
     """``history`` as ``seat`` knows it: in every event but the seat's own, each secret another player holds
     replaced (even a card the seat holds too: that another hand holds it is what the seat may not learn); the
     seat's own lines and what they decided as they are. ``history`` itself when the seat knows all of it.
-    ``state``: the game at the end of ``history``, when the caller has it (else it is folded)."""
+    ``state``: the game at the end of ``history``, when the caller has it (else it is folded). Each secret hidden
+    is named for its line (:func:`_apart`): what the rules decide of it is said to the seat by :func:`as_told`."""
     rules = GAMES[game]
     if rules.secrets is None:
         return history
     known = _known_by(game, seat, history, state or rules.engine.from_history(history, history=False).state)
     if known is None:
         return history
-    return [event if _whose(event) == seat else known(event) for event in history]
+    return [event if _whose(event) == seat else _apart(known(event), event, known.placeholder) for event in history]
+
+
+def as_told(message: str) -> str:
+    """A finding's ``message`` decided on a history as a seat knows it (:func:`seat_history`), as the seat reads it:
+    each secret hidden, whatever line it was hidden on, reads the placeholder."""
+    return _HIDDEN_ON_A_LINE.sub(PLACEHOLDER, message)
 
 
 def _known_by(game: str, viewer: str | Public, history: list[Any], state: Any) -> Redaction | None:
@@ -208,7 +215,7 @@ def _withheld(game: str, viewer: str | Public, events: list[Any],
     for at, findings in raised.items():
         try:
             engine = rules.engine.from_history(seen[:at])
-            told = {(d.line, d.rule, known.text(_HIDDEN_ON_A_LINE.sub(known.placeholder, d.message)))
+            told = {(d.line, d.rule, known.text(as_told(d.message)))
                     for d in engine.record(seen[at].line, seen[at].event) if isinstance(d, FindingRaised)}
         except Exception:  # a line the rules cannot decide as the viewer knows it: what it raised is not theirs
             told = set()
