@@ -211,8 +211,12 @@ def _withheld(game: str, viewer: str | Public, events: list[Any],
     if not raised:
         return {}
     seen = [event if _whose(event) == viewer else _apart(known(event), event, known.placeholder) for event in events]
+    # Up to the first event the viewer knows less of, the game as they know it is the game: decided alike.
+    first = next((at for at, (shown, event) in enumerate(zip(seen, events)) if shown is not event), len(events))
     withheld: dict[tuple[int, str, str], str] = {}
     for at, findings in raised.items():
+        if at < first:
+            continue
         try:
             engine = rules.engine.from_history(seen[:at])
             told = {(d.line, d.rule, known.text(as_told(d.message)))
