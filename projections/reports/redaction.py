@@ -27,7 +27,6 @@ import msgspec
 
 from gamelog.domain.replay_document import StreamedRows
 from gamelog.domain.secrets import Secrets
-
 from gamelog.projections.reports.documents import FindingCounts
 
 T = TypeVar("T")
@@ -183,10 +182,11 @@ class Redaction:
             return type(value)(seen) if type(value) in (list, tuple) else value.__class__(*seen)
         if isinstance(value, dict):
             theirs = self._theirs
-            if theirs is not None and value.get("player") in self._others:  # a line of the log read as JSON
+            whose = value.get("player")
+            if theirs is not None and isinstance(whose, str) and whose in self._others:  # a log's line read as JSON
                 return theirs._walk(value, line)
-            seen_items = [(self._walk(k), theirs._walk(v) if theirs is not None and k in self._others else self._walk(v))
-                          for k, v in value.items()]
+            seen_items = [(self._walk(k), theirs._walk(v) if theirs is not None and isinstance(k, str)
+                           and k in self._others else self._walk(v)) for k, v in value.items()]
             if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(seen_items, value.items())):
                 return value
             out: dict[Any, Any] = {}
