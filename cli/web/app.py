@@ -369,7 +369,7 @@ async def lines(table: NamedDependency[Served], viewer: NamedDependency[Viewer],
         game.id, f"{viewer.role}:{viewer.player or ''}", posted.key,
         lambda: game.record(bytes(posted.line), after=posted.after, anyway=posted.anyway, replaces=posted.replaces,
                             reason=posted.reason, any_player=game.id in table.any_seat)))
-    return _recorded(table, result)
+    return _recorded(table, game.id, result)
 
 
 @post("/api/games/{game_id:str}/turn", dependencies={"taken": body_of(StepTaken)})
@@ -383,13 +383,14 @@ async def turn(table: NamedDependency[Served], viewer: NamedDependency[Viewer], 
         game.id, f"{viewer.role}:{viewer.player or ''}", taken.key,
         lambda: game.take_step(taken.step, after=taken.after, anyway=taken.anyway,
                                any_player=game.id in table.any_seat)))
-    return _recorded(table, result)
+    return _recorded(table, game.id, result)
 
 
-def _recorded(table: Served, result: EntryResult) -> Response:
-    """The answer to a line or a step recorded: 201 stored, 200 not stored, 409 moved, 422 malformed."""
+def _recorded(table: Served, game_id: str, result: EntryResult) -> Response:
+    """The answer to a line or a step recorded in the game ``game_id``: 201 stored, 200 not stored, 409 moved, 422
+    malformed."""
     if result.appended:
-        table.follower.nudge()  # the held game has the line: every stream of this process sends it now
+        table.follower.nudge([game_id])  # the held game has the line: its streams in this process send it now
     if result.errors:
         return _problem(422, *msgspec.to_builtins(result.errors))
     if result.moved:
@@ -477,10 +478,10 @@ async def stream(request: Request, table: NamedDependency[Served], viewer: Named
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         nonlocal last
         while True:
-            moved = table.follower.moved()
-            # The held game, caught up by the follower: only the lines after the last one sent are read (from memory).
-            game = viewer.sees(await anyio.to_thread.run_sync(table.held.game, game_id))
-            seen = await anyio.to_thread.run_sync(game.lines, last)
+            moved = table.follower.moved(game_id)
+            # The held game, caught up by the follower: only the lines after the last one sent are read (from memory),
+            # in one worker thread's turn (a wake-up of every stream queues as few turns as there are streams).
+            seen = await anyio.to_thread.run_sync(lambda: viewer.sees(table.held.game(game_id)).lines(last))
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))
                 last = line.line

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Iterable
 
 import anyio.to_thread
 
@@ -26,19 +27,20 @@ stopping the server waits for the listening thread."""
 
 
 class Follower:
-    """The store's position, and a wake-up for whoever waits for it to move."""
+    """The store's position, and a wake-up for whoever waits for a game to move."""
 
     def __init__(self, held: HeldGames):
         """``held``: the games the server keeps decided, caught up each time the store moves."""
         self.held = held
-        self._moved = asyncio.Event()
+        self._moved: dict[str, asyncio.Event] = {}  # a game's id -> what its waiters wait on
         self._reading = threading.Lock()  # held while the store is read: stop() waits for it
         self._stopped = False
 
-    def _advance(self) -> bool:
-        """:meth:`HeldGames.advance`, unless stopped (the store is about to close). Runs in a worker thread."""
+    def _advance(self) -> list[str] | None:
+        """:meth:`HeldGames.catch_up`, unless stopped (the store is about to close): the held games it moved, None
+        when the store did not move. Runs in a worker thread."""
         with self._reading:
-            return False if self._stopped else self.held.advance()
+            return None if self._stopped else self.held.catch_up()
 
     def stop(self) -> None:
         """Read the store no more, once the read under way (in its worker thread, which cancelling the task does not
@@ -47,14 +49,18 @@ class Follower:
         with self._reading:
             self._stopped = True
 
-    def moved(self) -> asyncio.Event:
-        """What is set once the store moves past where it is now: take it before reading, wait on it after."""
-        return self._moved
+    def moved(self, game_id: str) -> asyncio.Event:
+        """What is set once the game ``game_id`` moves past where it is now: take it before reading, wait on it
+        after."""
+        return self._moved.setdefault(game_id, asyncio.Event())
 
-    def nudge(self) -> None:
-        """Wake every waiter now (a line this process stored is in the games it holds already)."""
-        moved, self._moved = self._moved, asyncio.Event()
-        moved.set()
+    def nudge(self, game_ids: Iterable[str]) -> None:
+        """Wake the waiters of ``game_ids`` now (a line this process stored is in the game it holds already); only
+        theirs: a tournament's other streams sleep on."""
+        for game_id in game_ids:
+            moved = self._moved.pop(game_id, None)
+            if moved is not None:
+                moved.set()
 
     async def run(self) -> None:
         """Catch the held games up each time the store moves, until cancelled, waking the waiters."""
@@ -67,9 +73,10 @@ class Follower:
                 try:
                     moved = await anyio.to_thread.run_sync(self._advance)
                 except Exception:  # a store that cannot be read now: the streams' requests say so when they read it
-                    moved = False
-                if moved:
-                    self.nudge()
+                    moved = None
+                if moved is not None:  # and a game waited on but no longer held (forgotten while idle) may have
+                    held = set(self.held.held())
+                    self.nudge([*moved, *(game_id for game_id in list(self._moved) if game_id not in held)])
                 if listener is None:
                     await asyncio.sleep(EVERY)
                     continue

@@ -63,13 +63,18 @@ class HeldGames:
     def advance(self) -> bool:
         """Read what was stored since the last call (by any process) into the games held that it moved; whether
         the store moved at all. Raises the store's errors."""
+        return self.catch_up() is not None
+
+    def catch_up(self) -> list[str] | None:
+        """:meth:`advance`: the ids of the held games the store's new events moved (each read into its game), None
+        when the store did not move. Raises the store's errors."""
         position, moved = self.store.moved(self.position, self.held())
         if position == self.position:
-            return False
+            return None
         for game_id in moved:
             with self._lock:
                 held = self._games.get(game_id)
             if held is not None:
                 held[0].catch_up()
         self.position = position
-        return True
+        return list(moved)

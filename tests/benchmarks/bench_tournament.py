@@ -70,9 +70,9 @@ def main() -> None:
             write_log(out, args.lines, game)
     subprocess.run([sys.executable, "-m", "gamelog.cli.main", "import", *[str(folder / f"{g}.jsonl") for g in ids],
                     "--store", store], check=True, capture_output=True)
-    server = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", store, "--port", "0",
-                               "--host-token", TOKEN], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen([sys.executable, "-m", "gamelog.cli.main", "serve", "--store", store, "--port", "0"],
+                              stdout=subprocess.PIPE, text=True,  # the secret from the environment, never argv
+                              env={**os.environ, "PYTHONUNBUFFERED": "1", "GAMELOG_HOST_TOKEN": TOKEN})
     try:
         url = re.search(r"(http://[^ ]+)", server.stdout.readline()).group(1)
         seats = {game: _call(f"{url}/api/games/{game}/seats", TOKEN)[1]["seats"] for game in ids}
