@@ -480,7 +480,7 @@ async def stream(request: Request, table: NamedDependency[Served], viewer: Named
         while True:
             moved = table.follower.moved(game_id)
             # The held game, caught up by the follower: only the lines after the last one sent are read (from memory),
-            # in one worker thread's turn (a wake-up of every stream queues as few turns as there are streams).
+            # in one worker thread's turn (a wake-up of a game's streams queues one turn a stream).
             seen = await anyio.to_thread.run_sync(lambda: viewer.sees(table.held.game(game_id)).lines(last))
             for line in seen.lines:
                 yield ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event="line", id=str(line.line))

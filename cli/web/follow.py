@@ -1,11 +1,12 @@
-"""Following the store: every device's stream wakes when any process stores an event.
+"""Following the store: a device's stream wakes when any process stores an event of its game.
 
 One task a process asks the store whether its notification log moved (``gamelog.Store.moved``) each time the store
 says an event was stored (PostgreSQL's LISTEN/NOTIFY: ``gamelog.Store.listen``), or a few times a second where it
-says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.advance``: only the new
-events are read); then each stream waiting on the wake-up reads its game's new lines from memory. So a line stored by
-another ``gamelog serve`` process on the same store reaches this one's devices as well; a line this process records
-wakes them at once (:meth:`Follower.nudge`).
+says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.catch_up``: only the new
+events are read); then each stream waiting on one of those games reads its new lines from memory, and the others
+sleep on (a tournament's other games cost nothing). So a line stored by another ``gamelog serve`` process on the
+same store reaches this one's devices as well; a line this process records wakes its game's streams at once
+(:meth:`Follower.nudge`).
 """
 
 from __future__ import annotations
