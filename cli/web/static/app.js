@@ -532,7 +532,7 @@ async function resend() {
 async function follow() {
   const last = seen.length ? seen[seen.length - 1].line : 0;
   await followStream(`/api/games/${encodeURIComponent(gameId)}/stream`, token, last, {
-    onEvents: async (lines) => { lines.forEach(take); await moved(); },
+    onEvents: async (burst) => { burst.forEach(take); await moved(); },
     onState: (state) => { $("live").textContent = state; },
     onDenied: () => problem("this link is not valid for this game"),
   });
