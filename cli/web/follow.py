@@ -2,7 +2,7 @@
 
 One task a process asks the store whether its notification log moved (``gamelog.Store.moved``) each time the store
 says an event was stored (PostgreSQL's LISTEN/NOTIFY: ``gamelog.Store.listen``), or a few times a second where it
-says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.catch_up``: only the new
+says nothing (SQLite), and catches up the games it holds that moved (``held.HeldGames.advance``: only the new
 events are read); then each stream waiting on one of those games reads its new lines from memory, and the others
 sleep on (a tournament's other games cost nothing). So a line stored by another ``gamelog serve`` process on the
 same store reaches this one's devices as well; a line this process records wakes its game's streams at once
@@ -38,10 +38,10 @@ class Follower:
         self._stopped = False
 
     def _advance(self) -> list[str] | None:
-        """:meth:`HeldGames.catch_up`, unless stopped (the store is about to close): the held games it moved, None
+        """:meth:`HeldGames.advance`, unless stopped (the store is about to close): the held games it moved, None
         when the store did not move. Runs in a worker thread."""
         with self._reading:
-            return None if self._stopped else self.held.catch_up()
+            return None if self._stopped else self.held.advance()
 
     def stop(self) -> None:
         """Read the store no more, once the read under way (in its worker thread, which cancelling the task does not

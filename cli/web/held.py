@@ -60,14 +60,9 @@ class HeldGames:
         with self._lock:
             return list(self._games)
 
-    def advance(self) -> bool:
-        """Read what was stored since the last call (by any process) into the games held that it moved; whether
-        the store moved at all. Raises the store's errors."""
-        return self.catch_up() is not None
-
-    def catch_up(self) -> list[str] | None:
-        """:meth:`advance`: the ids of the held games the store's new events moved (each read into its game), None
-        when the store did not move. Raises the store's errors."""
+    def advance(self) -> list[str] | None:
+        """Read what was stored since the last call (by any process) into the games held that it moved: their ids,
+        or None when the store did not move at all. Raises the store's errors."""
         position, moved = self.store.moved(self.position, self.held())
         if position == self.position:
             return None

@@ -20,6 +20,7 @@ view is derived from it. With nothing hidden the view *is* the value given (the 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, TypeVar
 
@@ -76,7 +77,7 @@ class Redaction:
         self.withheld = dict(withheld or {})
         """The findings the view leaves out, (line, rule, message) as stored, each with its severity: those the
         player could not have been told (``secrecy``'s ``_withheld``)."""
-        self._fewer = {severity: list(self.withheld.values()).count(severity) for severity in set(self.withheld.values())}
+        self._fewer = Counter(self.withheld.values())  # severity -> how many the view leaves out
         self.hidden = frozenset(name for name in secrets.names if name)
         self.placeholder = placeholder
         names = sorted(self.hidden, key=lambda name: (-len(name), name))  # "X II" before "X"
@@ -105,7 +106,7 @@ class Redaction:
 
     def counted(self, counts: Mapping[str, int]) -> dict[str, int]:
         """The whole game's findings by severity (``counts``), as the view shows them: less those it leaves out."""
-        return {severity: max(0, count - self._fewer.get(severity, 0)) for severity, count in counts.items()}
+        return {severity: max(0, count - self._fewer[severity]) for severity, count in counts.items()}
 
     def _withholds(self, value: Any, line: int | None = None) -> bool:
         """Whether ``value`` is a finding the view leaves out (``line``: the line it sits on, for a finding that

@@ -114,16 +114,15 @@ def viewer_redaction(game: str, header: Any, viewer: str | Public | None, histor
     # What the view shows as it is, never as a secret's word: the game's id, its game's name, its players.
     kept = [header.id, game, *header.players]
     hidden = hidden_from(game, viewer, events, state)
-    held = _held_by_others(game, viewer, events, state)
-    known = Redaction(held, kept=kept) if held.names else None
+    known = _known_by(game, viewer, events, state)
     withheld = _withheld(game, viewer, events, known)
-    if isinstance(viewer, Public):
+    if isinstance(viewer, Public) or known is None:
         return Redaction(hidden, kept=kept, withheld=withheld)
     # A secret the viewer holds that another player holds too is hidden in that player's things (``shared``).
     line_recorded = GAMES[game].engine.LINE_RECORDED
     others = [player for player in header.players if player != viewer]
     theirs = [event.line for event in events if type(event) is line_recorded and _whose(event) in others]
-    return Redaction(hidden, kept=kept, withheld=withheld, shared=held.names, others=others, others_lines=theirs)
+    return Redaction(hidden, kept=kept, withheld=withheld, shared=known.hidden, others=others, others_lines=theirs)
 
 
 def seat_history(game: str, history: list[Any], seat: str, state: Any = None) -> list[Any]:
@@ -150,23 +149,14 @@ def as_told(message: str) -> str:
 def _known_by(game: str, viewer: str | Public, history: list[Any], state: Any) -> Redaction | None:
     """What ``viewer`` does not know of ``history`` (``state`` its game at its end): each secret another player
     holds there (every player's for :data:`PUBLIC`), even one the viewer holds too; None when there is none."""
-    held = _held_by_others(game, viewer, history, state)
-    if not held.names:
-        return None
-    return Redaction(held, kept=[state.header.id, game, *state.header.players])
-
-
-def _held_by_others(game: str, viewer: str | Public, history: list[Any], state: Any) -> Secrets:
-    """The secrets players other than ``viewer`` hold at ``state``'s point (every player's for :data:`PUBLIC`),
-    even one the viewer holds too."""
     everyone = hidden_from(game, PUBLIC, history, state)  # every unscored secret any player holds there
-    if isinstance(viewer, Public):
-        return everyone
-    held: set[str] = set()
+    held = set(everyone.names) if isinstance(viewer, Public) else set()
     for player in state.header.players:
-        if player != viewer:  # what that player holds: hidden from everyone, not from them
+        if player != viewer and not isinstance(viewer, Public):  # what that player holds: hidden from all but them
             held |= everyone.names - hidden_from(game, player, history, state).names
-    return Secrets(frozenset(held), everyone.fold)
+    if not held:
+        return None
+    return Redaction(Secrets(frozenset(held), everyone.fold), kept=[state.header.id, game, *state.header.players])
 
 
 _HIDDEN_ON_A_LINE = re.compile(r"\[hidden on line \d+\]")
@@ -195,7 +185,7 @@ def _withheld(game: str, viewer: str | Public, events: list[Any],
     viewer knows it (:func:`seat_history`'s), does not raise it in the same words as the viewer reads them. So a
     secret drawn twice ("… is held by Cy") is the host's and the audit's until the card is public, and a seat learns
     no hand from a finding on its own line (issue 38, item 1; docs/secrets.md). ``known`` is what the viewer does
-    not know (:func:`_held_by_others`, as a view; None: nothing)."""
+    not know (:func:`_known_by`; None: nothing)."""
     if known is None:
         return {}
     rules = GAMES[game]
